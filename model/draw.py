@@ -1,0 +1,152 @@
+"""Draw the phase graph: Graphviz dot, Mermaid, or SVG/PNG (matplotlib, no system binary needed).
+
+``highlight`` (a list of step ids) marks a path, e.g. a counterexample's.
+
+>>> from ruleproof.model.rulebook import load_rulebook
+>>> from ruleproof.model.graph import build_graph
+>>> text = to_mermaid(build_graph(load_rulebook()), "en")
+>>> text.splitlines()[0], 'calculation -->|"action_illegal · 512.6.3/b3"| completion' in text
+('flowchart TD', True)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import networkx as nx
+
+__all__ = ["to_dot", "to_mermaid", "to_image", "FORMATS"]
+
+FORMATS = ("dot", "mermaid", "svg", "png")
+
+
+def _label(G: nx.DiGraph, n: str, lang: str) -> tuple[str, str]:
+    node = G.nodes[n]
+    return node["name"][lang], " ".join(node["cites"][:2])
+
+
+def _edge_label(d: dict) -> str:
+    guard = "" if d["guard"] == "always" else d["guard"]
+    cites = " ".join(d["cites"][:1])
+    return " · ".join(p for p in (guard, cites) if p)
+
+
+def _ordered_edges(G: nx.DiGraph) -> list[tuple[str, str, dict]]:
+    return sorted(G.edges(data=True), key=lambda e: (list(G).index(e[0]), e[2]["order"]))
+
+
+def to_dot(G: nx.DiGraph, lang: str = "en", highlight: list[str] | None = None) -> str:
+    """Graphviz source: one box per step (name, clauses), guards on the edges."""
+    hl = set(zip(highlight or [], (highlight or [])[1:]))
+    q = lambda s: s.replace("\\", "\\\\").replace('"', '\\"')  # noqa: E731
+    lines = [f'digraph "{q(G.graph.get("rulebook", "rulebook"))}" {{', "  rankdir=TB;",
+             '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="DejaVu Sans"];',
+             '  edge [fontname="DejaVu Sans", fontsize=10];']
+    for n in G:
+        name, cites = _label(G, n, lang)
+        extra = ', fillcolor="#ffe08a", penwidth=2' if n in (highlight or []) else ""
+        lines.append(f'  "{q(n)}" [label="{q(name)}\\n{q(cites)}"{extra}];')
+    for u, v, d in _ordered_edges(G):
+        attrs = [f'label="{q(_edge_label(d))}"']
+        if d["loop"]:
+            attrs.append("style=dashed")
+        if (u, v) in hl:
+            attrs.append('color="#d62728", penwidth=2.5')
+        lines.append(f'  "{q(u)}" -> "{q(v)}" [{", ".join(attrs)}];')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def to_mermaid(G: nx.DiGraph, lang: str = "en", highlight: list[str] | None = None) -> str:
+    """Mermaid flowchart source (renders on GitHub, GitLab and in the Mermaid live editor)."""
+    hl = set(zip(highlight or [], (highlight or [])[1:]))
+    q = lambda s: s.replace('"', "#quot;")  # noqa: E731
+    ids = {n: "".join(c if c.isalnum() or c == "_" else "_" for c in n) for n in G}
+    lines = ["flowchart TD"]
+    for n in G:
+        name, cites = _label(G, n, lang)
+        lines.append(f'  {ids[n]}["{q(name)}<br/>{q(cites)}"]')
+    link_styles = []
+    for i, (u, v, d) in enumerate(_ordered_edges(G)):
+        arrow = "-.->" if d["loop"] else "-->"
+        label = _edge_label(d)
+        lines.append(f'  {ids[u]} {arrow}|"{q(label)}"| {ids[v]}' if label else f"  {ids[u]} {arrow} {ids[v]}")
+        if (u, v) in hl:
+            link_styles.append(f"  linkStyle {i} stroke:#d62728,stroke-width:3px")
+    for n in highlight or []:
+        if n in ids:
+            lines.append(f"  style {ids[n]} fill:#ffe08a,stroke:#d62728,stroke-width:2px")
+    return "\n".join(lines + link_styles) + "\n"
+
+
+def to_image(G: nx.DiGraph, path: str | Path, lang: str = "en", highlight: list[str] | None = None) -> Path:
+    """Draw the graph to ``path`` (.svg or .png) with matplotlib; steps top to bottom by rank."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyBboxPatch
+
+    path = Path(path)
+    hl_nodes = set(highlight or [])
+    hl_edges = set(zip(highlight or [], (highlight or [])[1:]))
+    ranks = sorted({G.nodes[n]["rank"] for n in G})
+    layer = {r: [n for n in G if G.nodes[n]["rank"] == r] for r in ranks}
+    pos = {}
+    for y, r in enumerate(ranks):
+        for x, n in enumerate(layer[r]):
+            pos[n] = (x * 4.2 - (len(layer[r]) - 1) * 2.1, -y * 1.6)
+    fig, ax = plt.subplots(figsize=(9, 1.25 * len(ranks) + 1))
+    ax.set_axis_off()
+    width, height = 3.4, 0.9
+    for n, (x, y) in pos.items():
+        name, cites = _label(G, n, lang)
+        ax.add_patch(FancyBboxPatch((x - width / 2, y - height / 2), width, height,
+                                    boxstyle="round,pad=0.02,rounding_size=0.15",
+                                    fc="#ffe08a" if n in hl_nodes else "#eef3fb",
+                                    ec="#d62728" if n in hl_nodes else "#4a6fa5",
+                                    lw=2 if n in hl_nodes else 1.2))
+        ax.text(x, y + 0.13, name, ha="center", va="center", fontsize=10, weight="bold")
+        ax.text(x, y - 0.2, f"{n} · {cites}", ha="center", va="center", fontsize=7.5, color="#333")
+    side = 1
+    for u, v, d in _ordered_edges(G):
+        (x1, y1), (x2, y2) = pos[u], pos[v]
+        adjacent = abs(ranks.index(G.nodes[u]["rank"]) - ranks.index(G.nodes[v]["rank"])) == 1
+        if adjacent and not d["loop"]:
+            start, end, style = (x1, y1 - height / 2), (x2, y2 + height / 2), "arc3,rad=0"
+            lx, ly, ha = (x1 + x2) / 2 + 0.08, (y1 + y2) / 2, "left"
+        else:
+            edge_x = width / 2
+            if d["loop"]:
+                sgn = -1
+            else:
+                sgn, side = side, -side
+            start, end = (x1 + sgn * edge_x, y1), (x2 + sgn * edge_x, y2)
+            style = f"arc3,rad={-0.35 * sgn if y2 < y1 else 0.35 * sgn}"
+            span = abs(y2 - y1)
+            lx, ly, ha = x1 + sgn * (edge_x + 0.15 + 0.12 * span), (y1 + y2) / 2, "left" if sgn > 0 else "right"
+        color = "#d62728" if (u, v) in hl_edges else ("#777" if d["loop"] else "#333")
+        ax.annotate("", xy=end, xytext=start,
+                    arrowprops=dict(arrowstyle="-|>", color=color, lw=2.2 if (u, v) in hl_edges else 1.1,
+                                    linestyle="--" if d["loop"] else "-", connectionstyle=style,
+                                    shrinkA=2, shrinkB=2))
+        label = _edge_label(d)
+        if label:
+            ax.text(lx, ly, label, fontsize=7, ha=ha, va="center", color=color,
+                    bbox=dict(fc="white", ec="none", alpha=0.85, pad=0.5))
+    xs = [p[0] for p in pos.values()]
+    ys = [p[1] for p in pos.values()]
+    ax.set_xlim(min(xs) - 5.2, max(xs) + 5.2)
+    ax.set_ylim(min(ys) - 0.8, max(ys) + 0.9)
+    ax.set_title(f"{G.graph.get('rulebook', '')}", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, format=path.suffix.lstrip(".") or "svg", dpi=130, metadata=_metadata(path))
+    plt.close(fig)
+    return path
+
+
+def _metadata(path: Path) -> dict:
+    """Deterministic output: no creation date in the file."""
+    if path.suffix == ".svg":
+        return {"Date": None}
+    return {}

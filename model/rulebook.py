@@ -1,0 +1,247 @@
+"""Load and validate a rulebook file; every problem is a RuleproofError with file:line.
+
+>>> rb = load_rulebook()            # the bundled rules, РП 4.1-2
+>>> rb.spec.start, len(rb.spec.steps) >= 9
+('declaration', True)
+>>> str(rb.where(("steps", "dice"))).endswith(tuple(f":{n}:5" for n in range(1, 400)))
+True
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator
+
+from pydantic import ValidationError
+
+from ruleproof.errors import Location, RuleproofError
+
+from .clauses import ClauseIndex, default_index, is_clause_id
+from .schema import FORMAT, AssumptionSpec, EdgeSpec, OperationSpec, RulebookSpec, StepSpec, Text
+from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, parse_guard
+from .yaml_source import LocMap, load_yaml, load_yaml_text
+
+__all__ = ["Rulebook", "Citation", "load_rulebook", "load_rulebook_text", "bundled_rulebook_path",
+           "BUNDLED"]
+
+BUNDLED = "berserk-rp-4.1-2.yaml"
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One model element and the clauses it cites (for `clauses --against` and coverage)."""
+
+    element: str  # e.g. "step dice", "step dice / op 2 roll_die", "edge dice → calculation"
+    kind: str  # step | operation | window | edge | assumption
+    clauses: tuple[str, ...]
+    where: Location
+
+
+@dataclass
+class Rulebook:
+    """A validated rulebook: its spec, where each part was written, and the clause index used."""
+
+    spec: RulebookSpec
+    locs: LocMap
+    path: str
+    index: ClauseIndex = field(default_factory=default_index)
+
+    def where(self, path: tuple) -> Location:
+        return self.locs.at(path)
+
+    def citations(self) -> Iterator[Citation]:
+        for aid, a in self.spec.assumptions.items():
+            yield Citation(f"assumption {aid}", "assumption", tuple(a.about), self.where(("assumptions", aid)))
+        for sid, step in self.spec.steps.items():
+            yield Citation(f"step {sid}", "step", tuple(step.cites), self.where(("steps", sid)))
+            for i, op in enumerate(step.operations):
+                kind = "window" if op.op == "window" else "operation"
+                label = f"window {op.params.get('id')}" if kind == "window" else f"op {i + 1} {op.op}"
+                yield Citation(f"step {sid} / {label}", kind, tuple(op.cites),
+                               self.where(("steps", sid, "operations", i)))
+            for i, edge in enumerate(step.next):
+                yield Citation(f"edge {sid} → {edge.to}", "edge", tuple(edge.cites),
+                               self.where(("steps", sid, "next", i)))
+
+
+def bundled_rulebook_path() -> Path:
+    return Path(str(resources.files("ruleproof.rulebooks").joinpath(BUNDLED)))
+
+
+def load_rulebook(path: str | Path | None = None, index: ClauseIndex | None = None,
+                  check_reachable: bool = True) -> Rulebook:
+    """Load a rulebook file (default: the bundled one) and validate it fully."""
+    path = bundled_rulebook_path() if path is None else path
+    data, locs = load_yaml(path, "rulebook")
+    return _validate(data, locs, str(path), index or default_index(), check_reachable)
+
+
+def load_rulebook_text(text: str, name: str = "<input>", index: ClauseIndex | None = None,
+                       check_reachable: bool = True) -> Rulebook:
+    data, locs = load_yaml_text(text, name, "rulebook")
+    return _validate(data, locs, name, index or default_index(), check_reachable)
+
+
+def _validate(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reachable: bool) -> Rulebook:
+    if not isinstance(data, dict):
+        raise RuleproofError("RP108", locs.at(()), found=type(data).__name__)
+    fmt = data.get("format")
+    if fmt is not None and str(getattr(fmt, "raw", fmt)) != FORMAT:
+        raise RuleproofError("RP132", locs.at(("format",)), found=fmt, expected=FORMAT)
+    try:
+        spec = RulebookSpec.model_validate(data)
+    except ValidationError as exc:
+        raise _from_pydantic(exc, locs) from None
+    rb = Rulebook(spec, locs, name, index)
+    _Semantics(rb).run()
+    if check_reachable:
+        from .graph import build_graph
+        from .structure import unreachable_steps
+
+        for sid in unreachable_steps(build_graph(rb)):
+            raise RuleproofError("RP126", rb.where(("steps", sid)), step=sid, start=spec.start)
+    return rb
+
+
+# --- shape errors from pydantic -------------------------------------------------------------------
+
+_RU = {
+    "string_type": "ожидается строка", "list_type": "ожидается список", "dict_type": "ожидается отображение",
+    "model_type": "ожидается отображение", "bool_type": "ожидается true или false",
+    "int_type": "ожидается целое число", "bool_parsing": "ожидается true или false",
+}
+
+_MODELS = {"": RulebookSpec, "steps": StepSpec, "operations": OperationSpec, "next": EdgeSpec,
+           "assumptions": AssumptionSpec}
+
+
+def _model_for(loc: tuple) -> type:
+    if loc and loc[-1] in ("title", "name", "statement", "reason", "note"):
+        return Text
+    model = RulebookSpec
+    for part in loc:
+        if part in _MODELS:
+            model = _MODELS[part]
+    return model
+
+
+def _describe(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part + 1}]" if isinstance(part, int) else (f" → {part}" if out else str(part))
+    return out or "the top level"
+
+
+def _from_pydantic(exc: ValidationError, locs: LocMap) -> RuleproofError:
+    err = exc.errors()[0]
+    loc = tuple(err["loc"])
+    if err["type"] == "missing":
+        return RuleproofError("RP111", locs.at(loc[:-1]), key=loc[-1], field=_describe(loc[:-1]))
+    if err["type"] == "extra_forbidden":
+        allowed = ", ".join(_model_for(loc[:-1]).model_fields)
+        return RuleproofError("RP112", locs.at(loc), key=loc[-1], field=_describe(loc[:-1]), allowed=allowed)
+    problem = err["msg"]
+    return RuleproofError("RP110", locs.at(loc), field=_describe(loc), problem=problem,
+                          problem_ru=_RU.get(err["type"], problem))
+
+
+# --- meaning -----------------------------------------------------------------------------------------
+
+class _Semantics:
+    """Checks names against the vocabulary, clause ids against the index, edges against steps."""
+
+    def __init__(self, rb: Rulebook) -> None:
+        self.rb = rb
+        self.steps = rb.spec.steps
+        self.known_steps = ", ".join(self.steps)
+
+    def run(self) -> None:
+        spec = self.rb.spec
+        if spec.start not in self.steps:
+            raise RuleproofError("RP129", self.rb.where(("start",)), start=spec.start, known=self.known_steps)
+        for aid, a in spec.assumptions.items():
+            self._clauses(a.about, ("assumptions", aid, "about"))
+        for sid, step in self.steps.items():
+            base = ("steps", sid)
+            if step.kind not in STEP_KINDS:
+                raise RuleproofError("RP130", self.rb.where(base + ("kind",)), step=sid, kind=step.kind,
+                                     known=", ".join(STEP_KINDS))
+            self._cited(step.cites, step.assumes, base)
+            for i, op in enumerate(step.operations):
+                self._operation(op, base + ("operations", i))
+            for i, edge in enumerate(step.next):
+                where = base + ("next", i)
+                if edge.to not in self.steps:
+                    raise RuleproofError("RP125", self.rb.where(where + ("to",)), step=sid, target=edge.to,
+                                         known=self.known_steps)
+                self._guard(edge.when, where + ("when",))
+                self._cited(edge.cites, edge.assumes, where)
+
+    def _cited(self, cites: list[str], assumes: list[str], path: tuple) -> None:
+        self._clauses(cites, path + ("cites",))
+        for j, aid in enumerate(assumes):
+            if aid not in self.rb.spec.assumptions:
+                raise RuleproofError("RP127", self.rb.where(path + ("assumes", j)), assumption=aid,
+                                     known=", ".join(self.rb.spec.assumptions) or "—")
+
+    def _clauses(self, ids: list[str], path: tuple) -> None:
+        for j, cid in enumerate(ids):
+            where = self.rb.where(path + (j,))
+            if not is_clause_id(cid):
+                raise RuleproofError("RP122", where, clause=cid)
+            if cid not in self.rb.index:
+                near = self.rb.index.suggest(cid)
+                raise RuleproofError("RP121", where, clause=cid, hint=f" (did you mean {near}?)" if near else "")
+
+    def _guard(self, text: str, path: tuple) -> None:
+        guard = parse_guard(text)
+        if guard is None:
+            raise RuleproofError("RP123", self.rb.where(path), guard=text,
+                                 known=", ".join(g if g != "visited" else "visited(step)" for g in GUARDS))
+        if guard.arg is not None and guard.arg not in self.steps:
+            raise RuleproofError("RP124", self.rb.where(path), guard=text, target=guard.arg,
+                                 known=self.known_steps)
+
+    def _operation(self, op: OperationSpec, path: tuple) -> None:
+        kind = OPERATIONS.get(op.op)
+        if kind is None:
+            near = difflib.get_close_matches(op.op, list(OPERATIONS), n=1)
+            raise RuleproofError("RP120", self.rb.where(path + ("op",)), op=op.op,
+                                 hint=f" (did you mean '{near[0]}'?)" if near else "",
+                                 known=", ".join(OPERATIONS))
+        params = op.params
+        for key, value in params.items():
+            spec = kind.params.get(key)
+            where = self.rb.where(path + (key,))
+            if spec is None:
+                allowed = ", ".join(["op", "cites", "assumes", "when", "note", *kind.params])
+                raise RuleproofError("RP112", where, key=key, field=f"operation '{op.op}'", allowed=allowed)
+            problem = _param_problem(spec, value)
+            if problem:
+                raise RuleproofError("RP128", where, op=op.op, problem=f"'{key}' {problem[0]}", fix=problem[1])
+        for key, spec in kind.params.items():
+            if spec.required and key not in params:
+                raise RuleproofError("RP111", self.rb.where(path), key=key, field=f"operation '{op.op}'")
+        if op.op == "window":
+            for j, feat in enumerate(params["allows"]):
+                if feat not in FEATURE_KINDS:
+                    raise RuleproofError("RP131", self.rb.where(path + ("allows", j)), window=params["id"],
+                                         feature=feat, known=", ".join(FEATURE_KINDS))
+        self._guard(op.when, path + ("when",))
+        self._cited(op.cites, op.assumes, path)
+
+
+def _param_problem(spec, value) -> tuple[str, str] | None:
+    value = getattr(value, "raw", value)
+    if spec.kind == "choice" and value not in spec.choices:
+        return f"is '{value}'", "use one of: " + ", ".join(spec.choices)
+    if spec.kind == "bool" and not isinstance(value, bool):
+        return f"is '{value}', not true/false", "write true or false"
+    if spec.kind == "str" and not isinstance(value, str):
+        return f"is '{value}', not a name", "write a short name"
+    if spec.kind == "features" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        return "must be a list of feature kinds", "write e.g. allows: [reroll]"
+    return None

@@ -1,0 +1,101 @@
+"""The shape of a rulebook file (pydantic).  Meaning is checked in :mod:`.rulebook`.
+
+A rulebook (YAML)::
+
+    format: ruleproof-rulebook/1
+    id: berserk-rp-4.1-2
+    title: {ru: …, en: …}
+    edition: "РП 4.1-2 от 09.11.2024"
+    start: declaration
+    assumptions:
+      A-die-roll: {about: ["306"], statement: {ru, en}, reason: {ru, en}}
+    steps:
+      dice:
+        kind: dice
+        name: {ru: Шаг броска кубика, en: Dice step}
+        cites: ["512.6.2"]
+        assumes: [A-die-roll]
+        operations:
+          - {op: roll_die, cites: ["512.6.2/b1"], assumes: [A-die-roll]}
+          - {op: window, id: reroll, first: active_player, allows: [reroll], cites: ["512.6.2/b2"]}
+        next:
+          - {to: calculation, cites: ["512.6.2/b5"]}
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+__all__ = ["Text", "AssumptionSpec", "OperationSpec", "EdgeSpec", "StepSpec", "RulebookSpec", "FORMAT"]
+
+FORMAT = "ruleproof-rulebook/1"
+
+
+def _as_written(value: Any) -> Any:
+    """Numbers keep their source text: an unquoted 540.3 is the clause id '540.3'."""
+    raw = getattr(value, "raw", None)
+    if raw is not None:
+        return raw
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+Word = Annotated[str, BeforeValidator(_as_written)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Text(_Strict):
+    ru: str
+    en: str
+
+
+class AssumptionSpec(_Strict):
+    about: list[Word] = Field(default_factory=list)
+    statement: Text
+    reason: Text
+
+
+class _Cited(_Strict):
+    cites: list[Word] = Field(default_factory=list)
+    assumes: list[Word] = Field(default_factory=list)
+    note: Text | None = None
+
+
+class OperationSpec(_Cited):
+    """``op`` names the operation; other keys are its parameters (checked against the vocabulary)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    op: Word
+    when: Word = "always"
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class EdgeSpec(_Cited):
+    to: Word
+    when: Word = "always"
+
+
+class StepSpec(_Cited):
+    kind: Word
+    name: Text
+    operations: list[OperationSpec] = Field(default_factory=list)
+    next: list[EdgeSpec] = Field(default_factory=list)
+
+
+class RulebookSpec(_Strict):
+    format: Word
+    id: Word
+    title: Text
+    edition: str = ""
+    start: Word
+    assumptions: dict[str, AssumptionSpec] = Field(default_factory=dict)
+    steps: dict[str, StepSpec]

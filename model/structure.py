@@ -1,0 +1,239 @@
+"""Structural checks over the phase graph: free functions, each returning findings.
+
+Each check is registered as a :class:`StructureCheck` record (id, clauses, statement ru/en, the
+function).  ``run_structure_checks`` runs them all.
+
+>>> from ruleproof.model.rulebook import load_rulebook
+>>> from ruleproof.model.graph import build_graph
+>>> results = run_structure_checks(build_graph(load_rulebook()))
+>>> [(r.check, r.holds) for r in results][:3]
+[('S1-reachable', True), ('S2-reaches-payment-end', True), ('S3-execution-order', True)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import networkx as nx
+
+from ruleproof.reports.finding import CheckResult, Finding
+
+from .clauses import ClauseIndex, default_index
+from .vocabulary import EXECUTION_ORDER, FEATURE_KINDS, OPERATIONS, STEP_KINDS
+
+__all__ = ["StructureCheck", "STRUCTURE_CHECKS", "run_structure_checks", "unreachable_steps",
+           "check_reachable", "check_reaches_payment_end", "check_execution_order", "check_cycles",
+           "check_priority", "check_citations", "check_placement"]
+
+Check = Callable[[nx.DiGraph, ClauseIndex], list[Finding]]
+
+
+@dataclass(frozen=True)
+class StructureCheck:
+    id: str
+    clauses: tuple[str, ...]
+    ru: str
+    en: str
+    run: Check
+
+
+STRUCTURE_CHECKS: list[StructureCheck] = []
+
+
+def _check(check_id: str, clauses: tuple[str, ...], ru: str, en: str) -> Callable[[Check], Check]:
+    """Attach a StructureCheck record for ``fn`` to the registry; return ``fn`` unchanged."""
+
+    def attach(fn: Check) -> Check:
+        STRUCTURE_CHECKS.append(StructureCheck(check_id, clauses, ru, en, fn))
+        return fn
+
+    return attach
+
+
+def _finding(check: str, clauses, ru: str, en: str, element: str = "", where: str | None = None,
+             assumptions=()) -> Finding:
+    return Finding(kind="structure", check=check, verdict="violated", engine="graph",
+                   clauses=tuple(dict.fromkeys(clauses)), message={"ru": ru, "en": en}, element=element,
+                   where=where, assumptions=tuple(assumptions))
+
+
+def _name(G: nx.DiGraph, n: str, lang: str) -> str:
+    return f"{n} ({G.nodes[n]['name'][lang]})"
+
+
+def unreachable_steps(G: nx.DiGraph) -> list[str]:
+    """Steps that no path from the start step reaches, in rulebook order."""
+    seen = nx.descendants(G, G.graph["start"]) | {G.graph["start"]}
+    return [n for n in G if n not in seen]
+
+
+@_check("S1-reachable", ("512.5/t1", "512.6.1"),
+        "каждый шаг достижим из объявления", "every step is reachable from the declaration")
+def check_reachable(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
+    return [_finding("S1-reachable", G.nodes[n]["cites"] + ["512.6.1"],
+                     f"шаг {_name(G, n, 'ru')} недостижим из начального шага {G.graph['start']}",
+                     f"step {_name(G, n, 'en')} cannot be reached from the start step {G.graph['start']}",
+                     f"step {n}", G.nodes[n]["where"]) for n in unreachable_steps(G)]
+
+
+@_check("S2-reaches-payment-end", ("512.6.6/b4", "512.7", "512.7/b3"),
+        "из каждого шага можно дойти до конца оплаты, и всякий путь к концу проходит этап оплаты",
+        "every step can reach the end of payment, and every path to the end passes the payment stage")
+def check_reaches_payment_end(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
+    out = []
+    ends = [n for n in G if G.nodes[n]["terminal"]]
+    payments = [n for n in G if G.nodes[n]["kind"] == "payment"]
+    can_end = set(ends).union(*(nx.ancestors(G, e) for e in ends)) if ends else set()
+    for n in G:
+        if n not in can_end:
+            out.append(_finding("S2-reaches-payment-end", G.nodes[n]["cites"] + ["512.6.6/b4", "512.7/b3"],
+                                f"из шага {_name(G, n, 'ru')} нельзя дойти до конца этапа оплаты",
+                                f"from step {_name(G, n, 'en')} the end of the payment stage cannot be reached",
+                                f"step {n}", G.nodes[n]["where"]))
+    H = G.subgraph([n for n in G if n not in payments])
+    start = G.graph["start"]
+    for e in ends:
+        if start in H and e in H and nx.has_path(H, start, e):
+            path = nx.shortest_path(H, start, e)
+            out.append(_finding("S2-reaches-payment-end", ["512.6.6/b4", "512.7"],
+                                f"путь {' → '.join(path)} доходит до конца, минуя этап оплаты",
+                                f"the path {' → '.join(path)} reaches the end without the payment stage",
+                                f"step {e}", G.nodes[e]["where"]))
+    return out
+
+
+@_check("S3-execution-order", ("512.6.1", "512.5/t1", "512.6.6/b4"),
+        "этап выполнения состоит из шагов 512.6.1 в их порядке; заявка до них, оплата после",
+        "the execution stage has 512.6.1's steps in their order; the claim before them, payment after")
+def check_execution_order(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
+    out = []
+    kinds = {G.nodes[n]["kind"] for n in G}
+    for i, kind in enumerate(EXECUTION_ORDER, 1):
+        if kind not in kinds:
+            k = STEP_KINDS[kind]
+            out.append(_finding("S3-execution-order", (f"512.6.1/b{i}", "512.6.1"),
+                                f"в этапе выполнения нет шага «{k.ru}» (512.6.1/b{i})",
+                                f"the execution stage has no {k.en} (512.6.1/b{i})", "rulebook"))
+    for u, v, d in G.edges(data=True):
+        if d["loop"]:
+            continue
+        ru_, rv = G.nodes[u]["rank"], G.nodes[v]["rank"]
+        if rv <= ru_:
+            ku, kv = STEP_KINDS[G.nodes[u]["kind"]], STEP_KINDS[G.nodes[v]["kind"]]
+            out.append(_finding("S3-execution-order", ("512.6.1", *ku.cites, *kv.cites, *d["cites"]),
+                                f"переход {u} → {v} ведёт из «{ku.ru}» назад или на месте — в «{kv.ru}»",
+                                f"the edge {u} → {v} goes from the {ku.en} back (or sideways) to the {kv.en}",
+                                f"edge {u} → {v}", d["where"]))
+    return out
+
+
+@_check("S4-no-cycle", ("512.6.6/b4",),
+        "циклов нет, кроме возврата составной особенности к формированию заявки",
+        "no cycle except a compound feature's return to claim forming")
+def check_cycles(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
+    out = []
+    for u, v, d in G.edges(data=True):
+        if d["loop"] and G.nodes[v]["kind"] != "declaration":
+            out.append(_finding("S4-no-cycle", ("512.6.6/b4", *d["cites"]),
+                                f"возврат составной особенности {u} → {v} ведёт не к формированию заявки",
+                                f"the compound-feature return {u} → {v} does not lead to claim forming",
+                                f"edge {u} → {v}", d["where"]))
+    H = nx.DiGraph([(u, v) for u, v, d in G.edges(data=True) if not d["loop"]])
+    for cycle in nx.simple_cycles(H):
+        u, v = cycle[-1], cycle[0]
+        d = G.edges[u, v]
+        loop = " → ".join(cycle + [cycle[0]])
+        out.append(_finding("S4-no-cycle", ("512.6.6/b4", *d["cites"]),
+                            f"цикл {loop} не является возвратом составной особенности (условие {LOOP})",
+                            f"the cycle {loop} is not a compound feature's return (guard {LOOP})",
+                            f"edge {u} → {v}", d["where"]))
+    return out
+
+
+LOOP = "compound_has_next"
+
+
+@_check("S5-active-player-first", ("512.6.2/b2", "512.6.2/b3", "512.6.3/b1", "512.6.4/b1", "512.6.6/b1"),
+        "в каждом окне приоритет первым получает Активный Игрок",
+        "in every window the active player gets priority first")
+def check_priority(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
+    out = []
+    for n in G:
+        for op in G.nodes[n]["operations"]:
+            if op["op"] == "window" and op.get("first") != "active_player":
+                out.append(_finding("S5-active-player-first", op["cites"] or G.nodes[n]["cites"],
+                                    f"в окне {op['id']} шага {n} первым приоритет получает не Активный Игрок",
+                                    f"in window {op['id']} of step {n} the active player does not get priority first",
+                                    f"step {n} / window {op['id']}", op["where"]))
+    return out
+
+
+@_check("S6-citations", ("512.6", "540", "542"),
+        "каждый элемент ссылается на известный пункт; пункт вне выдержек — только через допущение",
+        "every element cites a known clause; a clause outside the excerpts only through an assumption")
+def check_citations(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
+    out = []
+    assumptions = G.graph.get("assumptions", {})
+
+    def visit(element: str, cites: list[str], assumes: list[str], where: str) -> None:
+        if not cites:
+            out.append(_finding("S6-citations", (), f"{element}: нет ни одной ссылки на пункт правил",
+                                f"{element}: cites no clause", element, where))
+        for cid in cites:
+            if cid not in index:
+                out.append(_finding("S6-citations", (), f"{element}: неизвестный пункт {cid}",
+                                    f"{element}: unknown clause {cid}", element, where))
+            elif index.needs_assumption(cid) and not any(
+                    index.covers(about, cid) or index.covers(cid, about)
+                    for aid in assumes for about in assumptions.get(aid, {}).get("about", ())):
+                out.append(_finding("S6-citations", (cid,),
+                                    f"{element}: пункт {cid} отсутствует в выдержках, но допущение не указано",
+                                    f"{element}: clause {cid} is not in the excerpts, yet no assumption is given",
+                                    element, where))
+
+    for n in G:
+        node = G.nodes[n]
+        visit(f"step {n}", node["cites"], node["assumes"], node["where"])
+        for i, op in enumerate(node["operations"], 1):
+            visit(f"step {n} / op {i} {op['op']}", op["cites"], op["assumes"] + node["assumes"], op["where"])
+    for u, v, d in G.edges(data=True):
+        visit(f"edge {u} → {v}", d["cites"], d["assumes"], d["where"])
+    return out
+
+
+@_check("S7-placement", ("542.2", "542.3", "542.4", "542.5", "512.6.2", "512.6.3", "512.6.4", "512.6.6", "512.7"),
+        "каждая операция и каждый вид особенности — только в шаге, где его допускает его пункт",
+        "every operation and feature kind appears only in a step where its clause allows it")
+def check_placement(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
+    out = []
+    for n in G:
+        kind = G.nodes[n]["kind"]
+        for i, op in enumerate(G.nodes[n]["operations"], 1):
+            params = {k: v for k, v in op.items() if k not in ("op", "cites", "assumes", "when", "where")}
+            allowed, clauses = OPERATIONS[op["op"]].placement(params)
+            label = op["op"] + (f" {op['x']}" if "x" in op else "")
+            if allowed is not None and kind not in allowed:
+                out.append(_finding("S7-placement", clauses,
+                                    f"операция {label} стоит в шаге {n} ({STEP_KINDS[kind].ru}), а {', '.join(clauses)} "
+                                    f"допускает её только в: {', '.join(STEP_KINDS[a].ru for a in allowed)}",
+                                    f"operation {label} is in step {n} ({STEP_KINDS[kind].en}), but "
+                                    f"{', '.join(clauses)} allows it only in: {', '.join(STEP_KINDS[a].en for a in allowed)}",
+                                    f"step {n} / op {i} {label}", op["where"]))
+            for feat in op.get("allows", []) if op["op"] == "window" else []:
+                fk = FEATURE_KINDS[feat]
+                if kind not in fk.steps:
+                    out.append(_finding("S7-placement", fk.cites,
+                                        f"окно {op['id']} шага {n} допускает «{fk.ru}», а {', '.join(fk.cites)} "
+                                        f"допускает их только в: {', '.join(STEP_KINDS[a].ru for a in fk.steps)}",
+                                        f"window {op['id']} of step {n} admits {fk.en}, but {', '.join(fk.cites)} "
+                                        f"allows them only in: {', '.join(STEP_KINDS[a].en for a in fk.steps)}",
+                                        f"step {n} / window {op['id']}", op["where"]))
+    return out
+
+
+def run_structure_checks(G: nx.DiGraph, index: ClauseIndex | None = None) -> list[CheckResult]:
+    """Run every registered structural check on ``G``."""
+    index = index or default_index()
+    return [CheckResult(c.id, c.clauses, {"ru": c.ru, "en": c.en}, "graph", tuple(c.run(G, index)))
+            for c in STRUCTURE_CHECKS]

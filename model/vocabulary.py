@@ -1,0 +1,221 @@
+"""The fixed vocabulary a rulebook is written in: step kinds, operations, feature kinds, guards.
+
+A rulebook chooses which steps exist, how they connect, which operations run in each step and in
+what order, and which feature kinds each priority window admits.  It cannot invent new words: the
+words are defined here, each with the clauses that give it meaning and — for operations and feature
+kinds — the step kinds in which their clause places them (the structural check
+``placement`` holds a rulebook to that).
+
+>>> OPERATIONS["fix_x"].placement({"x": "cost"})
+(('declaration',), ('542.2',))
+>>> parse_guard("not visited(blocking)")
+Guard(negated=True, name='visited', arg='blocking')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["StepKind", "Param", "OpKind", "FeatureKind", "GuardKind", "Guard", "STEP_KINDS",
+           "OPERATIONS", "FEATURE_KINDS", "GUARDS", "X_KINDS", "parse_guard", "EXECUTION_ORDER"]
+
+
+@dataclass(frozen=True)
+class StepKind:
+    """A kind of step; ``rank`` is its place in the order claim → 512.6.1's steps → payment."""
+
+    name: str
+    stage: str
+    rank: int
+    cites: tuple[str, ...]
+    ru: str
+    en: str
+    terminal: bool = False
+
+
+STEP_KINDS: dict[str, StepKind] = {k.name: k for k in (
+    StepKind("declaration", "claim", 0, ("542.2", "542.3"), "объявление (формирование заявки)",
+             "declaration (claim forming)"),
+    StepKind("claim_resolution", "claim", 1, ("512.5/t1",), "разрешение заявок", "claim resolution"),
+    StepKind("dice", "execution", 2, ("512.6.1/b1", "512.6.2"), "шаг броска кубика", "dice step"),
+    StepKind("calculation", "execution", 3, ("512.6.1/b2", "512.6.3"), "шаг расчёта", "calculation step"),
+    StepKind("blocking", "execution", 4, ("512.6.1/b3", "512.6.4"), "шаг блокирования", "blocking step"),
+    StepKind("effect", "execution", 5, ("512.6.1/b4", "512.6.5"), "применение эффекта", "effect application"),
+    StepKind("completion", "execution", 6, ("512.6.1/b5", "512.6.6"), "шаг завершения способности",
+             "completion step"),
+    StepKind("payment", "payment", 7, ("512.7",), "этап оплаты", "payment stage"),
+    StepKind("handover", "stack", 8, ("512.7/b3",), "переход к следующей особенности в стеке",
+             "hand over to the next feature on the stack", terminal=True),
+)}
+
+#: 512.6.1 lists the execution stage's steps in this order.
+EXECUTION_ORDER = ("dice", "calculation", "blocking", "effect", "completion")
+
+#: the kinds of X of 542.1 (with 542.4's chosen/computed split and 542.8's implicit X)
+X_KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # x kind: (step kinds where it is fixed, clauses that say so)
+    "cost": (("declaration",), ("542.2",)),
+    "targets": (("declaration",), ("542.3",)),
+    "magnitude_chosen": (("declaration",), ("542.4/b1",)),
+    "magnitude_computed": (("calculation",), ("542.4/b2", "512.6.3/b4")),
+    "implicit": (("calculation",), ("542.8",)),
+    "dice_modifier": (("dice",), ("542.5/b1",)),
+    "magnitude_modifier": (("calculation",), ("542.5/b2",)),
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    """An operation parameter: ``kind`` is 'choice', 'bool', 'str' or 'features'."""
+
+    kind: str
+    choices: tuple[str, ...] = ()
+    required: bool = False
+    default: object = None
+
+
+@dataclass(frozen=True)
+class OpKind:
+    """An operation a step can perform.  ``steps`` None means: any step kind."""
+
+    name: str
+    cites: tuple[str, ...]
+    ru: str
+    en: str
+    steps: tuple[str, ...] | None = None
+    params: dict[str, Param] = field(default_factory=dict)
+
+    def placement(self, params: dict) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+        """Step kinds allowed for this operation with these parameters, and the clauses saying so."""
+        if self.name == "fix_x" and params.get("x") in X_KINDS:
+            return X_KINDS[params["x"]]
+        return self.steps, self.cites
+
+
+_YES = Param("bool", default=True)
+OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
+    OpKind("declare", ("542.3",), "особенность объявлена и помещена в очередь заявок",
+           "the feature is declared and put into the claim queue", ("declaration",)),
+    OpKind("check_resources", ("540.2", "542.2"), "проверить, что карта обладает нужными ресурсами",
+           "check that the card has the resources it needs", ("declaration",)),
+    OpKind("fix_x", ("542.1",), "зафиксировать X", "fix X",
+           params={"x": Param("choice", tuple(X_KINDS), required=True)}),
+    OpKind("reserve_resources", ("540.2",), "зарезервировать ресурсы", "reserve the resources",
+           ("declaration",), {"include_modified": _YES}),
+    OpKind("resolve_claims", ("512.5/t1",), "разрешить заявки", "resolve the claims", ("claim_resolution",)),
+    OpKind("window", ("512.6.2/b2",), "окно приоритета", "priority window",
+           params={"id": Param("str", required=True),
+                   "first": Param("choice", ("active_player", "non_active_player"), required=True),
+                   "allows": Param("features", required=True)}),
+    OpKind("roll_die", ("512.6.2/b1",), "бросить кубик", "roll the die", ("dice",)),
+    OpKind("fix_raw_die", ("512.6.2/b2",), "зафиксировать значение кубика без модификаторов",
+           "fix the raw die value", ("dice",)),
+    OpKind("apply_dice_modifiers", ("512.6.2/b3",), "применить модификаторы броска",
+           "apply the dice modifiers", ("dice",)),
+    OpKind("fix_final_die", ("512.6.2/b3",), "зафиксировать итоговый бросок", "fix the final die value",
+           ("dice",)),
+    OpKind("remove_die_effect", ("512.6.2/b3",), "убрать эффект броска из стека",
+           "remove the die-roll effect from the stack", ("dice",)),
+    OpKind("determine_base", ("512.6.2/b4",), "определить силу и величину без модификаторов",
+           "determine strength and magnitude without modifiers", ("dice",)),
+    OpKind("check_source_legality", ("512.6.3/b3",), "проверить легальность (источник в активной зоне)",
+           "check legality (source in the active zone)", ("calculation",)),
+    OpKind("apply_magnitude_modifiers", ("512.6.3/b4",), "наложить модификаторы величины",
+           "apply the magnitude modifiers", ("calculation",)),
+    OpKind("finalize_magnitude", ("512.6.3/b4",), "окончательная величина известна",
+           "the final magnitude is known", ("calculation",)),
+    OpKind("apply_effect", ("512.6.5",), "наложить эффект", "apply the effect", ("effect",)),
+    OpKind("release_roles", ("512.6.6/b3",), "карты перестают быть источниками, целями, атакующими…",
+           "cards stop being sources, targets, attackers…", ("completion",)),
+    OpKind("pay_reserved", ("512.7", "540.2"), "оплатить зарезервированные ресурсы",
+           "pay the reserved resources", ("payment",), {"exempt_modified": _YES}),
+    OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker"),
+    OpKind("remove_from_stack", ("512.7/b3",), "удалить особенность из стека",
+           "remove the feature from the stack", ("payment",)),
+)}
+
+
+@dataclass(frozen=True)
+class FeatureKind:
+    """A kind of feature a priority window may admit, and the step kinds its clause allows."""
+
+    name: str
+    steps: tuple[str, ...]
+    cites: tuple[str, ...]
+    ru: str
+    en: str
+
+
+_EXECUTING = ("dice", "calculation", "blocking", "effect", "completion")
+FEATURE_KINDS: dict[str, FeatureKind] = {f.name: f for f in (
+    FeatureKind("reroll", ("dice",), ("512.6.2/b2",), "перебросить кубик", "reroll"),
+    FeatureKind("dice_modifier", ("dice",), ("512.6.2/b3",), "модификатор броска (+X, −X, свести к X)",
+                "dice modifier (+X, −X, set to X)"),
+    FeatureKind("magnitude_modifier", ("calculation",), ("512.6.3/b2",), "модификатор величины",
+                "magnitude modifier"),
+    FeatureKind("reduce_to_strength", ("calculation",), ("512.6.3/b2",), "свести к силе", "reduce to strength"),
+    FeatureKind("sudden_action", ("calculation",), ("512.6.3/b2",), "внезапное игродействие без условия",
+                "sudden game action without a condition"),
+    FeatureKind("protection", ("calculation",), ("512.6.3/b2",), "защита", "protection"),
+    FeatureKind("prevention", ("calculation",), ("512.6.3/b2",), "предотвращение", "prevention"),
+    FeatureKind("replacement", ("calculation",), ("512.6.3/b2",), "замещение", "replacement"),
+    FeatureKind("block", ("blocking",), ("512.6.4/b2",), "блокировать", "block"),
+    FeatureKind("effect_trigger", ("effect",), ("512.6.5/b1",), "особенность, связанная с наложением эффекта",
+                "feature triggered by the effect"),
+    FeatureKind("after_ability", ("completion",), ("512.6.6/b2",), "«после [способность]»", "«after [ability]»"),
+    FeatureKind("payment_trigger", ("payment",), ("512.7/b2",),
+                "«при оплате», «когда действует», «закрывается после»",
+                "«on payment», «when it acts», «closes after»"),
+    FeatureKind("resource_modification", _EXECUTING, ("540.4",),
+                "модификация ресурсов выполняющегося игродействия",
+                "resource modification of the executing game action"),
+)}
+
+
+@dataclass(frozen=True)
+class GuardKind:
+    name: str
+    cites: tuple[str, ...]
+    ru: str
+    en: str
+    takes_step: bool = False
+
+
+GUARDS: dict[str, GuardKind] = {g.name: g for g in (
+    GuardKind("always", (), "всегда", "always"),
+    GuardKind("dice_step_skippable", ("512.6.2",),
+              "заклинание/воздействие без числовой величины", "spell/effect needing no numeric magnitude"),
+    GuardKind("is_attack", ("512.6.2",), "игродействие — атака", "the game action is an attack"),
+    GuardKind("action_illegal", ("512.6.3/b3",), "игродействие нелегально", "the game action is illegal"),
+    GuardKind("action_blocked", ("512.6.4/b3",), "действие заблокировано", "the action is blocked"),
+    GuardKind("compound_has_next", ("512.6.6/b4",), "у составной особенности есть следующая часть",
+              "a compound feature has a next part"),
+    GuardKind("resource_modified", ("540.2",), "ресурсы игродействия модифицированы",
+              "the game action's resources are modified"),
+    GuardKind("visited", (), "игродействие прошло шаг", "the game action passed the step", takes_step=True),
+)}
+
+_GUARD_RE = re.compile(r"^\s*(not\s+)?([a-z_]+)\s*(?:\(\s*([A-Za-z0-9_\-]*)\s*\))?\s*$")
+
+
+@dataclass(frozen=True)
+class Guard:
+    negated: bool
+    name: str
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        body = f"{self.name}({self.arg})" if self.arg is not None else self.name
+        return f"not {body}" if self.negated else body
+
+
+def parse_guard(text: str) -> Guard | None:
+    """Parse ``[not ]name[(step)]``; None when the text is not of that form or the name unknown."""
+    m = _GUARD_RE.match(str(text))
+    if not m or m.group(2) not in GUARDS:
+        return None
+    kind = GUARDS[m.group(2)]
+    if kind.takes_step != (m.group(3) is not None):
+        return None
+    return Guard(bool(m.group(1)), m.group(2), m.group(3))

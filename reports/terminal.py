@@ -1,0 +1,53 @@
+"""Terminal writer (rich): summary table of checks, findings with locations and clause texts."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.console import Console
+from rich.table import Table
+
+from ruleproof.i18n import t
+
+from .finding import CheckResult
+
+__all__ = ["print_check_results", "print_assumptions"]
+
+ClauseText = Callable[[str], str | None]
+
+
+def print_check_results(console: Console, title: str, results: list[CheckResult], lang: str,
+                        clause_text: ClauseText) -> None:
+    """One row per check, then each finding: where, element, message, and the clauses it cites."""
+    table = Table(title=title, show_lines=False)
+    table.add_column(t("check", lang), no_wrap=True)
+    table.add_column(t("clauses", lang))
+    table.add_column(t("statement", lang))
+    table.add_column(t("result", lang), no_wrap=True)
+    for r in results:
+        verdict = t("holds", lang) if r.holds else f"{t('violated', lang)} ({len(r.findings)})"
+        style = "green" if r.holds else "bold red"
+        table.add_row(r.check, ", ".join(r.clauses), r.statement[lang], f"[{style}]{verdict}[/]")
+    console.print(table)
+    for r in results:
+        for f in r.findings:
+            console.print(f"[bold red]✗ {f.check}[/] {f.where or ''}", highlight=False)
+            console.print(f"  {t('element', lang)}: {f.element}", highlight=False)
+            console.print(f"  {f.text(lang)}", highlight=False)
+            for cid in f.clauses:
+                text = clause_text(cid)
+                if text:
+                    console.print(f"  [dim]{cid}:[/] «{text}»", highlight=False)
+
+
+def print_assumptions(console: Console, assumptions: dict[str, dict], lang: str) -> None:
+    if not assumptions:
+        return
+    table = Table(title=t("assumptions", lang))
+    table.add_column("id", no_wrap=True)
+    table.add_column(t("about", lang))
+    table.add_column(t("assumption", lang))
+    table.add_column(t("reason", lang))
+    for aid, a in assumptions.items():
+        table.add_row(aid, ", ".join(a["about"]) or "—", a["statement"][lang], a["reason"][lang])
+    console.print(table)

@@ -1,0 +1,5 @@
+import sys
+
+from ruleproof.cli import main
+
+sys.exit(main())

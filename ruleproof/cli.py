@@ -1,0 +1,222 @@
+"""The `ruleproof` command line.
+
+Exit codes: 0 everything holds, 1 a finding, 2 bad input (one message, no traceback),
+3 inconclusive (reserved for the engines that can be: Z3, bounded search).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ruleproof.errors import EXIT_BAD_INPUT, EXIT_FINDING, EXIT_OK, Location, RuleproofError
+from ruleproof.i18n import LANGS, default_lang, t
+
+__all__ = ["main", "build_parser"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    lang_help = "language of messages and reports (default: from RULEPROOF_LANG or LANG)"
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=lang_help)
+    texts = argparse.ArgumentParser(add_help=False)
+    texts.add_argument("--rules-text", metavar="PATH",
+                       help="the official rules text (a .txt file or a folder of them); reports quote it")
+
+    p = argparse.ArgumentParser(prog="ruleproof",
+                                description="Check the written rules of «Берсерк» like a model checker checks a protocol.")
+    p.add_argument("--lang", choices=LANGS, default=default_lang(), help=lang_help)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    c = sub.add_parser("check", parents=[common, texts], help="run every available check on a rulebook")
+    c.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
+    c.add_argument("--format", choices=("term", "json"), default="term")
+
+    k = sub.add_parser("clauses", parents=[common, texts], help="list the clause index; compare rules texts")
+    k.add_argument("--against", metavar="NEW", help="a newer rules text: list clauses whose wording changed")
+    k.add_argument("--rulebook", help="rulebook whose elements are listed as citing (default: bundled)")
+    k.add_argument("--format", choices=("term", "json"), default="term")
+
+    g = sub.add_parser("graph", parents=[common], help="draw the phase graph")
+    g.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
+    g.add_argument("--format", choices=("dot", "mermaid", "svg", "png"), default="svg")
+    g.add_argument("-o", "--output", metavar="FILE", help="output file (dot/mermaid default: stdout; "
+                                                          "svg/png default: phase-graph.svg/.png)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    lang = args.lang
+    try:
+        return {"check": cmd_check, "clauses": cmd_clauses, "graph": cmd_graph}[args.command](args, lang)
+    except RuleproofError as err:
+        print(err.render(lang), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted" if lang == "en" else "прервано", file=sys.stderr)
+        return 130
+
+
+def _console() -> Console:
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+
+
+def _clause_text_fn(args, lang: str):
+    """clause id -> the official wording (when --rules-text is given) or ruleproof's summary."""
+    from ruleproof.model.clauses import default_index
+
+    index = default_index()
+    rules = None
+    if getattr(args, "rules_text", None):
+        from ruleproof.model.rules_text import load_rules_text
+
+        rules = load_rules_text(args.rules_text)
+
+    def text(cid: str) -> str | None:
+        if rules is not None:
+            official = rules.text_of(cid)
+            if official:
+                return official
+        return index.summary(cid, lang) or None
+
+    return text
+
+
+def cmd_check(args, lang: str) -> int:
+    from ruleproof.orchestrate import run_check
+    from ruleproof.reports.json_report import dumps, results_to_json
+    from ruleproof.reports.terminal import print_assumptions, print_check_results
+
+    clause_text = _clause_text_fn(args, lang)  # parse --rules-text first: bad input fails early
+    report = run_check(args.rulebook)
+    assumptions = report.graph.graph["assumptions"]
+    if args.format == "json":
+        meta = {"id": report.rulebook.spec.id, "path": report.rulebook.path, **report.counts()}
+        sys.stdout.write(dumps(results_to_json(report.results, meta, assumptions)))
+    else:
+        con = _console()
+        c = report.counts()
+        con.print(f"[bold]{report.rulebook.spec.title.model_dump()[lang]}[/]")
+        con.print(f"{t('rulebook', lang)}: {report.rulebook.path} — {c['steps']} {t('steps', lang)}, "
+                  f"{c['edges']} {t('edges', lang)}, {c['operations']} {t('operations', lang)}, "
+                  f"{c['windows']} {t('windows', lang)}")
+        print_check_results(con, t("structure_title", lang), report.results, lang, clause_text)
+        print_assumptions(con, assumptions, lang)
+        bad = [r for r in report.results if not r.holds]
+        if bad:
+            con.print(t("summary_bad", lang, bad=len(bad), n=len(report.results),
+                        count=sum(len(r.findings) for r in bad)))
+        else:
+            con.print(t("summary_ok", lang, n=len(report.results)))
+    return EXIT_OK if report.ok else EXIT_FINDING
+
+
+def cmd_clauses(args, lang: str) -> int:
+    from ruleproof.model.clause_diff import citing, diff_texts
+    from ruleproof.model.clauses import default_index
+    from ruleproof.model.rules_text import load_rules_text
+
+    index = default_index()
+    if args.against and not args.rules_text:
+        raise RuleproofError("RP150", None, problem="--against needs --rules-text OLD",
+                             fix="run: ruleproof clauses --rules-text OLD --against NEW")
+    rules = load_rules_text(args.rules_text) if args.rules_text else None
+    if args.against:
+        from ruleproof.model.rulebook import load_rulebook
+
+        new = load_rules_text(args.against)
+        diff = diff_texts(rules, new)
+        cites = list(load_rulebook(args.rulebook).citations())
+        return _print_diff(diff, rules, new, cites, lang, args.format, citing)
+    if args.format == "json":
+        doc = {"schema": "ruleproof-clauses/1", "edition": index.edition, "units": [
+            {"id": e.id, "kind": e.kind, "status": e.status, "summary": e.summary,
+             **({"title": e.title} if e.title else {}),
+             **({"official": rules.text_of(e.id)} if rules and rules.text_of(e.id) else {})} for e in index]}
+        if rules:
+            new_units, missing = index.compare_with_text(rules)
+            doc.update(not_in_index=new_units, not_in_text=missing, referenced_only=rules.referenced_only())
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        return EXIT_OK
+    con = _console()
+    table = Table(title=f"{t('clause_index', lang)} — {index.edition}")
+    for col in ("id", "kind", "status", "summary"):
+        table.add_column(t(col, lang), no_wrap=col == "id")
+    if rules:
+        table.add_column(t("official", lang))
+    for e in index:
+        row = [e.id + (f" ({e.label(lang)})" if e.title else ""), e.kind, t(e.status, lang), e.summary[lang]]
+        if rules:
+            row.append(rules.text_of(e.id) if "/" in e.id or e.kind != "section" else "")
+        table.add_row(*[r or "" for r in row])
+    con.print(table)
+    if rules:
+        con.print(t("rules_text_from", lang, src=", ".join(rules.sources), n=len(rules.units)))
+        new_units, missing = index.compare_with_text(rules)
+        for key, items in (("text_new", new_units), ("text_missing", missing), ("text_refs", rules.referenced_only())):
+            con.print(f"{t(key, lang)}: {', '.join(items) if items else '—'}")
+    return EXIT_OK
+
+
+def _print_diff(diff, old, new, cites, lang: str, fmt: str, citing) -> int:
+    groups = (("changed", diff.changed), ("added", diff.added), ("removed", diff.removed))
+    if fmt == "json":
+        doc = {"schema": "ruleproof-clause-diff/1", **{k: [
+            {"id": u, "old": old.units[u].text if u in old.units else None,
+             "new": new.units[u].text if u in new.units else None,
+             "cited_by": [c.element for c in citing(u, cites)]} for u in items] for k, items in groups}}
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        return EXIT_OK if not diff.all else EXIT_FINDING
+    con = _console()
+    if not diff.all:
+        con.print(t("no_changes", lang))
+        return EXIT_OK
+    for key, items in groups:
+        if not items:
+            continue
+        con.print(f"[bold]{t(key, lang)}[/] ({len(items)})")
+        for u in items:
+            con.print(f"  [bold]{u}[/]  {new.units[u].where if u in new.units else old.units[u].where}")
+            if u in old.units:
+                con.print(f"    − «{old.units[u].text}»")
+            if u in new.units:
+                con.print(f"    + «{new.units[u].text}»")
+            users = citing(u, cites)
+            names = "; ".join(f"{c.element} ({c.where})" for c in users) if users else t("nothing_cites", lang)
+            con.print(f"    {t('cited_by', lang)}: {names}")
+    return EXIT_FINDING
+
+
+def cmd_graph(args, lang: str) -> int:
+    from ruleproof.fileio import atomic_path, write_atomic
+    from ruleproof.model.draw import to_dot, to_image, to_mermaid
+    from ruleproof.model.graph import build_graph
+    from ruleproof.model.rulebook import load_rulebook
+
+    G = build_graph(load_rulebook(args.rulebook))
+    if args.format in ("dot", "mermaid"):
+        text = (to_dot if args.format == "dot" else to_mermaid)(G, lang)
+        if args.output:
+            write_atomic(args.output, text)
+            print(t("written", lang, path=args.output), file=sys.stderr)
+        else:
+            sys.stdout.write(text)
+        return EXIT_OK
+    out = Path(args.output or f"phase-graph.{args.format}")
+    if out.suffix.lower() != f".{args.format}":
+        raise RuleproofError("RP150", Location(str(out)), problem=f"the file name does not end in .{args.format}",
+                             fix=f"name the output *.{args.format} or choose --format {out.suffix.lstrip('.')}")
+    with atomic_path(out) as tmp:
+        to_image(G, tmp, lang)
+    print(t("written", lang, path=out), file=sys.stderr)
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

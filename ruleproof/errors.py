@@ -1,0 +1,214 @@
+"""User errors with stable codes, a location and a fix, in Russian and English.
+
+Every error a user can cause (a bad rulebook, a bad rules text, a bad option) is a
+:class:`RuleproofError`.  The CLI prints it as one message and exits with code 2; it never
+shows a traceback.  Codes are stable: tests and users may rely on them.
+
+>>> err = RuleproofError("RP125", Location("draft.yaml", 12, 5), step="dice", target="dise",
+...                      known="calculation, dice")
+>>> print(err.render("en"))
+draft.yaml:12:5: error RP125: an edge of step 'dice' leads to 'dise', which is not a step of this rulebook
+  fix: point the edge at one of the steps: calculation, dice
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Location", "RuleproofError", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
+           "EXIT_INCONCLUSIVE"]
+
+EXIT_OK = 0
+EXIT_FINDING = 1
+EXIT_BAD_INPUT = 2
+EXIT_INCONCLUSIVE = 3
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a user's file: ``file:line:column`` (line and column 1-based, optional)."""
+
+    file: str
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        out = self.file
+        if self.line is not None:
+            out += f":{self.line}"
+            if self.column is not None:
+                out += f":{self.column}"
+        return out
+
+
+# code -> {lang: (what is wrong, how to fix it)}; placeholders are filled from the error's params.
+MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
+    "RP100": {
+        "en": ("file not found", "check the path; to use the bundled rulebook, omit the argument"),
+        "ru": ("файл не найден", "проверьте путь; чтобы взять встроенный свод правил, не указывайте аргумент"),
+    },
+    "RP101": {
+        "en": ("this is a directory, a file was expected", "name a .yaml file inside it"),
+        "ru": ("это папка, а нужен файл", "укажите .yaml-файл внутри неё"),
+    },
+    "RP102": {
+        "en": ("the file is not valid UTF-8 (byte {byte} cannot be decoded)",
+               "save the file in UTF-8 encoding"),
+        "ru": ("файл не в кодировке UTF-8 (байт {byte} не декодируется)",
+               "сохраните файл в кодировке UTF-8"),
+    },
+    "RP103": {
+        "en": ("invalid YAML: {problem}", "fix the YAML syntax at this place (indentation, quotes, colons)"),
+        "ru": ("некорректный YAML: {problem}", "исправьте синтаксис YAML в этом месте (отступы, кавычки, двоеточия)"),
+    },
+    "RP104": {
+        "en": ("the file is empty", "write a {what} into it (see the bundled one for an example)"),
+        "ru": ("файл пуст", "запишите в него {what} (образец — встроенный)"),
+    },
+    "RP105": {
+        "en": ("duplicate key '{key}' (first at line {first})", "keep one '{key}' in this mapping"),
+        "ru": ("ключ '{key}' повторяется (первый раз в строке {first})", "оставьте в этом отображении один ключ '{key}'"),
+    },
+    "RP106": {
+        "en": ("YAML tag '{tag}' is not allowed: ruleproof loads plain data only and never executes anything",
+               "remove the tag and write the value as plain YAML"),
+        "ru": ("YAML-тег '{tag}' запрещён: ruleproof читает только данные и ничего не исполняет",
+               "уберите тег и запишите значение обычным YAML"),
+    },
+    "RP107": {
+        "en": ("aliases expand to more than {limit} nodes (or refer to themselves)",
+               "write the data out without nested aliases"),
+        "ru": ("псевдонимы (aliases) разворачиваются более чем в {limit} узлов (или ссылаются сами на себя)",
+               "запишите данные без вложенных псевдонимов"),
+    },
+    "RP108": {
+        "en": ("the top level must be a mapping, found {found}",
+               "start the file with keys such as 'format:', 'id:', 'steps:'"),
+        "ru": ("верхний уровень должен быть отображением, а здесь {found}",
+               "начните файл с ключей 'format:', 'id:', 'steps:'"),
+    },
+    "RP109": {
+        "en": ("the file holds {count} YAML documents, one was expected", "remove the '---' separators"),
+        "ru": ("в файле {count} YAML-документа(ов), нужен один", "уберите разделители '---'"),
+    },
+    "RP110": {
+        "en": ("{field}: {problem}", "see the rulebook format in the README"),
+        "ru": ("{field}: {problem_ru}", "см. формат свода правил в README"),
+    },
+    "RP111": {
+        "en": ("required key '{key}' is missing in {field}", "add '{key}:' here"),
+        "ru": ("в {field} нет обязательного ключа '{key}'", "добавьте '{key}:' сюда"),
+    },
+    "RP112": {
+        "en": ("unknown key '{key}' in {field}", "remove it or correct its spelling; allowed keys: {allowed}"),
+        "ru": ("неизвестный ключ '{key}' в {field}", "удалите его или исправьте написание; допустимые ключи: {allowed}"),
+    },
+    "RP120": {
+        "en": ("unknown operation '{op}'{hint}", "use one of the operations: {known}"),
+        "ru": ("неизвестная операция '{op}'{hint}", "используйте одну из операций: {known}"),
+    },
+    "RP121": {
+        "en": ("unknown clause id '{clause}'{hint}",
+               "cite a clause from `ruleproof clauses`, or state an assumption for a clause that is not in the index"),
+        "ru": ("неизвестный номер пункта '{clause}'{hint}",
+               "сошлитесь на пункт из `ruleproof clauses` или оформите допущение (assumption)"),
+    },
+    "RP122": {
+        "en": ("'{clause}' is not a clause id", "write ids like 512.6.2, 512.6.2/b3, 540.4.1/ex1, quoted"),
+        "ru": ("'{clause}' — не номер пункта", "пишите номера вида 512.6.2, 512.6.2/b3, 540.4.1/ex1, в кавычках"),
+    },
+    "RP123": {
+        "en": ("unknown guard '{guard}'", "use one of: {known}, optionally preceded by 'not '"),
+        "ru": ("неизвестное условие '{guard}'", "используйте одно из: {known}, можно с 'not ' впереди"),
+    },
+    "RP124": {
+        "en": ("guard '{guard}' names '{target}', which is not a step of this rulebook",
+               "name one of the steps: {known}"),
+        "ru": ("условие '{guard}' ссылается на '{target}', а такого шага в своде нет",
+               "укажите один из шагов: {known}"),
+    },
+    "RP125": {
+        "en": ("an edge of step '{step}' leads to '{target}', which is not a step of this rulebook",
+               "point the edge at one of the steps: {known}"),
+        "ru": ("переход из шага '{step}' ведёт в '{target}', а такого шага в своде нет",
+               "направьте переход в один из шагов: {known}"),
+    },
+    "RP126": {
+        "en": ("step '{step}' cannot be reached from the start step '{start}'",
+               "add an edge into '{step}' from a reachable step, or remove the step"),
+        "ru": ("шаг '{step}' недостижим из начального шага '{start}'",
+               "добавьте переход в '{step}' из достижимого шага или удалите шаг"),
+    },
+    "RP127": {
+        "en": ("unknown assumption '{assumption}'", "declare it under 'assumptions:' or use one of: {known}"),
+        "ru": ("неизвестное допущение '{assumption}'", "объявите его в 'assumptions:' или используйте одно из: {known}"),
+    },
+    "RP128": {
+        "en": ("operation '{op}': {problem}", "{fix}"),
+        "ru": ("операция '{op}': {problem}", "{fix}"),
+    },
+    "RP129": {
+        "en": ("the start step '{start}' is not a step of this rulebook", "set 'start:' to one of: {known}"),
+        "ru": ("начальный шаг '{start}' не является шагом свода", "укажите в 'start:' один из шагов: {known}"),
+    },
+    "RP130": {
+        "en": ("step '{step}': kind '{kind}' is unknown", "use one of: {known}"),
+        "ru": ("шаг '{step}': вид '{kind}' неизвестен", "используйте один из: {known}"),
+    },
+    "RP131": {
+        "en": ("window '{window}': feature kind '{feature}' is unknown", "use one of: {known}"),
+        "ru": ("окно '{window}': вид особенности '{feature}' неизвестен", "используйте один из: {known}"),
+    },
+    "RP132": {
+        "en": ("the file format is '{found}', this version reads '{expected}'",
+               "set 'format: {expected}' (or upgrade ruleproof)"),
+        "ru": ("формат файла '{found}', эта версия читает '{expected}'",
+               "укажите 'format: {expected}' (или обновите ruleproof)"),
+    },
+    "RP140": {
+        "en": ("no numbered clause found in the rules text", "give a text with clauses like '512.6. …' at line starts"),
+        "ru": ("в тексте правил не найдено ни одного пронумерованного пункта",
+               "дайте текст с пунктами вида '512.6. …' в начале строк"),
+    },
+    "RP141": {
+        "en": ("clause {clause} appears twice (also at {other})", "keep one copy of the clause in the rules text"),
+        "ru": ("пункт {clause} встречается дважды (ещё в {other})", "оставьте в тексте правил одну копию пункта"),
+    },
+    "RP142": {
+        "en": ("no .txt file in the folder", "put the rules text into .txt files (UTF-8)"),
+        "ru": ("в папке нет .txt-файлов", "положите текст правил в .txt-файлы (UTF-8)"),
+    },
+    "RP150": {
+        "en": ("{problem}", "{fix}"),
+        "ru": ("{problem}", "{fix}"),
+    },
+}
+
+_LABEL = {"en": ("error", "fix"), "ru": ("ошибка", "как исправить")}
+
+
+class RuleproofError(Exception):
+    """A user error: stable ``code``, optional ``location``, parameters for the message."""
+
+    def __init__(self, code: str, location: Location | None = None, **params: object) -> None:
+        if code not in MESSAGES:
+            raise KeyError(f"unknown error code {code}")
+        self.code = code
+        self.location = location
+        self.params = params
+        super().__init__(self.render("en"))
+
+    def what(self, lang: str = "en") -> str:
+        return MESSAGES[self.code][_lang(lang)][0].format(**self.params)
+
+    def fix(self, lang: str = "en") -> str:
+        return MESSAGES[self.code][_lang(lang)][1].format(**self.params)
+
+    def render(self, lang: str = "en") -> str:
+        err, fix = _LABEL[_lang(lang)]
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{err} {self.code}: {self.what(lang)}\n  {fix}: {self.fix(lang)}"
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in ("en", "ru") else "en"

@@ -1,0 +1,51 @@
+"""Atomic file output: write to a temporary file beside the target, then rename.
+
+An error or Ctrl-C never leaves a half-written report.
+
+>>> import tempfile, pathlib
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> write_atomic(d / "r.txt", "готово").read_text("utf-8")
+'готово'
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from .errors import Location, RuleproofError
+
+__all__ = ["write_atomic", "atomic_path"]
+
+
+@contextmanager
+def atomic_path(target: str | Path) -> Iterator[Path]:
+    """Yield a temporary path in the target's folder; on success rename it onto the target."""
+    target = Path(target)
+    if not target.parent.exists() or not target.parent.is_dir():
+        raise RuleproofError("RP150", Location(str(target)),
+                             problem=f"the folder {target.parent} does not exist",
+                             fix="create the folder first or choose another output path")
+    if target.is_dir():
+        raise RuleproofError("RP101", Location(str(target)))
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.replace(tmp_path, target)
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()
+
+
+def write_atomic(target: str | Path, content: str | bytes) -> Path:
+    with atomic_path(target) as tmp:
+        if isinstance(content, str):
+            tmp.write_text(content, encoding="utf-8")
+        else:
+            tmp.write_bytes(content)
+    return Path(target)

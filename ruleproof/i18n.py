@@ -1,0 +1,77 @@
+"""User-facing labels in Russian and English.
+
+>>> t("holds", "ru"), t("holds", "en")
+('выполнено', 'holds')
+>>> default_lang({"LANG": "ru_RU.UTF-8"}), default_lang({"LANG": "C.UTF-8"})
+('ru', 'en')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+__all__ = ["t", "default_lang", "LANGS"]
+
+LANGS = ("ru", "en")
+
+_LABELS: dict[str, tuple[str, str]] = {
+    # key: (ru, en)
+    "holds": ("выполнено", "holds"),
+    "violated": ("нарушено", "violated"),
+    "unknown": ("не установлено", "unknown"),
+    "check": ("проверка", "check"),
+    "clauses": ("пункты", "clauses"),
+    "statement": ("что проверяется", "what is checked"),
+    "result": ("итог", "result"),
+    "where": ("где", "where"),
+    "element": ("элемент", "element"),
+    "finding": ("находка", "finding"),
+    "structure_title": ("Структурные проверки графа фаз", "Structural checks of the phase graph"),
+    "rulebook": ("свод правил", "rulebook"),
+    "steps": ("шагов", "steps"),
+    "edges": ("переходов", "edges"),
+    "operations": ("операций", "operations"),
+    "windows": ("окон приоритета", "priority windows"),
+    "assumptions": ("Допущения (пункты вне выдержек)", "Assumptions (clauses outside the excerpts)"),
+    "assumption": ("допущение", "assumption"),
+    "about": ("вместо пунктов", "stands in for"),
+    "reason": ("причина", "reason"),
+    "summary_ok": ("Все {n} проверок выполнены.", "All {n} checks hold."),
+    "summary_bad": ("Нарушено проверок: {bad} из {n}; находок: {count}.",
+                    "{bad} of {n} checks violated; {count} findings."),
+    "official": ("официальный текст", "official text"),
+    "our_summary": ("краткое изложение ruleproof", "ruleproof's summary"),
+    "id": ("номер", "id"),
+    "kind": ("вид", "kind"),
+    "status": ("статус", "status"),
+    "summary": ("суть", "summary"),
+    "clause_index": ("Указатель пунктов", "Clause index"),
+    "available": ("есть в выдержках", "in the excerpts"),
+    "partial": ("частично", "partial"),
+    "referenced": ("только упоминается, текста нет", "referenced, text not available"),
+    "text_new": ("В тексте, но не в указателе ruleproof", "In the text but not in ruleproof's index"),
+    "text_missing": ("В указателе, но нет в тексте", "In the index but not in the text"),
+    "text_refs": ("Упомянуты, но отсутствуют в тексте", "Referenced but not contained in the text"),
+    "changed": ("Изменена формулировка", "Wording changed"),
+    "added": ("Добавлены", "Added"),
+    "removed": ("Удалены", "Removed"),
+    "cited_by": ("на них ссылаются", "cited by"),
+    "no_changes": ("Формулировки не изменились.", "No wording changed."),
+    "nothing_cites": ("ни один элемент модели", "no model element"),
+    "written": ("Записано: {path}", "Written: {path}"),
+    "rules_text_from": ("Текст правил: {src} ({n} единиц)", "Rules text: {src} ({n} units)"),
+}
+
+
+def t(key: str, lang: str = "en", **params: object) -> str:
+    ru, en = _LABELS[key]
+    return (ru if lang == "ru" else en).format(**params)
+
+
+def default_lang(env: Mapping[str, str] | None = None) -> str:
+    env = os.environ if env is None else env
+    explicit = env.get("RULEPROOF_LANG", "")
+    if explicit in LANGS:
+        return explicit
+    return "ru" if env.get("LANG", "").lower().startswith("ru") else "en"
