@@ -38,7 +38,7 @@ def is_clause_id(text: str) -> bool:
     >>> is_clause_id("512.6.2/b4.1.2"), is_clause_id("540.4.1/ex1"), is_clause_id("5.12")
     (True, True, False)
     """
-    return bool(CLAUSE_ID_RE.match(text))
+    return bool(CLAUSE_ID_RE.fullmatch(text))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@
 >>> from ruleproof.model.rulebook import load_rulebook
 >>> from ruleproof.model.graph import build_graph
 >>> text = to_mermaid(build_graph(load_rulebook()), "en")
->>> text.splitlines()[0], 'calculation -->|"action_illegal · 512.6.3/b3"| completion' in text
+>>> text.splitlines()[0], 'calculation -->|"the game action is illegal<br/>512.6.3/b3"| completion' in text
 ('flowchart TD', True)
 """
 
@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import networkx as nx
+
+from .vocabulary import GUARDS, parse_guard
 
 __all__ = ["to_dot", "to_mermaid", "to_image", "FORMATS"]
 
@@ -25,10 +27,17 @@ def _label(G: nx.DiGraph, n: str, lang: str) -> tuple[str, str]:
     return node["name"][lang], " ".join(node["cites"][:2])
 
 
-def _edge_label(d: dict) -> str:
-    guard = "" if d["guard"] == "always" else d["guard"]
+def _edge_label(d: dict, lang: str = "en", sep: str = " · ") -> str:
+    """The guard in words of ``lang`` (none for 'always') and the first clause the edge cites."""
+    guard = parse_guard(d["guard"])
+    words = ""
+    if guard is not None and guard.name != "always":
+        kind = GUARDS[guard.name]
+        words = getattr(kind, lang) + (f" {guard.arg}" if guard.arg else "")
+        if guard.negated:
+            words = ("не: " if lang == "ru" else "not: ") + words
     cites = " ".join(d["cites"][:1])
-    return " · ".join(p for p in (guard, cites) if p)
+    return sep.join(p for p in (words, cites) if p)
 
 
 def _ordered_edges(G: nx.DiGraph) -> list[tuple[str, str, dict]]:
@@ -38,7 +47,7 @@ def _ordered_edges(G: nx.DiGraph) -> list[tuple[str, str, dict]]:
 def to_dot(G: nx.DiGraph, lang: str = "en", highlight: list[str] | None = None) -> str:
     """Graphviz source: one box per step (name, clauses), guards on the edges."""
     hl = set(zip(highlight or [], (highlight or [])[1:]))
-    q = lambda s: s.replace("\\", "\\\\").replace('"', '\\"')  # noqa: E731
+    q = lambda s: s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")  # noqa: E731
     lines = [f'digraph "{q(G.graph.get("rulebook", "rulebook"))}" {{', "  rankdir=TB;",
              '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="DejaVu Sans"];',
              '  edge [fontname="DejaVu Sans", fontsize=10];']
@@ -47,7 +56,7 @@ def to_dot(G: nx.DiGraph, lang: str = "en", highlight: list[str] | None = None) 
         extra = ', fillcolor="#ffe08a", penwidth=2' if n in (highlight or []) else ""
         lines.append(f'  "{q(n)}" [label="{q(name)}\\n{q(cites)}"{extra}];')
     for u, v, d in _ordered_edges(G):
-        attrs = [f'label="{q(_edge_label(d))}"']
+        attrs = [f'label="{q(_edge_label(d, lang, chr(10)))}"']
         if d["loop"]:
             attrs.append("style=dashed")
         if (u, v) in hl:
@@ -69,7 +78,7 @@ def to_mermaid(G: nx.DiGraph, lang: str = "en", highlight: list[str] | None = No
     link_styles = []
     for i, (u, v, d) in enumerate(_ordered_edges(G)):
         arrow = "-.->" if d["loop"] else "-->"
-        label = _edge_label(d)
+        label = _edge_label(d, lang, "<br/>")
         lines.append(f'  {ids[u]} {arrow}|"{q(label)}"| {ids[v]}' if label else f"  {ids[u]} {arrow} {ids[v]}")
         if (u, v) in hl:
             link_styles.append(f"  linkStyle {i} stroke:#d62728,stroke-width:3px")
@@ -88,6 +97,14 @@ def to_image(G: nx.DiGraph, path: str | Path, lang: str = "en", highlight: list[
     from matplotlib.patches import FancyBboxPatch
 
     path = Path(path)
+    rc = {"svg.fonttype": "none", "svg.hashsalt": "ruleproof",
+          "font.family": ["DejaVu Sans", "sans-serif"]}
+    with plt.rc_context(rc):
+        _draw(G, path, highlight, lang, plt, FancyBboxPatch)
+    return path
+
+
+def _draw(G: nx.DiGraph, path: Path, highlight: list[str] | None, lang: str, plt, FancyBboxPatch) -> None:
     hl_nodes = set(highlight or [])
     hl_edges = set(zip(highlight or [], (highlight or [])[1:]))
     ranks = sorted({G.nodes[n]["rank"] for n in G})
@@ -95,10 +112,11 @@ def to_image(G: nx.DiGraph, path: str | Path, lang: str = "en", highlight: list[
     pos = {}
     for y, r in enumerate(ranks):
         for x, n in enumerate(layer[r]):
-            pos[n] = (x * 4.2 - (len(layer[r]) - 1) * 2.1, -y * 1.6)
-    fig, ax = plt.subplots(figsize=(9, 1.25 * len(ranks) + 1))
+            pos[n] = (x * 5.4 - (len(layer[r]) - 1) * 2.7, -y * 1.6)
+    width, height = 4.4, 0.9
+    fig, ax = plt.subplots(figsize=(12, 1.0 * len(ranks) + 1.2))
     ax.set_axis_off()
-    width, height = 3.4, 0.9
+    ax.set_aspect("equal")
     for n, (x, y) in pos.items():
         name, cites = _label(G, n, lang)
         ax.add_patch(FancyBboxPatch((x - width / 2, y - height / 2), width, height,
@@ -115,38 +133,37 @@ def to_image(G: nx.DiGraph, path: str | Path, lang: str = "en", highlight: list[
         if adjacent and not d["loop"]:
             start, end, style = (x1, y1 - height / 2), (x2, y2 + height / 2), "arc3,rad=0"
             lx, ly, ha = (x1 + x2) / 2 + 0.08, (y1 + y2) / 2, "left"
-        else:
-            edge_x = width / 2
-            if d["loop"]:
-                sgn = -1
-            else:
-                sgn, side = side, -side
-            start, end = (x1 + sgn * edge_x, y1), (x2 + sgn * edge_x, y2)
-            style = f"arc3,rad={-0.35 * sgn if y2 < y1 else 0.35 * sgn}"
-            span = abs(y2 - y1)
-            lx, ly, ha = x1 + sgn * (edge_x + 0.15 + 0.12 * span), (y1 + y2) / 2, "left" if sgn > 0 else "right"
-        color = "#d62728" if (u, v) in hl_edges else ("#777" if d["loop"] else "#333")
+        elif d["loop"]:  # the compound-feature return: far right, entering the boxes off-centre
+            start, end = (x1 + width / 2, y1 - 0.3), (x2 + width / 2, y2 - 0.25)
+            style = "arc3,rad=0.45" if y2 > y1 else "arc3,rad=-0.45"
+            lx, ly, ha = x1 + width / 2 + 0.2 + 0.24 * abs(y2 - y1), (y1 + y2) / 2, "left"
+        else:  # skip edges alternate left and right of the column
+            sgn, side = -side, -side
+            start, end = (x1 + sgn * width / 2, y1 - 0.15), (x2 + sgn * width / 2, y2 + 0.15)
+            style = f"arc3,rad={-0.4 * sgn if y2 < y1 else 0.4 * sgn}"  # bulge away from the column
+            reach = width / 2 + 0.1 + 0.2 * abs(y2 - y1)
+            lx, ly, ha = x1 + sgn * reach, (y1 + y2) / 2, "left" if sgn > 0 else "right"
+        color = "#d62728" if (u, v) in hl_edges else ("#555" if d["loop"] else "#222")
         ax.annotate("", xy=end, xytext=start,
                     arrowprops=dict(arrowstyle="-|>", color=color, lw=2.2 if (u, v) in hl_edges else 1.1,
                                     linestyle="--" if d["loop"] else "-", connectionstyle=style,
                                     shrinkA=2, shrinkB=2))
-        label = _edge_label(d)
+        label = _edge_label(d, lang, "\n")
         if label:
-            ax.text(lx, ly, label, fontsize=7, ha=ha, va="center", color=color,
+            ax.text(lx, ly, label, fontsize=8, ha=ha, va="center", color=color,
                     bbox=dict(fc="white", ec="none", alpha=0.85, pad=0.5))
     xs = [p[0] for p in pos.values()]
     ys = [p[1] for p in pos.values()]
-    ax.set_xlim(min(xs) - 5.2, max(xs) + 5.2)
+    ax.set_xlim(min(xs) - width / 2 - 4.8, max(xs) + width / 2 + 4.8)
     ax.set_ylim(min(ys) - 0.8, max(ys) + 0.9)
     ax.set_title(f"{G.graph.get('rulebook', '')}", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, format=path.suffix.lstrip(".") or "svg", dpi=130, metadata=_metadata(path))
     plt.close(fig)
-    return path
 
 
 def _metadata(path: Path) -> dict:
-    """Deterministic output: no creation date in the file."""
+    """Deterministic output: no creation date or software version in the file."""
     if path.suffix == ".svg":
-        return {"Date": None}
-    return {}
+        return {"Date": None, "Creator": "ruleproof"}
+    return {"Software": "ruleproof"}

@@ -3,8 +3,10 @@
 >>> rb = load_rulebook()            # the bundled rules, РП 4.1-2
 >>> rb.spec.start, len(rb.spec.steps) >= 9
 ('declaration', True)
->>> str(rb.where(("steps", "dice"))).endswith(tuple(f":{n}:5" for n in range(1, 400)))
-True
+>>> where = rb.where(("steps", "dice"))
+>>> open(where.file, encoding="utf-8").read().splitlines()[where.line - 1]
+'  dice:'
+
 """
 
 from __future__ import annotations

@@ -37,10 +37,30 @@ from ruleproof.errors import Location, RuleproofError
 from .yaml_source import read_text
 
 __all__ = ["Unit", "RulesText", "parse_rules_text", "load_rules_text", "clause_key", "parent_of",
-           "REFERENCE_RE", "HEADER_RE"]
+           "REFERENCE_RE", "HEADER_RE", "find_references"]
 
-HEADER_RE = re.compile(r"^\s*(\d{3}(?:\.\d+)*)\.\s*(.*)$")
-REFERENCE_RE = re.compile(r"(?<![\d.])(\d{3}(?:\.\d+)*)(?![\d])")
+HEADER_RE = re.compile(r"^\s*(\d{3}(?:\.\d+)*)\.(?!\d)\s*(.*)$")
+#: a reference to a clause: a dotted id (540.2, 510.4), a section number followed by its title or a
+#: full stop («см. 306. Бросок кубика», «в 511.»), or a list of numbers after «см.»/«п.»
+#: («см. 720.10, 720.9 и 703»); a bare number in running text («на 100 единиц») is not one.
+REFERENCE_RE = re.compile(r"(?<![\d.,])(\d{3}(?:\.\d+)+|\d{3}(?=\.(?!\d)))(?!\d)")
+_REF_LIST_RE = re.compile(r"(?:\bсм\.|\bп\.)\s*((?:п\.\s*)?\d{3}(?:\.\d+)*(?:\s*(?:,|\bи\b)\s*(?:п\.\s*)?\d{3}(?:\.\d+)*)*)",
+                          re.IGNORECASE)
+_ID_RE = re.compile(r"(?<![\d.])\d{3}(?:\.\d+)*(?!\d)")
+
+
+def find_references(text: str) -> list[str]:
+    """Clause ids a piece of text refers to, in order of appearance.
+
+    >>> find_references("см. 306. Бросок; на 100 единиц; См. 720.10, 720.9 и 703; согласно 520. Модиф.")
+    ['306', '720.10', '720.9', '703', '520']
+    """
+    found = [(m.start(1), m.group(1)) for m in REFERENCE_RE.finditer(text)]
+    for m in _REF_LIST_RE.finditer(text):
+        found += [(m.start(1) + n.start(), n.group()) for n in _ID_RE.finditer(m.group(1))]
+    return list(dict.fromkeys(ref for _, ref in sorted(found)))
+
+
 _BULLETS = {"●": 1, "○": 2, "■": 3}
 _EXAMPLE_RE = re.compile(r"^\s*ПРИМЕР\s*:?\s*(.*)$")
 
@@ -68,13 +88,13 @@ class RulesText:
     partial: set[str] = field(default_factory=set)
     references: dict[str, list[str]] = field(default_factory=dict)  # referenced id -> citing units
     sources: list[str] = field(default_factory=list)
+    starts: dict[str, Location] = field(default_factory=dict)  # clause id -> where it begins
 
     def text_of(self, unit_id: str) -> str | None:
-        """The wording of a unit; for a clause id, its lead and everything under it."""
-        if unit_id in self.units and "/" in unit_id:
-            return self.units[unit_id].text
-        parts = [u.text for uid, u in self.units.items()
-                 if uid == unit_id or uid.startswith(unit_id + "/")]
+        """The wording of a unit with its sub-bullets; for a clause id, its lead and its own units
+        (not its sub-clauses, which are clauses of their own)."""
+        prefix = unit_id + ("." if "/" in unit_id else "/")
+        parts = [u.text for uid, u in self.units.items() if uid == unit_id or uid.startswith(prefix)]
         return "\n".join(parts) if parts else None
 
     def referenced_only(self) -> list[str]:
@@ -137,6 +157,9 @@ def parse_rules_text(fragments: list[tuple[str, str]]) -> RulesText:
     frags = [_split(name, text) for name, text in fragments]
     if not any(f.first for f in frags):
         raise RuleproofError("RP140", Location(fragments[0][0] if fragments else "<input>"))
+    for frag in frags:
+        if frag.first is None and frag.lines:
+            raise RuleproofError("RP143", Location(frag.name, frag.lines[0][0]))
     # link each fragment that starts mid-clause to the fragment that leaves that clause open
     successor: dict[int, int] = {}
     has_pred: set[int] = set()
@@ -153,19 +176,41 @@ def parse_rules_text(fragments: list[tuple[str, str]]) -> RulesText:
     out = RulesText(sources=[f.name for f in frags])
     starts = sorted((i for i in range(len(frags)) if i not in has_pred),
                     key=lambda i: clause_key(frags[i].first or "999"))
+    visited: set[int] = set()
+    # fragments that only continue one another in a ring have no start: begin at the lowest one
+    starts += sorted((i for i in range(len(frags)) if i in has_pred and not _reached(i, starts, successor)),
+                     key=lambda i: clause_key(frags[i].first or "999"))[:1]
     for i in starts:
+        if i in visited:
+            continue
         parser = _Parser(out)
+        chain_start = True
         while True:
             frag = frags[i]
-            if frag.head and i not in has_pred:
+            if frag.head and chain_start:
                 parser.orphan_head(frag, _predecessor(frag.first) if frag.first else None)
                 parser.feed(frag.name, frag.lines[len(frag.head):])
             else:
                 parser.feed(frag.name, frag.lines)
-            if i not in successor:
+            visited.add(i)
+            chain_start = False
+            if i not in successor or successor[i] in visited:
                 break
             i = successor[i]
     return out
+
+
+def _reached(i: int, starts: list[int], successor: dict[int, int]) -> bool:
+    for j in starts:
+        seen = set()
+        while j not in seen:
+            if j == i:
+                return True
+            seen.add(j)
+            if j not in successor:
+                break
+            j = successor[j]
+    return False
 
 
 def _split(name: str, text: str) -> _Fragment:
@@ -185,7 +230,7 @@ def _predecessor(cid: str) -> str | None:
     """The clause just before ``cid`` at its own level: 512.6.3 -> 512.6.2; 512.6.1 -> 512.6."""
     head, dot, last = cid.rpartition(".")
     if not dot:
-        return str(int(cid) - 1)
+        return str(int(cid) - 1) if int(cid) > 100 else None
     if int(last) > 1:
         return f"{head}.{int(last) - 1}"
     return head
@@ -213,8 +258,9 @@ class _Parser:
 
     def _start_clause(self, cid: str, lead: str, where: Location, partial: bool = False) -> None:
         if cid in self.out.clauses:
-            raise RuleproofError("RP141", where, clause=cid, other=self.out.units[cid].where)
+            raise RuleproofError("RP141", where, clause=cid, other=self.out.starts[cid])
         self.out.clauses.append(cid)
+        self.out.starts[cid] = where
         self.clause = cid
         self.prefix = "t" if partial else "b"
         self.counters = [0, 0, 0]
@@ -252,12 +298,12 @@ class _Parser:
             uid = f"{self.clause}/ex{self.examples}"
             self.current = self._add(Unit(uid, "example", ex.group(1).strip(), where, self.clause))
         elif level and not self.in_example:
-            self.counters[level - 1] += 1
-            for deeper in range(level, 3):
-                self.counters[deeper] = 0
             parent_unit = self.stack[level - 2] if level > 1 else None
             if level > 1 and parent_unit is None:  # a sub-bullet with no parent bullet: treat as top
                 level = 1
+            self.counters[level - 1] += 1
+            for deeper in range(level, 3):
+                self.counters[deeper] = 0
             number = ".".join(str(c) for c in self.counters[:level])
             uid = f"{self.clause}/{self.prefix}{number}"
             kind = "tail" if self.prefix == "t" else "bullet"
@@ -282,12 +328,12 @@ class _Parser:
         """Unmarked text after a finished bullet, starting a new sentence, is a paragraph."""
         cur = self.current
         assert cur is not None
-        return cur.kind in ("bullet", "tail") and cur.text[-1:] in ".;:!?" and stripped[:1].isupper()
+        return (cur.kind in ("bullet", "tail") and bool(cur.text) and cur.text[-1:] in ".;:!?"
+                and stripped[:1].isupper())
 
     def _refs(self, unit: Unit) -> None:
         own = unit.id.partition("/")[0]
-        for m in REFERENCE_RE.finditer(unit.text):
-            ref = m.group(1)
+        for ref in find_references(unit.text):
             if ref != own:
                 cited = self.out.references.setdefault(ref, [])
                 if unit.id not in cited:

@@ -140,8 +140,16 @@ def check_cycles(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
                                 f"the compound-feature return {u} → {v} does not lead to claim forming",
                                 f"edge {u} → {v}", d["where"]))
     H = nx.DiGraph([(u, v) for u, v, d in G.edges(data=True) if not d["loop"]])
-    for cycle in nx.simple_cycles(H):
-        u, v = cycle[-1], cycle[0]
+    reported = set()
+    for cycle in sorted(nx.simple_cycles(H), key=len):  # one finding per back edge, its shortest cycle
+        edges = list(zip(cycle, cycle[1:] + cycle[:1]))
+        back = [e for e in edges if G.nodes[e[1]]["rank"] <= G.nodes[e[0]]["rank"]]
+        u, v = (back or edges[-1:])[0]
+        if (u, v) in reported:
+            continue
+        reported.add((u, v))
+        at = cycle.index(v)
+        cycle = cycle[at:] + cycle[:at]
         d = G.edges[u, v]
         loop = " → ".join(cycle + [cycle[0]])
         out.append(_finding("S4-no-cycle", ("512.6.6/b4", *d["cites"]),

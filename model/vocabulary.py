@@ -104,7 +104,7 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("reserve_resources", ("540.2",), "зарезервировать ресурсы", "reserve the resources",
            ("declaration",), {"include_modified": _YES}),
     OpKind("resolve_claims", ("512.5/t1",), "разрешить заявки", "resolve the claims", ("claim_resolution",)),
-    OpKind("window", ("512.6.2/b2",), "окно приоритета", "priority window",
+    OpKind("window", ("512.6.2/b2", "512.6.3/b1", "512.6.4/b1", "512.6.6/b1"), "окно приоритета", "priority window",
            params={"id": Param("str", required=True),
                    "first": Param("choice", ("active_player", "non_active_player"), required=True),
                    "allows": Param("features", required=True)}),

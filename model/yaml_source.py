@@ -11,7 +11,7 @@ Numbers keep their source text (``RawInt``/``RawFloat``), so that a clause id wr
 
 >>> data, locs = load_yaml_text("steps:\\n  dice: {clause: 512.6.2}\\n", "x.yaml")
 >>> data["steps"]["dice"]["clause"], str(locs[("steps", "dice")])
-('512.6.2', 'x.yaml:2:9')
+('512.6.2', 'x.yaml:2:3')
 """
 
 from __future__ import annotations
@@ -154,6 +154,7 @@ class _Builder:
             if key in out:
                 raise RuleproofError("RP105", _loc(self.name, key_node), key=key, first=first_line[key])
             first_line[key] = key_node.start_mark.line + 1
+            self.locs[path + (key,)] = _loc(self.name, key_node)  # a value is located by its key
             out[key] = self.build(value_node, path + (key,))
         return out
 

@@ -44,12 +44,12 @@ class Location:
 # code -> {lang: (what is wrong, how to fix it)}; placeholders are filled from the error's params.
 MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
     "RP100": {
-        "en": ("file not found", "check the path; to use the bundled rulebook, omit the argument"),
-        "ru": ("файл не найден", "проверьте путь; чтобы взять встроенный свод правил, не указывайте аргумент"),
+        "en": ("file not found", "check the path (to check the bundled rulebook, give no rulebook argument)"),
+        "ru": ("файл не найден", "проверьте путь (чтобы проверить встроенный свод правил, не указывайте его)"),
     },
     "RP101": {
-        "en": ("this is a directory, a file was expected", "name a .yaml file inside it"),
-        "ru": ("это папка, а нужен файл", "укажите .yaml-файл внутри неё"),
+        "en": ("this is a directory, a file was expected", "name a file inside it"),
+        "ru": ("это папка, а нужен файл", "укажите файл внутри неё"),
     },
     "RP102": {
         "en": ("the file is not valid UTF-8 (byte {byte} cannot be decoded)",
@@ -177,6 +177,12 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
     "RP142": {
         "en": ("no .txt file in the folder", "put the rules text into .txt files (UTF-8)"),
         "ru": ("в папке нет .txt-файлов", "положите текст правил в .txt-файлы (UTF-8)"),
+    },
+    "RP143": {
+        "en": ("this fragment has no numbered clause, so it is unknown which clause it continues",
+               "start the fragment with the number line of the clause it belongs to, or join it to that file"),
+        "ru": ("во фрагменте нет ни одного пронумерованного пункта, и неясно, какой пункт он продолжает",
+               "начните фрагмент со строки с номером пункта или присоедините его к тому файлу"),
     },
     "RP150": {
         "en": ("{problem}", "{fix}"),

@@ -33,6 +33,9 @@ def atomic_path(target: str | Path) -> Iterator[Path]:
         raise RuleproofError("RP101", Location(str(target)))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)
     os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # a report is an ordinary file, not mkstemp's private 0600
     tmp_path = Path(tmp)
     try:
         yield tmp_path

@@ -1,0 +1,55 @@
+"""Shared fixtures: the bundled rulebook as data, and a way to write edited copies (mutants)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Callable
+
+import pytest
+import yaml
+
+from ruleproof.model.rulebook import bundled_rulebook_path
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+@pytest.fixture(scope="session")
+def bundled_data() -> dict:
+    return yaml.safe_load(bundled_rulebook_path().read_text("utf-8"))
+
+
+@pytest.fixture
+def write_rulebook(tmp_path: Path, bundled_data: dict) -> Callable[[Callable[[dict], None]], Path]:
+    """Write the bundled rulebook, edited by ``edit(data)``, to a file; return its path."""
+    counter = iter(range(1000))
+
+    def write(edit: Callable[[dict], None] | None = None, name: str | None = None) -> Path:
+        data = copy.deepcopy(bundled_data)
+        if edit:
+            edit(data)
+        path = tmp_path / (name or f"mutant{next(counter)}.yaml")
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture
+def seeds() -> Path:
+    if not SEEDS.is_dir():
+        pytest.skip("../shared/seeds is not present (a user's clone has none)")
+    return SEEDS
+
+
+def _op_index(data: dict, step: str, op: str, **params) -> int:
+    for i, o in enumerate(data["steps"][step]["operations"]):
+        if o["op"] == op and all(o.get(k) == v for k, v in params.items()):
+            return i
+    raise LookupError(f"{op} {params} not in {step}")
+
+
+@pytest.fixture(scope="session")
+def op_index() -> Callable[..., int]:
+    """``op_index(data, step, op, **params)``: position of the first matching operation in ``step``."""
+    return _op_index
