@@ -30,7 +30,9 @@ LOOP_GUARD = "compound_has_next"
 def build_graph(rb: Rulebook) -> nx.DiGraph:
     """Build the phase graph of a validated rulebook."""
     G = nx.DiGraph(start=rb.spec.start, rulebook=rb.spec.id, path=rb.path,
-                   assumptions={aid: a.model_dump() for aid, a in rb.spec.assumptions.items()})
+                   assumptions={aid: a.model_dump() for aid, a in rb.spec.assumptions.items()},
+                   tables={name: {"cites": list(t.cites), "assumes": list(t.assumes),
+                                  "where": str(rb.where(("tables", name)))} for name, t in rb.spec.tables.items()})
     for sid, step in rb.spec.steps.items():
         kind = STEP_KINDS[step.kind]
         ops = []

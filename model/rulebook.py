@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import difflib
+import types
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -22,12 +23,12 @@ from pydantic import ValidationError
 from ruleproof.errors import Location, RuleproofError
 
 from .clauses import ClauseIndex, default_index, is_clause_id
-from .schema import FORMAT, AssumptionSpec, EdgeSpec, OperationSpec, RulebookSpec, StepSpec, Text
-from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, parse_guard
+from .schema import FORMAT, OperationSpec, RulebookSpec
+from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, parse_guard
 from .yaml_source import LocMap, load_yaml, load_yaml_text
 
 __all__ = ["Rulebook", "Citation", "load_rulebook", "load_rulebook_text", "bundled_rulebook_path",
-           "BUNDLED"]
+           "BUNDLED", "from_pydantic", "check_clause_ids"]
 
 BUNDLED = "berserk-rp-4.1-2.yaml"
 
@@ -54,9 +55,15 @@ class Rulebook:
     def where(self, path: tuple) -> Location:
         return self.locs.at(path)
 
+    def table(self, name: str) -> dict:
+        """A table's rows with string keys (``strike_table``: die → [strength, return strength])."""
+        return {str(getattr(k, "raw", k)): v for k, v in self.spec.tables[name].rows.items()}
+
     def citations(self) -> Iterator[Citation]:
         for aid, a in self.spec.assumptions.items():
             yield Citation(f"assumption {aid}", "assumption", tuple(a.about), self.where(("assumptions", aid)))
+        for name, table in self.spec.tables.items():
+            yield Citation(f"table {name}", "table", tuple(table.cites), self.where(("tables", name)))
         for sid, step in self.spec.steps.items():
             yield Citation(f"step {sid}", "step", tuple(step.cites), self.where(("steps", sid)))
             for i, op in enumerate(step.operations):
@@ -96,7 +103,7 @@ def _validate(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reac
     try:
         spec = RulebookSpec.model_validate(data)
     except ValidationError as exc:
-        raise _from_pydantic(exc, locs) from None
+        raise from_pydantic(exc, locs, RulebookSpec) from None
     rb = Rulebook(spec, locs, name, index)
     _Semantics(rb).run()
     if check_reachable:
@@ -108,6 +115,16 @@ def _validate(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reac
     return rb
 
 
+def check_clause_ids(ids: list[str], locate, index: ClauseIndex) -> None:
+    """Every id has the form of a clause id and is in the index; ``locate(j)`` places the j-th."""
+    for j, cid in enumerate(ids):
+        if not is_clause_id(cid):
+            raise RuleproofError("RP122", locate(j), clause=cid)
+        if cid not in index:
+            near = index.suggest(cid)
+            raise RuleproofError("RP121", locate(j), clause=cid, hint=f" (did you mean {near}?)" if near else "")
+
+
 # --- shape errors from pydantic -------------------------------------------------------------------
 
 _RU = {
@@ -116,18 +133,27 @@ _RU = {
     "int_type": "ожидается целое число", "bool_parsing": "ожидается true или false",
 }
 
-_MODELS = {"": RulebookSpec, "steps": StepSpec, "operations": OperationSpec, "next": EdgeSpec,
-           "assumptions": AssumptionSpec}
+def _model_at(root: type, loc: tuple) -> type | None:
+    """The pydantic model a location points into (for the list of allowed keys)."""
+    import typing
 
+    from pydantic import BaseModel
 
-def _model_for(loc: tuple) -> type:
-    if loc and loc[-1] in ("title", "name", "statement", "reason", "note"):
-        return Text
-    model = RulebookSpec
+    def unwrap(t):
+        while typing.get_origin(t) in (typing.Union, types.UnionType, typing.Annotated):
+            t = [a for a in typing.get_args(t) if a is not type(None)][0]
+        return t
+
+    current: object = unwrap(root)
     for part in loc:
-        if part in _MODELS:
-            model = _MODELS[part]
-    return model
+        origin = typing.get_origin(current)
+        if origin in (list, dict):
+            current = unwrap(typing.get_args(current)[-1])
+        elif isinstance(current, type) and issubclass(current, BaseModel) and part in current.model_fields:
+            current = unwrap(current.model_fields[part].annotation)
+        else:
+            return None
+    return current if isinstance(current, type) else None
 
 
 def _describe(loc: tuple) -> str:
@@ -137,13 +163,15 @@ def _describe(loc: tuple) -> str:
     return out or "the top level"
 
 
-def _from_pydantic(exc: ValidationError, locs: LocMap) -> RuleproofError:
+def from_pydantic(exc: ValidationError, locs: LocMap, root: type) -> RuleproofError:
+    """One RuleproofError (the first problem) from a pydantic ValidationError, located in the file."""
     err = exc.errors()[0]
     loc = tuple(err["loc"])
     if err["type"] == "missing":
         return RuleproofError("RP111", locs.at(loc[:-1]), key=loc[-1], field=_describe(loc[:-1]))
     if err["type"] == "extra_forbidden":
-        allowed = ", ".join(_model_for(loc[:-1]).model_fields)
+        model = _model_at(root, loc[:-1])
+        allowed = ", ".join(model.model_fields) if model is not None and hasattr(model, "model_fields") else "—"
         return RuleproofError("RP112", locs.at(loc), key=loc[-1], field=_describe(loc[:-1]), allowed=allowed)
     problem = err["msg"]
     return RuleproofError("RP110", locs.at(loc), field=_describe(loc), problem=problem,
@@ -166,6 +194,11 @@ class _Semantics:
             raise RuleproofError("RP129", self.rb.where(("start",)), start=spec.start, known=self.known_steps)
         for aid, a in spec.assumptions.items():
             self._clauses(a.about, ("assumptions", aid, "about"))
+        for name, kind in TABLES.items():
+            if name not in spec.tables:
+                raise RuleproofError("RP135", self.rb.where(("tables",)), table=name, what=kind.en, what_ru=kind.ru)
+        for name, table in spec.tables.items():
+            self._table(name, table, ("tables", name))
         for sid, step in self.steps.items():
             base = ("steps", sid)
             if step.kind not in STEP_KINDS:
@@ -182,6 +215,29 @@ class _Semantics:
                 self._guard(edge.when, where + ("when",))
                 self._cited(edge.cites, edge.assumes, where)
 
+    def _table(self, name: str, table, path: tuple) -> None:
+        kind = TABLES.get(name)
+        if kind is None:
+            raise RuleproofError("RP133", self.rb.where(path), table=name, known=", ".join(TABLES))
+        rows = {str(getattr(k, "raw", k)): v for k, v in table.rows.items()}
+        missing = [k for k in kind.keys if k not in rows]
+        extra = [k for k in rows if k not in kind.keys]
+        if missing or extra:
+            raise RuleproofError("RP134", self.rb.where(path + ("rows",)), table=name,
+                                 problem=f"rows must be exactly {', '.join(kind.keys)}",
+                                 problem_ru=f"строки должны быть ровно такими: {', '.join(kind.keys)}",
+                                 fix="add the missing rows, remove the others", fix_ru="добавьте недостающие строки, уберите лишние")
+        for key, value in rows.items():
+            values = value if isinstance(value, list) else [value]
+            ok = all(v in kind.values for v in values) if kind.values else all(
+                isinstance(v, int) and not isinstance(v, bool) for v in values)
+            if not ok:
+                allowed = ", ".join(kind.values) if kind.values else "integers"
+                raise RuleproofError("RP134", self.rb.where(path + ("rows", key)), table=name,
+                                     problem=f"row {key} has {value!r}", problem_ru=f"в строке {key} значение {value!r}",
+                                     fix=f"use: {allowed}", fix_ru=f"допустимо: {allowed}")
+        self._cited(table.cites, table.assumes, path)
+
     def _cited(self, cites: list[str], assumes: list[str], path: tuple) -> None:
         self._clauses(cites, path + ("cites",))
         for j, aid in enumerate(assumes):
@@ -190,13 +246,7 @@ class _Semantics:
                                      known=", ".join(self.rb.spec.assumptions) or "—")
 
     def _clauses(self, ids: list[str], path: tuple) -> None:
-        for j, cid in enumerate(ids):
-            where = self.rb.where(path + (j,))
-            if not is_clause_id(cid):
-                raise RuleproofError("RP122", where, clause=cid)
-            if cid not in self.rb.index:
-                near = self.rb.index.suggest(cid)
-                raise RuleproofError("RP121", where, clause=cid, hint=f" (did you mean {near}?)" if near else "")
+        check_clause_ids(ids, lambda j: self.rb.where(path + (j,)), self.rb.index)
 
     def _guard(self, text: str, path: tuple) -> None:
         guard = parse_guard(text)

@@ -28,7 +28,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-__all__ = ["Text", "AssumptionSpec", "OperationSpec", "EdgeSpec", "StepSpec", "RulebookSpec", "FORMAT"]
+__all__ = ["Text", "TableSpec", "AssumptionSpec", "OperationSpec", "EdgeSpec", "StepSpec", "RulebookSpec", "FORMAT"]
 
 FORMAT = "ruleproof-rulebook/1"
 
@@ -91,6 +91,10 @@ class StepSpec(_Cited):
     next: list[EdgeSpec] = Field(default_factory=list)
 
 
+class TableSpec(_Cited):
+    rows: dict[Word, Any]
+
+
 class RulebookSpec(_Strict):
     format: Word
     id: Word
@@ -98,4 +102,5 @@ class RulebookSpec(_Strict):
     edition: str = ""
     start: Word
     assumptions: dict[str, AssumptionSpec] = Field(default_factory=dict)
+    tables: dict[str, TableSpec] = Field(default_factory=dict)
     steps: dict[str, StepSpec]

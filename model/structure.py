@@ -207,6 +207,8 @@ def check_citations(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
             visit(f"step {n} / op {i} {op['op']}", op["cites"], op["assumes"] + node["assumes"], op["where"])
     for u, v, d in G.edges(data=True):
         visit(f"edge {u} → {v}", d["cites"], d["assumes"], d["where"])
+    for name, t in G.graph.get("tables", {}).items():
+        visit(f"table {name}", t["cites"], t["assumes"], t["where"])
     return out
 
 

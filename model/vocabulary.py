@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["StepKind", "Param", "OpKind", "FeatureKind", "GuardKind", "Guard", "STEP_KINDS",
+__all__ = ["StepKind", "Param", "OpKind", "FeatureKind", "GuardKind", "Guard", "TableKind", "TABLES", "STEP_KINDS",
            "OPERATIONS", "FEATURE_KINDS", "GUARDS", "X_KINDS", "parse_guard", "EXECUTION_ORDER"]
 
 
@@ -94,13 +94,15 @@ class OpKind:
 
 
 _YES = Param("bool", default=True)
+#: which value of a card property X and feature conditions read: 542.6 says the printed one
+_READS = Param("choice", ("printed", "current"), default="printed")
 OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("declare", ("542.3",), "особенность объявлена и помещена в очередь заявок",
            "the feature is declared and put into the claim queue", ("declaration",)),
     OpKind("check_resources", ("540.2", "542.2"), "проверить, что карта обладает нужными ресурсами",
            "check that the card has the resources it needs", ("declaration",)),
     OpKind("fix_x", ("542.1",), "зафиксировать X", "fix X",
-           params={"x": Param("choice", tuple(X_KINDS), required=True)}),
+           params={"x": Param("choice", tuple(X_KINDS), required=True), "reads": _READS}),
     OpKind("reserve_resources", ("540.2",), "зарезервировать ресурсы", "reserve the resources",
            ("declaration",), {"include_modified": _YES}),
     OpKind("resolve_claims", ("512.5/t1",), "разрешить заявки", "resolve the claims", ("claim_resolution",)),
@@ -122,7 +124,7 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("check_source_legality", ("512.6.3/b3",), "проверить легальность (источник в активной зоне)",
            "check legality (source in the active zone)", ("calculation",)),
     OpKind("apply_magnitude_modifiers", ("512.6.3/b4",), "наложить модификаторы величины",
-           "apply the magnitude modifiers", ("calculation",)),
+           "apply the magnitude modifiers", ("calculation",), {"reads": _READS}),
     OpKind("finalize_magnitude", ("512.6.3/b4",), "окончательная величина известна",
            "the final magnitude is known", ("calculation",)),
     OpKind("apply_effect", ("512.6.5",), "наложить эффект", "apply the effect", ("effect",)),
@@ -219,3 +221,27 @@ def parse_guard(text: str) -> Guard | None:
     if kind.takes_step != (m.group(3) is not None):
         return None
     return Guard(bool(m.group(1)), m.group(2), m.group(3))
+
+
+@dataclass(frozen=True)
+class TableKind:
+    """Data a rulebook supplies to the operations (what the excerpts refer to but do not contain)."""
+
+    name: str
+    cites: tuple[str, ...]
+    ru: str
+    en: str
+    keys: tuple[str, ...]  # the row keys it must have
+    values: tuple[str, ...] = ()  # allowed values in the rows (empty: integers)
+
+
+STRENGTHS = ("weak", "medium", "strong")
+TABLES: dict[str, TableKind] = {t.name: t for t in (
+    TableKind("die_faces", ("512.6.2/b1",), "грани кубика", "die faces", ("min", "max")),
+    TableKind("strike_table", ("512.6.2/b4.1.1",), "Таблица ударов: бросок → сила удара и ответного удара",
+              "strike table: die → strength of the strike and of the return strike",
+              ("1", "2", "3", "4", "5", "6"), STRENGTHS + ("none",)),
+    TableKind("trigger_words", ("540.4.1",), "какие удары запускают «при ударе/атаке» и «при нападении»",
+              "which strikes fire «on strike/attack» and «on assault»", ("strike", "assault"),
+              ("attack", "return_strike")),
+)}

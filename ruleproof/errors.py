@@ -165,6 +165,18 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("формат файла '{found}', эта версия читает '{expected}'",
                "укажите 'format: {expected}' (или обновите ruleproof)"),
     },
+    "RP133": {
+        "en": ("unknown table '{table}'", "use one of: {known}"),
+        "ru": ("неизвестная таблица '{table}'", "используйте одну из: {known}"),
+    },
+    "RP134": {
+        "en": ("table '{table}': {problem}", "{fix}"),
+        "ru": ("таблица '{table}': {problem_ru}", "{fix_ru}"),
+    },
+    "RP135": {
+        "en": ("the rulebook has no table '{table}' ({what})", "add 'tables: {{{table}: …}}' (see the bundled rulebook)"),
+        "ru": ("в своде нет таблицы '{table}' ({what_ru})", "добавьте 'tables: {{{table}: …}}' (образец — встроенный свод)"),
+    },
     "RP140": {
         "en": ("no numbered clause found in the rules text", "give a text with clauses like '512.6. …' at line starts"),
         "ru": ("в тексте правил не найдено ни одного пронумерованного пункта",
@@ -183,6 +195,18 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "start the fragment with the number line of the clause it belongs to, or join it to that file"),
         "ru": ("во фрагменте нет ни одного пронумерованного пункта, и неясно, какой пункт он продолжает",
                "начните фрагмент со строки с номером пункта или присоедините его к тому файлу"),
+    },
+    "RP161": {
+        "en": ("unknown card '{card}'", "name one of: {known}"),
+        "ru": ("неизвестная карта '{card}'", "укажите одну из: {known}"),
+    },
+    "RP162": {
+        "en": ("unknown feature '{feature}'", "play one of the features of the scenario's cards: {known}"),
+        "ru": ("неизвестная особенность '{feature}'", "разыграйте одну из особенностей карт сценария: {known}"),
+    },
+    "RP163": {
+        "en": ("unknown feature kind '{kind}'", "use one of: {known}"),
+        "ru": ("неизвестный вид особенности '{kind}'", "используйте один из: {known}"),
     },
     "RP150": {
         "en": ("{problem}", "{fix}"),

@@ -227,3 +227,10 @@ def test_check_quotes_the_official_text(write_rulebook, op_index, capsys, seeds)
     rc = main(["--lang", "ru", "check", str(write_rulebook(edit)), "--rules-text", str(seeds)])
     out = capsys.readouterr().out
     assert rc == 1 and "«Приоритет получает Активный Игрок;»" in out
+
+
+def test_s6_table_citing_a_referenced_clause_without_assumption(write_rulebook):
+    def edit(d):
+        d["tables"]["die_faces"]["assumes"] = []
+    [f] = only(check_citations(graph_of(write_rulebook(edit)), default_index()), "S6-citations")
+    assert f.element == "table die_faces" and f.clauses == ("306",)

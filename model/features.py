@@ -1,0 +1,64 @@
+"""Card features as data: the kinds the excerpts name, with what the interpreter needs of each.
+
+A feature is one of:
+
+* a kind a priority window admits (see ``vocabulary.FEATURE_KINDS``): ``reroll``, ``dice_modifier``
+  (``mode`` add/sub/set with an ``amount`` or an ``x``), ``magnitude_modifier`` (``amount`` or
+  ``x``, optional ``condition``), ``reduce_to_strength``, ``sudden_action``, ``protection``,
+  ``prevention``, ``replacement``, ``block``, ``effect_trigger`` (``trigger``: strike or assault —
+  «при ударе/атаке» vs «при нападении», 540.4.1), ``after_ability`` (``on_status``),
+  ``payment_trigger`` (``on``: payment, acts, closes_after — 512.7/b2), ``resource_modification``
+  (540.4);
+* ``static_modifier`` — a magnitude modifier that is always on (Серк's «−1 от атак существ с 2 …»);
+* ``resource_modifier`` — a card's own text of 540.1: ``form`` stays_open (540.1.1 «Не закрывается
+  после …»), closes_only_after_assault (540.1.2 «Закрывается после … нападения»), per_turn (540.1.3
+  «Может … X раз за ход», with ``limit`` for 540.3.1 «после i-го … не закрывается»).
+
+An ``x`` is ``[what, card, property]``: ``[property, source, movement]`` reads a card property
+(printed or current, as the rulebook says: 542.6), ``[wounds, self, ""]`` a card's wounds.
+
+>>> f = Feature("serk_guard", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2))
+>>> f.kind, f.amount
+('static_modifier', -1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "EFFECTS", "X_SOURCES", "CONDITIONS"]
+
+#: features that are not played in a window
+CARD_FEATURE_KINDS = ("static_modifier", "resource_modifier")
+EFFECTS = ("heal", "wound", "leave_zone", "add_modifier")
+X_SOURCES = ("property", "wounds", "resource")
+CONDITIONS = ("source_at_least",)
+
+
+@dataclass(frozen=True)
+class Effect:
+    do: str  # heal | wound | leave_zone | add_modifier
+    card: str  # self | source | target | defender | a card id
+    amount: int = 0
+    prop: str = ""
+
+
+@dataclass(frozen=True)
+class Feature:
+    id: str
+    kind: str
+    text: str = ""
+    mode: str = ""  # dice modifier: add | sub | set
+    amount: int | None = None
+    x: tuple[str, str, str] | None = None
+    condition: tuple[str, str, int] | None = None
+    strength: str = ""  # reduce_to_strength
+    trigger: str = ""  # effect_trigger: strike | assault
+    on_status: str = "any"  # after_ability: hit | miss | blocked | illegal | any
+    on: str = "payment"  # payment_trigger: payment | acts | closes_after
+    effects: tuple[Effect, ...] = ()
+    then_if_healthy: tuple[str, ...] = ()  # resources whose payment is modified if the card is healthy after
+    resources: tuple[str, ...] = ()  # resource_modification / resource_modifier: resources not paid
+    form: str = "stays_open"
+    limit: int | None = None
+    applies_to: tuple[str, ...] = ("simple_strike", "attack", "spell", "effect")

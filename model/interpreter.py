@@ -1,0 +1,595 @@
+"""Run one game action through a rulebook: ``run(rulebook, state, choices) -> Trace``.
+
+The interpreter holds no rule of its own.  Which steps exist, their order, the operations of each
+step and their order, which feature kinds a window admits, who gets priority first, the guards, the
+strike table and which strikes fire which trigger words — all come from the rulebook.  What is here
+is the meaning of each *word* of the vocabulary (what ``fix_raw_die`` or ``pay_reserved`` does to a
+state), so a draft that moves, drops or reorders them behaves differently.
+
+Every event records the step, the operation, the clauses the rulebook cites for it, the values
+involved and the state after it.  The same rulebook, state and choices give the same trace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable, Protocol
+
+from .features import Effect, Feature
+from .rulebook import Rulebook
+from .schema import OperationSpec
+from .state import Action, Card, Modification, State, XVar, other_player
+from .vocabulary import parse_guard
+
+__all__ = ["Event", "Trace", "Choices", "ScriptedChoices", "OutOfChoices", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
+
+MAX_STEPS = 100  # steps entered in one run; a compound loop that never ends stops here
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    step: str
+    op: str
+    clauses: tuple[str, ...]
+    values: dict
+    state: State
+    assumes: tuple[str, ...] = ()
+
+
+@dataclass
+class Trace:
+    events: list[Event] = field(default_factory=list)
+    outcome: str = "completed"  # completed | deadlock | step_limit
+    unused: list[tuple[str, str, str]] = field(default_factory=list)  # scripted responses never used
+
+    @property
+    def final(self) -> State:
+        return self.events[-1].state
+
+    def find(self, op: str, **values) -> list[Event]:
+        return [e for e in self.events if e.op == op and all(e.values.get(k) == v for k, v in values.items())]
+
+
+class Choices(Protocol):
+    """What the players and the die decide: the interpreter asks, a script or a generator answers."""
+
+    def die(self, state: State, why: str, faces: tuple[int, int]) -> int: ...
+
+    def respond(self, window: str, player: str, options: list[tuple[str, Feature]], state: State) -> str | None: ...
+
+
+class OutOfChoices(Exception):
+    """The choices ran out (a script too short for this rulebook): the run stops, reported as such."""
+
+
+class ScriptedChoices:
+    """Dice in order; responses as (window, player, feature) consumed in order; otherwise pass."""
+
+    def __init__(self, dice: list[int], responses: list[tuple[str, str, str]]) -> None:
+        self.dice = list(dice)
+        self.responses = list(responses)
+        self.used_dice = 0
+
+    def die(self, state: State, why: str, faces: tuple[int, int]) -> int:
+        if self.used_dice >= len(self.dice):
+            raise OutOfChoices(f"the rules asked for die result #{self.used_dice + 1} ({why}), "
+                               f"but only {len(self.dice)} are scripted")
+        value = self.dice[self.used_dice]
+        self.used_dice += 1
+        return value
+
+    def respond(self, window: str, player: str, options: list[tuple[str, Feature]], state: State) -> str | None:
+        if self.responses and self.responses[0][:2] == (window, player):
+            wanted = self.responses[0][2]
+            if any(f.id == wanted for _, f in options):
+                self.responses.pop(0)
+                return wanted
+        return None
+
+
+class _Run:
+    def __init__(self, rb: Rulebook, choices: Choices) -> None:
+        self.rb = rb
+        self.choices = choices
+        self.trace = Trace()
+        self.faces = (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
+        self.strikes = rb.table("strike_table")
+        self.words = rb.table("trigger_words")
+
+    # --- events ---------------------------------------------------------------------------------
+    def emit(self, state: State, op: str, clauses, values: dict, assumes=()) -> None:
+        self.trace.events.append(Event(len(self.trace.events), state.step, op, tuple(clauses), values, state,
+                                       tuple(assumes)))
+
+    # --- guards -----------------------------------------------------------------------------------
+    def guard(self, text: str, state: State) -> bool:
+        g = parse_guard(text)
+        assert g is not None  # validated at load
+        a = state.action
+        value = {
+            "always": lambda: True,
+            "dice_step_skippable": lambda: a.kind in ("spell", "effect") and not a.needs_magnitude,
+            "is_attack": lambda: a.is_attack,
+            "action_illegal": lambda: a.legal is False,
+            "action_blocked": lambda: a.blocked,
+            "compound_has_next": lambda: a.parts_left > 0,
+            "resource_modified": lambda: bool(self.exemptions(state, True)),
+            "visited": lambda: g.arg in state.visited,
+        }[g.name]()
+        return not value if g.negated else value
+
+    # --- the main loop ------------------------------------------------------------------------------
+    def run(self, state: State) -> Trace:
+        try:
+            return self._run(replace(state, step=self.rb.spec.start))
+        except OutOfChoices as exc:
+            self.trace.outcome = "out_of_choices"
+            last = self.trace.events[-1].state if self.trace.events else state
+            self.emit(last, "out_of_choices", (), {"reason": str(exc)})
+            return self.trace
+
+    def _run(self, state: State) -> Trace:
+        for _ in range(MAX_STEPS):
+            spec = self.rb.spec.steps[state.step]
+            state = replace(state, visited=state.visited + (state.step,))
+            self.emit(state, "enter", spec.cites, {"step": state.step, "kind": spec.kind}, spec.assumes)
+            for op in spec.operations:
+                if not self.guard(op.when, state):
+                    self.emit(state, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
+                    continue
+                state = HANDLERS[op.op](self, state, op)
+            if not spec.next:
+                self.emit(state, "end", spec.cites, {"step": state.step})
+                break
+            edge = next((e for e in spec.next if self.guard(e.when, state)), None)
+            if edge is None:
+                self.trace.outcome = "deadlock"
+                self.emit(state, "deadlock", spec.cites, {"step": state.step})
+                break
+            self.emit(state, "goto", edge.cites, {"from": state.step, "to": edge.to, "guard": edge.when},
+                      edge.assumes)
+            state = replace(state, step=edge.to)
+        else:
+            self.trace.outcome = "step_limit"
+            self.emit(state, "step_limit", (), {"limit": MAX_STEPS})
+        return self.trace
+
+    # --- helpers the operations share ----------------------------------------------------------------
+    def ref(self, state: State, who: str, owner: str | None = None) -> str:
+        a = state.action
+        return {"self": owner, "source": a.source, "target": a.targets[0] if a.targets else None,
+                "defender": a.defender}.get(who, who) or who
+
+    def compute(self, state: State, spec: tuple[str, str, str], reads: str, owner: str | None) -> int:
+        what, who, prop = spec
+        card = state.card(self.ref(state, who, owner))
+        if what == "wounds":
+            return card.wounds
+        if what == "resource":
+            return card.resource(prop)
+        return card.value(prop, reads)
+
+    def strike_kinds(self, state: State, card_id: str) -> set[str]:
+        """The strikes a card deals in this action: 'attack' (its own), 'return_strike' (as defender)."""
+        a = state.action
+        kinds = set()
+        if a.is_attack and card_id == a.source:
+            kinds.add("attack")
+        if a.return_strike and card_id == a.defender:
+            kinds.add("return_strike")
+        return kinds
+
+    def exemptions(self, state: State, exempt_modified: bool) -> dict[tuple[str, str], str]:
+        """(card, resource) → the feature that stops it being paid (540.2, 540.1.x, 540.3.1, 540.4)."""
+        a = state.action
+        out: dict[tuple[str, str], str] = {}
+        if not exempt_modified:
+            return out
+        for card in state.cards:
+            for f in card.features:
+                if f.kind != "resource_modifier" or a.kind not in f.applies_to:
+                    continue
+                if card.id not in (a.source, a.defender):
+                    continue
+                if f.form == "closes_only_after_assault" and "attack" in self.strike_kinds(state, card.id):
+                    continue
+                if f.limit is not None and card.action_markers >= f.limit:
+                    continue
+                for r in f.resources:
+                    out[(card.id, r)] = f.id
+        for m in a.modifications:
+            for r in m.resources:
+                out[(m.card, r)] = m.feature
+        return out
+
+    def apply_effects(self, state: State, effects: tuple[Effect, ...], owner: str) -> State:
+        for e in effects:
+            card = state.card(self.ref(state, e.card, owner))
+            if e.do == "heal":
+                card = replace(card, wounds=max(0, card.wounds - e.amount))
+            elif e.do == "wound":
+                card = replace(card, wounds=card.wounds + e.amount)
+            elif e.do == "leave_zone":
+                card = replace(card, in_active_zone=False)
+            elif e.do == "add_modifier":
+                mods = dict(card.modifiers)
+                mods[e.prop] = mods.get(e.prop, 0) + e.amount
+                card = replace(card, modifiers=tuple(sorted(mods.items())))
+            state = state.with_card(card)
+        return state
+
+    def playable(self, state: State, feature: Feature, card: Card) -> bool:
+        a = state.action
+        if feature.kind == "effect_trigger":
+            return bool(self.strike_kinds(state, card.id) & set(self.words.get(feature.trigger, ())))
+        if feature.kind == "after_ability":
+            return feature.on_status in ("any", a.status)
+        if feature.kind == "payment_trigger" and feature.on == "closes_after":
+            return card.closed
+        if feature.kind == "block":
+            return not a.blocked
+        return True
+
+
+# --- the meaning of each operation ---------------------------------------------------------------------
+
+Handler = Callable[[_Run, State, OperationSpec], State]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(name: str) -> Callable[[Handler], Handler]:
+    def attach(fn: Handler) -> Handler:
+        HANDLERS[name] = fn
+        return fn
+
+    return attach
+
+
+def _done(r: _Run, state: State, op: OperationSpec, **values) -> State:
+    r.emit(state, op.op, op.cites, {**op.params, **values}, op.assumes)
+    return state
+
+
+@handles("declare")
+def _declare(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    part = a.declared + 1
+    s = s.with_action(declared=part, parts_left=a.parts_left - 1 if part > 1 else a.parts_left)
+    s = replace(s, claims=s.claims + (a.feature,))
+    src = s.card(a.source)
+    s = s.with_card(src.with_use(a.feature))
+    return _done(r, s, op, feature=a.feature, part=part)
+
+
+def _cost_amount(a: Action, amount: str) -> int | None:
+    if amount.isdigit():
+        return int(amount)
+    x = a.x(amount)
+    return x.value if x is not None else None
+
+
+@handles("check_resources")
+def _check_resources(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    short = []
+    for card_id, res, amount in a.cost:
+        need = _cost_amount(a, amount)
+        have = s.card(card_id).resource(res)
+        if need is not None and have < need:
+            short.append(f"{card_id}:{res} {have}<{need}")
+    s = s.with_action(resources_ok=not short)
+    return _done(r, s, op, ok=not short, short=tuple(short))
+
+
+@handles("fix_x")
+def _fix_x(r: _Run, s: State, op: OperationSpec) -> State:
+    kind, reads = op.params["x"], op.params.get("reads", "printed")
+    fixed = []
+    for x in s.action.xs:
+        if x.kind != kind:
+            continue
+        owner = x.name.split(".")[0] if "." in x.name else s.action.source
+        value = x.chosen if x.compute is None else r.compute(s, x.compute, reads, owner)
+        s = s.with_action(xs=s.action.with_x(replace(x, value=value, fixed_at=s.step, fixes=x.fixes + 1)).xs)
+        fixed.append((x.name, value))
+    return _done(r, s, op, fixed=tuple(fixed))
+
+
+@handles("reserve_resources")
+def _reserve(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    include = op.params.get("include_modified", True)
+    exempt = r.exemptions(s, True)
+    reserved = []
+    for card_id, res, amount in a.cost:
+        if not include and (card_id, res) in exempt:
+            continue
+        need = _cost_amount(a, amount)
+        reserved.append((card_id, res, need if need is not None else 0))
+    s = s.with_action(reserved=tuple(reserved), reserved_done=True)
+    return _done(r, s, op, reserved=tuple(reserved))
+
+
+@handles("resolve_claims")
+def _resolve(r: _Run, s: State, op: OperationSpec) -> State:
+    resolved = s.claims
+    return _done(r, replace(s, claims=()), op, resolved=resolved)
+
+
+@handles("window")
+def _window(r: _Run, s: State, op: OperationSpec) -> State:
+    wid, first, allows = op.params["id"], op.params["first"], tuple(op.params["allows"])
+    opener = s.active_player if first == "active_player" else other_player(s.active_player)
+    player = opener
+    s = replace(s, windows_seen=s.windows_seen + (wid,))
+    r.emit(s, "window", op.cites, {"id": wid, "first": player, "allows": allows}, op.assumes)
+    played: set[str] = set()
+    passes = 0
+    while passes < 2:
+        options = [(c.id, f) for c in s.cards if c.controller == player for f in c.features
+                   if f.kind in allows and f.id not in played and r.playable(s, f, c)]
+        choice = r.choices.respond(wid, player, options, s)
+        if choice is None:
+            r.emit(s, "pass", op.cites, {"window": wid, "player": player}, op.assumes)
+            passes += 1
+            player = other_player(player)
+            continue
+        card_id, feature = next((c, f) for c, f in options if f.id == choice)
+        played.add(choice)
+        s = PLAYS[feature.kind](r, s, feature, card_id)
+        r.emit(s, "play", op.cites, {"window": wid, "player": player, "feature": choice, "kind": feature.kind,
+                                      "card": card_id}, op.assumes)
+        passes = 0
+        player = opener
+    r.emit(s, "window_closed", op.cites, {"id": wid}, op.assumes)
+    return s
+
+
+@handles("roll_die")
+def _roll(r: _Run, s: State, op: OperationSpec) -> State:
+    value = r.choices.die(s, "roll", r.faces)
+    s = s.with_action(die_rolls=s.action.die_rolls + (value,), die_effect_on_stack=True)
+    return _done(r, s, op, die=value)
+
+
+@handles("fix_raw_die")
+def _fix_raw(r: _Run, s: State, op: OperationSpec) -> State:
+    rolls = s.action.die_rolls
+    s = s.with_action(die_raw=rolls[-1] if rolls else None)
+    return _done(r, s, op, die_raw=s.action.die_raw, rolls=rolls)
+
+
+@handles("apply_dice_modifiers")
+def _apply_dice(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    value = a.die_raw if a.die_raw is not None else (a.die_rolls[-1] if a.die_rolls else None)
+    applied = []
+    for mode, amount in a.dice_mods:
+        n = amount if isinstance(amount, int) else (a.x(amount).value if a.x(amount) else None)
+        if value is None or n is None:
+            applied.append((mode, amount, "unknown"))
+            continue
+        value = n if mode == "set" else value + n if mode == "add" else value - n
+        applied.append((mode, n, value))
+    s = s.with_action(die_final=value, dice_mods_applied=True)
+    return _done(r, s, op, die=value, applied=tuple(applied))
+
+
+@handles("fix_final_die")
+def _fix_final(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    final = a.die_final if a.dice_mods_applied else (a.die_raw if a.die_raw is not None else
+                                                     (a.die_rolls[-1] if a.die_rolls else None))
+    s = s.with_action(die_final=final)
+    return _done(r, s, op, die_final=final)
+
+
+@handles("remove_die_effect")
+def _remove_die(r: _Run, s: State, op: OperationSpec) -> State:
+    return _done(r, s.with_action(die_effect_on_stack=False), op)
+
+
+def _magnitude_x(a: Action) -> XVar | None:
+    return next((x for x in a.xs if x.kind in ("magnitude_chosen", "magnitude_computed", "implicit")), None)
+
+
+@handles("determine_base")
+def _determine(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    if a.is_attack:
+        die = a.die_final
+        strength, ret = r.strikes.get(str(die), [None, "none"]) if die is not None else (None, "none")
+        src = s.card(a.source)
+        magnitude = src.printed_value(f"strike_{strength}") if strength else None
+        ret_strength = ret if (a.defender and ret != "none") else None
+        ret_mag = s.card(a.defender).printed_value(f"strike_{ret_strength}") if ret_strength else None
+        s = s.with_action(strength_base=strength, strength_final=strength, magnitude_base=magnitude,
+                          return_strike=ret_strength is not None, return_strength=ret_strength,
+                          return_magnitude=ret_mag)
+        return _done(r, s, op, strength=strength, magnitude=magnitude, return_strength=ret_strength,
+                     return_magnitude=ret_mag)
+    x = _magnitude_x(a)
+    base = (x.value if x is not None else a.magnitude_base)
+    s = s.with_action(magnitude_base=base)
+    return _done(r, s, op, magnitude=base)
+
+
+@handles("check_source_legality")
+def _legality(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    legal = s.card(a.source).in_active_zone
+    s = s.with_action(legality_checks=a.legality_checks + 1, legal=legal,
+                      status=a.status if legal else "illegal")
+    return _done(r, s, op, legal=legal, checks=a.legality_checks + 1)
+
+
+@handles("apply_magnitude_modifiers")
+def _apply_magnitude(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    reads = op.params.get("reads", "printed")
+    x = _magnitude_x(a)
+    base = x.value if x is not None and x.value is not None else a.magnitude_base
+    strength = a.strength_final
+    if a.reduce_to and a.is_attack:
+        strength = a.reduce_to
+        base = s.card(a.source).printed_value(f"strike_{strength}")
+    applied = []
+    value = base
+    mods = list(a.mag_mods)
+    src = s.card(a.source)
+    for target in a.targets:
+        for f in s.card(target).features:
+            if f.kind == "static_modifier" and _condition(f, src, reads):
+                mods.append((f.id, f.amount if f.amount is not None else 0))
+    for fid, delta in mods:
+        n = delta if isinstance(delta, int) else (a.x(delta).value if a.x(delta) else None)
+        if value is None or n is None:
+            applied.append((fid, delta, "unknown"))
+            continue
+        value = max(0, value + n)
+        applied.append((fid, n, value))
+    s = s.with_action(magnitude_final=value, strength_final=strength)
+    return _done(r, s, op, base=base, magnitude=value, applied=tuple(applied), reads=reads)
+
+
+def _condition(f: Feature, source: Card, reads: str) -> bool:
+    if f.condition is None:
+        return True
+    what, prop, n = f.condition
+    return source.value(prop, reads) >= n
+
+
+@handles("finalize_magnitude")
+def _finalize(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    final = a.magnitude_final if a.magnitude_final is not None else a.magnitude_base
+    s = s.with_action(magnitude_final=final, magnitude_known=True)
+    return _done(r, s, op, magnitude=final)
+
+
+@handles("apply_effect")
+def _apply_effect(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    amount = a.magnitude_final or 0
+    done = []
+    if not a.prevented:
+        for t in a.targets:
+            card = s.card(t)
+            if a.effect == "heal":
+                card = replace(card, wounds=max(0, card.wounds - amount))
+            else:
+                card = replace(card, wounds=card.wounds + amount)
+            s = s.with_card(card)
+            done.append((t, a.effect, amount))
+    if a.return_strike and a.return_magnitude:
+        src = s.card(a.source)
+        s = s.with_card(replace(src, wounds=src.wounds + a.return_magnitude))
+        done.append((a.source, "return_strike", a.return_magnitude))
+    s = s.with_action(effect_applied=True, status="hit")
+    return _done(r, s, op, applied=tuple(done), prevented=a.prevented)
+
+
+@handles("release_roles")
+def _release(r: _Run, s: State, op: OperationSpec) -> State:
+    return _done(r, s.with_action(roles_released=True), op)
+
+
+@handles("pay_reserved")
+def _pay(r: _Run, s: State, op: OperationSpec) -> State:
+    a = s.action
+    exempt = r.exemptions(s, op.params.get("exempt_modified", True))
+    paid, unpaid = [], []
+    for card_id, res, amount in a.reserved:
+        if (card_id, res) in exempt:
+            unpaid.append((card_id, res, exempt[(card_id, res)]))
+            continue
+        card = s.card(card_id)
+        if res == "close":
+            card = replace(card, closed=True)
+        else:
+            left = dict(card.resources)
+            left[res] = left.get(res, 0) - amount
+            card = replace(card, resources=tuple(sorted(left.items())))
+        s = s.with_card(card)
+        paid.append((card_id, res, amount))
+    s = s.with_action(paid=tuple(paid), paid_done=True)
+    return _done(r, s, op, paid=tuple(paid), unpaid=tuple(unpaid))
+
+
+@handles("give_action_marker")
+def _marker(r: _Run, s: State, op: OperationSpec) -> State:
+    src = s.card(s.action.source)
+    s = s.with_card(replace(src, action_markers=src.action_markers + 1))
+    return _done(r, s, op, card=src.id, markers=src.action_markers + 1)
+
+
+@handles("remove_from_stack")
+def _remove(r: _Run, s: State, op: OperationSpec) -> State:
+    return _done(r, s.with_action(on_stack=False), op, feature=s.action.feature)
+
+
+# --- what playing a feature of each kind does ------------------------------------------------------------
+
+Play = Callable[[_Run, State, Feature, str], State]
+
+
+def _with_feature_x(s: State, f: Feature, kind: str) -> tuple[State, int | str | None]:
+    if f.x is None:
+        return s, f.amount
+    name = f"{f.id}.X"
+    xs = s.action.xs + (XVar(name, kind, compute=f.x),)
+    return s.with_action(xs=xs), name
+
+
+def _play_reroll(r: _Run, s: State, f: Feature, card: str) -> State:
+    value = r.choices.die(s, f"reroll {f.id}", r.faces)
+    return s.with_action(die_rolls=s.action.die_rolls + (value,))
+
+
+def _play_dice_mod(r: _Run, s: State, f: Feature, card: str) -> State:
+    s, amount = _with_feature_x(s, f, "dice_modifier")
+    return s.with_action(dice_mods=s.action.dice_mods + ((f.mode, amount),))
+
+
+def _play_magnitude_mod(r: _Run, s: State, f: Feature, card: str) -> State:
+    s, amount = _with_feature_x(s, f, "magnitude_modifier")
+    return s.with_action(mag_mods=s.action.mag_mods + ((f.id, amount),))
+
+
+def _play_reduce(r: _Run, s: State, f: Feature, card: str) -> State:
+    return s.with_action(reduce_to=f.strength)
+
+
+def _play_block(r: _Run, s: State, f: Feature, card: str) -> State:
+    return s.with_action(blocked=True, status="blocked")
+
+
+def _play_effects(r: _Run, s: State, f: Feature, card: str) -> State:
+    s = r.apply_effects(s, f.effects, card)
+    if f.kind == "prevention":
+        s = s.with_action(prevented=True)
+    if f.kind in ("effect_trigger", "after_ability", "payment_trigger"):
+        s = s.with_action(fired=s.action.fired + (f.id,))
+    if f.then_if_healthy and s.card(card).healthy:
+        m = Modification(f.id, card, f.then_if_healthy, s.step)
+        s = s.with_action(modifications=s.action.modifications + (m,))
+    return s
+
+
+def _play_resource_mod(r: _Run, s: State, f: Feature, card: str) -> State:
+    m = Modification(f.id, card, f.resources, s.step, f.form, f.limit)
+    return s.with_action(modifications=s.action.modifications + (m,))
+
+
+PLAYS: dict[str, Play] = {
+    "reroll": _play_reroll, "dice_modifier": _play_dice_mod, "magnitude_modifier": _play_magnitude_mod,
+    "reduce_to_strength": _play_reduce, "block": _play_block, "resource_modification": _play_resource_mod,
+    **{k: _play_effects for k in ("sudden_action", "protection", "prevention", "replacement", "effect_trigger",
+                                  "after_ability", "payment_trigger")},
+}
+
+
+def run(rb: Rulebook, state: State, choices: Choices) -> Trace:
+    """Run the game action in ``state.action`` through ``rb`` from its start step."""
+    return _Run(rb, choices).run(state)

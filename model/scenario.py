@@ -1,0 +1,400 @@
+"""Ruling scenarios: a world, the action declared, scripted dice and responses, the expected outcome.
+
+A scenario file (YAML)::
+
+    format: ruleproof-scenario/1
+    id: kele-attacker
+    title: {ru: …, en: …}
+    source: "РП 4.1-2 от 09.11.2024, пример к 540.4.1"   # where the ruling comes from
+    clauses: ["540.4.1/ex1", "540.3"]                      # what it is a ruling on
+    assumptions: [A-strike-table]                           # rulebook assumptions the outcome rests on
+    cards:
+      kele:
+        name: Келе
+        controller: A                                       # A is the active player
+        printed: {health: 5, strike_weak: 1, strike_medium: 2, strike_strong: 3}
+        wounds: 1
+        resources: {close: 1}
+        features:
+          - {id: kele_heal, kind: effect_trigger, trigger: strike,
+             effects: [{do: heal, card: self, amount: 2}], then_if_healthy: [close]}
+    action:
+      feature: kele_strike
+      kind: simple_strike                                   # simple_strike | attack | spell | effect
+      source: kele
+      targets: [goblin]
+      cost: [{card: kele, resource: close, amount: 1}]      # amount: a number or an X name
+    dice: [3]
+    responses:
+      - {window: effect_triggers, player: A, play: kele_heal}
+    expect:
+      outcome: completed
+      cards: {kele: {closed: false, action_markers: 1, can_move: false}}
+      action: {status: hit}
+      x: {X: {value: 2, fixed_at: declaration, fixes: 1}}
+      events: [{op: pay_reserved, unpaid: [[kele, close, kele_heal]]}]
+      no_events: [{op: check_source_legality, step: blocking}]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ruleproof.errors import RuleproofError
+
+from .clauses import ClauseIndex, default_index
+from .features import CARD_FEATURE_KINDS, CONDITIONS, EFFECTS, X_SOURCES, Effect, Feature
+from .interpreter import ScriptedChoices, Trace, run
+from .rulebook import Rulebook, check_clause_ids, from_pydantic
+from .schema import Text, Word
+from .state import Action, Card, State, XVar
+from .vocabulary import FEATURE_KINDS, X_KINDS
+from .yaml_source import LocMap, load_yaml
+
+__all__ = ["ScenarioSpec", "Scenario", "ScenarioResult", "load_scenario", "run_scenario", "FORMAT"]
+
+FORMAT = "ruleproof-scenario/1"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EffectSpec(_Strict):
+    do: Literal["heal", "wound", "leave_zone", "add_modifier"]
+    card: Word
+    amount: int = 0
+    prop: Word = ""
+
+
+class FeatureSpec(_Strict):
+    id: Word
+    kind: Word
+    text: str = ""
+    mode: Literal["", "add", "sub", "set"] = ""
+    amount: int | None = None
+    x: tuple[Word, Word, Word] | None = None
+    condition: tuple[Word, Word, int] | None = None
+    strength: Literal["", "weak", "medium", "strong"] = ""
+    trigger: Literal["", "strike", "assault"] = ""
+    on_status: Literal["any", "hit", "miss", "blocked", "illegal"] = "any"
+    on: Literal["payment", "acts", "closes_after"] = "payment"
+    effects: list[EffectSpec] = Field(default_factory=list)
+    then_if_healthy: list[Word] = Field(default_factory=list)
+    resources: list[Word] = Field(default_factory=list)
+    form: Literal["stays_open", "closes_only_after_assault", "per_turn"] = "stays_open"
+    limit: int | None = None
+    applies_to: list[Literal["simple_strike", "attack", "spell", "effect"]] = Field(
+        default_factory=lambda: ["simple_strike", "attack", "spell", "effect"])
+
+
+class CardSpec(_Strict):
+    name: str
+    controller: Literal["A", "B"]
+    printed: dict[Word, int] = Field(default_factory=dict)
+    modifiers: dict[Word, int] = Field(default_factory=dict)
+    wounds: int = 0
+    closed: bool = False
+    action_markers: int = 0
+    in_active_zone: bool = True
+    resources: dict[Word, int] = Field(default_factory=dict)
+    uses: dict[Word, int] = Field(default_factory=dict)
+    features: list[FeatureSpec] = Field(default_factory=list)
+
+
+class CostSpec(_Strict):
+    card: Word
+    resource: Word
+    amount: Word = "1"
+
+
+class XSpec(_Strict):
+    name: Word
+    kind: Word
+    chosen: int | None = None
+    compute: tuple[Word, Word, Word] | None = None
+
+
+class ActionSpec(_Strict):
+    feature: Word
+    kind: Literal["simple_strike", "attack", "spell", "effect"]
+    source: Word
+    targets: list[Word] = Field(default_factory=list)
+    defender: Word | None = None
+    effect: Literal["damage", "heal"] = "damage"
+    needs_magnitude: bool = True
+    magnitude: int | None = None
+    cost: list[CostSpec] = Field(default_factory=list)
+    xs: list[XSpec] = Field(default_factory=list)
+    parts: int = 1
+
+
+class ResponseSpec(_Strict):
+    window: Word
+    player: Literal["A", "B"]
+    play: Word
+
+
+class ExpectSpec(_Strict):
+    outcome: Literal["completed", "deadlock", "step_limit", "out_of_choices"] = "completed"
+    cards: dict[Word, dict[Word, Any]] = Field(default_factory=dict)
+    action: dict[Word, Any] = Field(default_factory=dict)
+    x: dict[Word, dict[Word, Any]] = Field(default_factory=dict)
+    events: list[dict[Word, Any]] = Field(default_factory=list)
+    no_events: list[dict[Word, Any]] = Field(default_factory=list)
+    visited: list[Word] | None = None
+
+
+class ScenarioSpec(_Strict):
+    format: Word
+    id: Word
+    title: Text
+    source: str
+    clauses: list[Word]
+    assumptions: list[Word] = Field(default_factory=list)
+    cards: dict[Word, CardSpec]
+    action: ActionSpec
+    dice: list[int] = Field(default_factory=list)
+    responses: list[ResponseSpec] = Field(default_factory=list)
+    expect: ExpectSpec
+
+
+_CARD_FIELDS = ("closed", "wounds", "action_markers", "can_move", "in_active_zone", "healthy")
+_X_FIELDS = ("value", "fixed_at", "fixes")
+
+
+@dataclass
+class Scenario:
+    spec: ScenarioSpec
+    locs: LocMap
+    path: str
+
+    def where(self, path: tuple):
+        return self.locs.at(path)
+
+    def initial_state(self) -> State:
+        spec = self.spec
+        cards = tuple(_card(cid, c) for cid, c in spec.cards.items())
+        a = spec.action
+        xs = tuple(XVar(x.name, x.kind, chosen=x.chosen, compute=tuple(x.compute) if x.compute else None)
+                   for x in a.xs)
+        action = Action(feature=a.feature, kind=a.kind, source=a.source, targets=tuple(a.targets),
+                        defender=a.defender, effect=a.effect, needs_magnitude=a.needs_magnitude,
+                        magnitude_base=a.magnitude, xs=xs, parts_left=a.parts - 1,
+                        cost=tuple((c.card, c.resource, c.amount) for c in a.cost))
+        return State(cards=cards, action=action)
+
+    def choices(self) -> ScriptedChoices:
+        return ScriptedChoices(self.spec.dice, [(r.window, r.player, r.play) for r in self.spec.responses])
+
+
+def _card(cid: str, c: CardSpec) -> Card:
+    feats = tuple(Feature(id=f.id, kind=f.kind, text=f.text, mode=f.mode, amount=f.amount,
+                          x=tuple(f.x) if f.x else None, condition=tuple(f.condition) if f.condition else None,
+                          strength=f.strength, trigger=f.trigger, on_status=f.on_status, on=f.on,
+                          effects=tuple(Effect(e.do, e.card, e.amount, e.prop) for e in f.effects),
+                          then_if_healthy=tuple(f.then_if_healthy), resources=tuple(f.resources), form=f.form,
+                          limit=f.limit, applies_to=tuple(f.applies_to)) for f in c.features)
+    return Card(id=cid, name=c.name, controller=c.controller, printed=tuple(sorted(c.printed.items())),
+                modifiers=tuple(sorted(c.modifiers.items())), wounds=c.wounds, closed=c.closed,
+                action_markers=c.action_markers, in_active_zone=c.in_active_zone,
+                resources=tuple(sorted(c.resources.items())), uses=tuple(sorted(c.uses.items())), features=feats)
+
+
+def load_scenario(path: str | Path, index: ClauseIndex | None = None) -> Scenario:
+    """Load and validate a scenario file; every problem is a RuleproofError with file:line."""
+    index = index or default_index()
+    data, locs = load_yaml(path, "scenario")
+    if not isinstance(data, dict):
+        raise RuleproofError("RP108", locs.at(()), found=type(data).__name__)
+    fmt = data.get("format")
+    if fmt is not None and str(fmt) != FORMAT:
+        raise RuleproofError("RP132", locs.at(("format",)), found=fmt, expected=FORMAT)
+    try:
+        spec = ScenarioSpec.model_validate(data)
+    except ValidationError as exc:
+        raise from_pydantic(exc, locs, ScenarioSpec) from None
+    sc = Scenario(spec, locs, str(path))
+    _check(sc, index)
+    return sc
+
+
+def _check(sc: Scenario, index: ClauseIndex) -> None:
+    spec = sc.spec
+    check_clause_ids(spec.clauses, lambda j: sc.where(("clauses", j)), index)
+    cards = set(spec.cards)
+    known_cards = ", ".join(sorted(cards))
+    feature_ids: dict[str, str] = {}
+
+    def card_ref(ref: str, path: tuple, extra: tuple[str, ...] = ()) -> None:
+        if ref not in cards and ref not in extra:
+            raise RuleproofError("RP161", sc.where(path), card=ref, known=", ".join([*extra, *sorted(cards)]))
+
+    for cid, card in spec.cards.items():
+        for i, f in enumerate(card.features):
+            path = ("cards", cid, "features", i)
+            if f.kind not in FEATURE_KINDS and f.kind not in CARD_FEATURE_KINDS:
+                raise RuleproofError("RP163", sc.where(path + ("kind",)), kind=f.kind,
+                                     known=", ".join([*FEATURE_KINDS, *CARD_FEATURE_KINDS]))
+            if f.id in feature_ids:
+                raise RuleproofError("RP150", sc.where(path + ("id",)), problem=f"feature id '{f.id}' is used twice",
+                                     fix="give every feature its own id")
+            feature_ids[f.id] = cid
+            for j, e in enumerate(f.effects):
+                card_ref(e.card, path + ("effects", j, "card"), ("self", "source", "target", "defender"))
+            if f.x is not None:
+                _x_source(sc, f.x, path + ("x",), card_ref)
+            if f.condition is not None and f.condition[0] not in CONDITIONS:
+                raise RuleproofError("RP150", sc.where(path + ("condition",)),
+                                     problem=f"unknown condition '{f.condition[0]}'",
+                                     fix="use one of: " + ", ".join(CONDITIONS))
+    a = spec.action
+    card_ref(a.source, ("action", "source"))
+    for j, t in enumerate(a.targets):
+        card_ref(t, ("action", "targets", j))
+    if a.defender is not None:
+        card_ref(a.defender, ("action", "defender"))
+    names = [x.name for x in a.xs]
+    for j, x in enumerate(a.xs):
+        if x.kind not in X_KINDS:
+            raise RuleproofError("RP150", sc.where(("action", "xs", j, "kind")), problem=f"unknown X kind '{x.kind}'",
+                                 fix="use one of: " + ", ".join(X_KINDS))
+        if (x.chosen is None) == (x.compute is None):
+            raise RuleproofError("RP150", sc.where(("action", "xs", j)),
+                                 problem=f"X '{x.name}' needs exactly one of 'chosen' and 'compute'",
+                                 fix="write chosen: N (the player names it) or compute: [what, card, property]")
+        if x.compute is not None:
+            _x_source(sc, x.compute, ("action", "xs", j, "compute"), card_ref)
+    for j, c in enumerate(a.cost):
+        card_ref(c.card, ("action", "cost", j, "card"))
+        if not c.amount.isdigit() and c.amount not in names:
+            raise RuleproofError("RP150", sc.where(("action", "cost", j, "amount")),
+                                 problem=f"cost amount '{c.amount}' is neither a number nor an X of the action",
+                                 fix="write a number or the name of an X under action.xs")
+    for j, r in enumerate(spec.responses):
+        if r.play not in feature_ids:
+            raise RuleproofError("RP162", sc.where(("responses", j, "play")), feature=r.play,
+                                 known=", ".join(sorted(feature_ids)) or "—")
+    for cid, fields in spec.expect.cards.items():
+        card_ref(cid, ("expect", "cards", cid))
+        for key in fields:
+            if key not in _CARD_FIELDS:
+                raise RuleproofError("RP112", sc.where(("expect", "cards", cid, key)), key=key,
+                                     field=f"expect → cards → {cid}", allowed=", ".join(_CARD_FIELDS))
+    for key in spec.expect.action:
+        if key not in Action.__dataclass_fields__:
+            raise RuleproofError("RP112", sc.where(("expect", "action", key)), key=key, field="expect → action",
+                                 allowed=", ".join(Action.__dataclass_fields__))
+    for name, fields in spec.expect.x.items():
+        if name not in names:
+            raise RuleproofError("RP150", sc.where(("expect", "x", name)), problem=f"no X named '{name}' in the action",
+                                 fix="use one of: " + (", ".join(names) or "— (declare it under action.xs)"))
+        for key in fields:
+            if key not in _X_FIELDS:
+                raise RuleproofError("RP112", sc.where(("expect", "x", name, key)), key=key,
+                                     field=f"expect → x → {name}", allowed=", ".join(_X_FIELDS))
+
+
+def _x_source(sc: Scenario, spec, path: tuple, card_ref) -> None:
+    if spec[0] not in X_SOURCES:
+        raise RuleproofError("RP150", sc.where(path), problem=f"unknown X source '{spec[0]}'",
+                             fix="use one of: " + ", ".join(X_SOURCES))
+    card_ref(spec[1], path, ("self", "source", "target", "defender"))
+
+
+# --- running and judging ----------------------------------------------------------------------------
+
+@dataclass
+class Failure:
+    what: str  # the expectation, e.g. "cards.kele.closed"
+    expected: Any
+    actual: Any
+    clauses: tuple[str, ...] = ()
+
+    def text(self, lang: str = "en") -> str:
+        if lang == "ru":
+            return f"{self.what}: ожидалось {self.expected!r}, получено {self.actual!r}"
+        return f"{self.what}: expected {self.expected!r}, got {self.actual!r}"
+
+
+@dataclass
+class ScenarioResult:
+    scenario: Scenario
+    trace: Trace
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def _norm(v: Any) -> Any:
+    """Compare YAML values with state values: lists = tuples; RawInt = int."""
+    if isinstance(v, (list, tuple)):
+        return [_norm(i) for i in v]
+    if isinstance(v, bool) or v is None:
+        return v
+    for t in (int, float, str):
+        if isinstance(v, t):
+            return t(v)
+    return v
+
+
+def _matches(event, want: dict) -> bool:
+    for key, value in want.items():
+        actual = event.op if key == "op" else event.step if key == "step" else event.values.get(key, _MISSING)
+        if actual is _MISSING or _norm(actual) != _norm(value):
+            return False
+    return True
+
+
+_MISSING = object()
+
+
+def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
+    choices = sc.choices()
+    trace = run(rb, sc.initial_state(), choices)
+    trace.unused = list(choices.responses)
+    res = ScenarioResult(sc, trace)
+    exp = sc.spec.expect
+    clauses = tuple(sc.spec.clauses)
+    fail = res.failures.append
+    if trace.outcome != exp.outcome:
+        last = trace.events[-1].values.get("reason", "") if trace.events else ""
+        fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses))
+    for window, player, feature in trace.unused:
+        fail(Failure(f"response {feature} ({player} in window {window})", "played", "never offered", clauses))
+    final = trace.final
+    for cid, fields in exp.cards.items():
+        card = final.card(cid)
+        for key, want in fields.items():
+            got = getattr(card, key)
+            if _norm(got) != _norm(want):
+                fail(Failure(f"cards.{cid}.{key}", want, got, clauses))
+    for key, want in exp.action.items():
+        got = getattr(final.action, key)
+        if _norm(got) != _norm(want):
+            fail(Failure(f"action.{key}", want, got, clauses))
+    for name, fields in exp.x.items():
+        xv = final.action.x(name)
+        for key, want in fields.items():
+            got = getattr(xv, key)
+            if _norm(got) != _norm(want):
+                fail(Failure(f"x.{name}.{key}", want, got, clauses))
+    for want in exp.events:
+        if not any(_matches(e, want) for e in trace.events):
+            near = [e.values for e in trace.events if e.op == want.get("op")][:3]
+            fail(Failure(f"event {dict(want)}", "present", f"absent (events of that op: {near})", clauses))
+    for want in exp.no_events:
+        hits = [e for e in trace.events if _matches(e, want)]
+        if hits:
+            fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses))
+    if exp.visited is not None:
+        visited = [e.values["step"] for e in trace.events if e.op == "enter"]
+        if visited != list(exp.visited):
+            fail(Failure("visited", list(exp.visited), visited, clauses))
+    return res

@@ -1,0 +1,190 @@
+"""Game state: immutable, hashable snapshots of the cards and of the one executing game action.
+
+Printed card properties are kept apart from modifiers (542.6 reads printed values).  Everything is
+a frozen dataclass of tuples, so a state can be hashed and stored by an explorer, and every change
+is a new snapshot (``dataclasses.replace``).
+
+>>> c = Card("serk", "Серк", "B", printed=(("movement", 1),), modifiers=(("movement", 1),))
+>>> c.printed_value("movement"), c.current_value("movement")
+(1, 2)
+>>> s = State(cards=(c,), action=None)
+>>> hash(s) == hash(State(cards=(c,), action=None))
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .features import Feature
+
+__all__ = ["Card", "XVar", "Modification", "Action", "State", "PLAYERS", "other_player"]
+
+PLAYERS = ("A", "B")  # A is the active player
+
+
+def other_player(p: str) -> str:
+    return "B" if p == "A" else "A"
+
+
+def _get(pairs: tuple[tuple[str, int], ...], key: str, default: int = 0) -> int:
+    for k, v in pairs:
+        if k == key:
+            return v
+    return default
+
+
+def _put(pairs: tuple[tuple[str, int], ...], key: str, value: int) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted({**dict(pairs), key: value}.items()))
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    controller: str
+    printed: tuple[tuple[str, int], ...] = ()  # health, movement, strike_weak, strike_medium, strike_strong…
+    modifiers: tuple[tuple[str, int], ...] = ()  # modifiers of those properties (e.g. Смотритель стойла)
+    wounds: int = 0
+    closed: bool = False
+    action_markers: int = 0
+    in_active_zone: bool = True
+    resources: tuple[tuple[str, int], ...] = ()  # what the card has: close, crystals, …
+    uses: tuple[tuple[str, int], ...] = ()  # per-turn use counts by feature id
+    features: tuple[Feature, ...] = ()
+
+    def printed_value(self, prop: str) -> int:
+        return _get(self.printed, prop)
+
+    def current_value(self, prop: str) -> int:
+        return _get(self.printed, prop) + _get(self.modifiers, prop)
+
+    def value(self, prop: str, reads: str) -> int:
+        """The property as a rule reads it: ``printed`` (542.6) or ``current``."""
+        return self.printed_value(prop) if reads == "printed" else self.current_value(prop)
+
+    def resource(self, name: str) -> int:
+        return _get(self.resources, name)
+
+    def used(self, feature_id: str) -> int:
+        return _get(self.uses, feature_id)
+
+    def with_use(self, feature_id: str) -> "Card":
+        return replace(self, uses=_put(self.uses, feature_id, self.used(feature_id) + 1))
+
+    @property
+    def can_move(self) -> bool:
+        """A card with an action marker has acted and cannot move (540.3; when markers come is 510)."""
+        return self.action_markers == 0
+
+    @property
+    def healthy(self) -> bool:
+        return self.wounds == 0
+
+
+@dataclass(frozen=True)
+class XVar:
+    """A variable X of the executing feature (542.1): its kind, how it is determined, its value."""
+
+    name: str
+    kind: str  # cost | targets | magnitude_chosen | magnitude_computed | implicit | dice_modifier | magnitude_modifier
+    chosen: int | None = None  # the value the player names (cost, targets, chosen magnitude)
+    compute: tuple[str, str, str] | None = None  # (what, card, property): e.g. ("wounds", "self", "")
+    value: int | None = None
+    fixed_at: str | None = None  # step id where it was fixed
+    fixes: int = 0  # how many times it was (re)determined
+
+
+@dataclass(frozen=True)
+class Modification:
+    """A resource modification applied to the executing action (540): who stops paying what."""
+
+    feature: str
+    card: str
+    resources: tuple[str, ...]
+    declared_at: str  # step id, or "printed" for a card's own 540.1 text
+    form: str = "stays_open"  # stays_open (540.1.1) | closes_only_after_assault (540.1.2) | per_turn (540.1.3)
+    limit: int | None = None  # 540.3.1: stays open while action markers < limit
+
+
+@dataclass(frozen=True)
+class Action:
+    """The executing game action."""
+
+    feature: str
+    kind: str  # simple_strike | attack | spell | effect
+    source: str
+    targets: tuple[str, ...] = ()
+    defender: str | None = None  # a defender dealing a return strike (512.6.2, 540.4.1)
+    return_strike: bool = False
+    effect: str = "damage"  # damage | heal
+    needs_magnitude: bool = True
+    xs: tuple[XVar, ...] = ()
+    cost: tuple[tuple[str, str, str], ...] = ()  # (card, resource, amount or X name)
+    reserved: tuple[tuple[str, str, int], ...] = ()  # (card, resource, amount)
+    reserved_done: bool = False
+    modifications: tuple[Modification, ...] = ()
+    resources_ok: bool | None = None
+    declared: int = 0
+    parts_left: int = 0  # further parts of a compound feature (512.6.6)
+    legality_checks: int = 0
+    legal: bool | None = None
+    blocked: bool = False
+    die_rolls: tuple[int, ...] = ()
+    die_raw: int | None = None
+    dice_mods: tuple[tuple[str, int | str], ...] = ()  # (add|sub|set, amount or X name)
+    dice_mods_applied: bool = False
+    die_final: int | None = None
+    die_effect_on_stack: bool = False
+    strength_base: str | None = None
+    strength_final: str | None = None
+    return_strength: str | None = None
+    magnitude_base: int | None = None
+    return_magnitude: int | None = None
+    mag_mods: tuple[tuple[str, int | str], ...] = ()  # (feature id, delta or X name) played in windows
+    reduce_to: str | None = None
+    magnitude_final: int | None = None
+    magnitude_known: bool = False
+    prevented: bool = False
+    effect_applied: bool = False
+    status: str = "pending"  # pending | hit | miss | blocked | illegal
+    roles_released: bool = False
+    paid: tuple[tuple[str, str, int], ...] = ()
+    paid_done: bool = False
+    on_stack: bool = True
+    fired: tuple[str, ...] = ()  # triggered features that fired, in order
+
+    def x(self, name: str) -> XVar | None:
+        return next((x for x in self.xs if x.name == name), None)
+
+    def with_x(self, xv: XVar) -> "Action":
+        return replace(self, xs=tuple(xv if x.name == xv.name else x for x in self.xs))
+
+    @property
+    def is_attack(self) -> bool:
+        return self.kind in ("simple_strike", "attack")
+
+
+@dataclass(frozen=True)
+class State:
+    cards: tuple[Card, ...]
+    action: Action | None
+    active_player: str = "A"
+    step: str = ""
+    visited: tuple[str, ...] = ()
+    claims: tuple[str, ...] = ()  # claim queue (feature ids)
+    stack: tuple[str, ...] = ()  # features on the stack below the executing one
+    windows_seen: tuple[str, ...] = field(default=())
+
+    def card(self, card_id: str) -> Card:
+        for c in self.cards:
+            if c.id == card_id:
+                return c
+        raise KeyError(card_id)
+
+    def with_card(self, card: Card) -> "State":
+        return replace(self, cards=tuple(card if c.id == card.id else c for c in self.cards))
+
+    def with_action(self, **changes) -> "State":
+        assert self.action is not None
+        return replace(self, action=replace(self.action, **changes))
