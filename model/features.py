@@ -59,6 +59,7 @@ class Feature:
     effects: tuple[Effect, ...] = ()
     then_if_healthy: tuple[str, ...] = ()  # resources whose payment is modified if the card is healthy after
     resources: tuple[str, ...] = ()  # resource_modification / resource_modifier: resources not paid
+    modifies: str = "source"  # resource_modification: whose resources (a card reference)
     form: str = "stays_open"
     limit: int | None = None
     applies_to: tuple[str, ...] = ("simple_strike", "attack", "spell", "effect")

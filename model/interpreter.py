@@ -35,6 +35,7 @@ class Event:
     values: dict
     state: State
     assumes: tuple[str, ...] = ()
+    where: str = ""  # the rulebook line this behaviour comes from
 
 
 @dataclass
@@ -96,11 +97,12 @@ class _Run:
         self.faces = (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
         self.strikes = rb.table("strike_table")
         self.words = rb.table("trigger_words")
+        self.where = None  # the rulebook location of the element being executed
 
     # --- events ---------------------------------------------------------------------------------
     def emit(self, state: State, op: str, clauses, values: dict, assumes=()) -> None:
         self.trace.events.append(Event(len(self.trace.events), state.step, op, tuple(clauses), values, state,
-                                       tuple(assumes)))
+                                       tuple(assumes), str(self.where) if self.where else ""))
 
     # --- guards -----------------------------------------------------------------------------------
     def guard(self, text: str, state: State) -> bool:
@@ -133,8 +135,10 @@ class _Run:
         for _ in range(MAX_STEPS):
             spec = self.rb.spec.steps[state.step]
             state = replace(state, visited=state.visited + (state.step,))
+            self.where = self.rb.where(("steps", state.step))
             self.emit(state, "enter", spec.cites, {"step": state.step, "kind": spec.kind}, spec.assumes)
-            for op in spec.operations:
+            for i, op in enumerate(spec.operations):
+                self.where = self.rb.where(("steps", state.step, "operations", i))
                 if not self.guard(op.when, state):
                     self.emit(state, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
                     continue
@@ -142,7 +146,10 @@ class _Run:
             if not spec.next:
                 self.emit(state, "end", spec.cites, {"step": state.step})
                 break
-            edge = next((e for e in spec.next if self.guard(e.when, state)), None)
+            taken = next((i for i, e in enumerate(spec.next) if self.guard(e.when, state)), None)
+            edge = spec.next[taken] if taken is not None else None
+            self.where = self.rb.where(("steps", state.step, "next", taken)) if edge else self.rb.where(
+                ("steps", state.step))
             if edge is None:
                 self.trace.outcome = "deadlock"
                 self.emit(state, "deadlock", spec.cites, {"step": state.step})
@@ -578,7 +585,7 @@ def _play_effects(r: _Run, s: State, f: Feature, card: str) -> State:
 
 
 def _play_resource_mod(r: _Run, s: State, f: Feature, card: str) -> State:
-    m = Modification(f.id, card, f.resources, s.step, f.form, f.limit)
+    m = Modification(f.id, r.ref(s, f.modifies, card), f.resources, s.step, f.form, f.limit)
     return s.with_action(modifications=s.action.modifications + (m,))
 
 

@@ -34,6 +34,10 @@ A scenario file (YAML)::
       x: {X: {value: 2, fixed_at: declaration, fixes: 1}}
       events: [{op: pay_reserved, unpaid: [[kele, close, kele_heal]]}]
       no_events: [{op: check_source_legality, step: blocking}]
+      unused: []                    # scripted plays the rules must not offer (e.g. a widened window)
+
+``events``/``no_events`` match an event by ``op``, ``step`` and any of its values.  A scripted
+response that the rules never offer fails the scenario, unless it is listed under ``unused``.
 """
 
 from __future__ import annotations
@@ -86,6 +90,7 @@ class FeatureSpec(_Strict):
     effects: list[EffectSpec] = Field(default_factory=list)
     then_if_healthy: list[Word] = Field(default_factory=list)
     resources: list[Word] = Field(default_factory=list)
+    modifies: Word = "source"
     form: Literal["stays_open", "closes_only_after_assault", "per_turn"] = "stays_open"
     limit: int | None = None
     applies_to: list[Literal["simple_strike", "attack", "spell", "effect"]] = Field(
@@ -147,6 +152,7 @@ class ExpectSpec(_Strict):
     events: list[dict[Word, Any]] = Field(default_factory=list)
     no_events: list[dict[Word, Any]] = Field(default_factory=list)
     visited: list[Word] | None = None
+    unused: list[Word] = Field(default_factory=list)  # scripted plays the rules must NOT offer
 
 
 class ScenarioSpec(_Strict):
@@ -197,7 +203,8 @@ def _card(cid: str, c: CardSpec) -> Card:
                           x=tuple(f.x) if f.x else None, condition=tuple(f.condition) if f.condition else None,
                           strength=f.strength, trigger=f.trigger, on_status=f.on_status, on=f.on,
                           effects=tuple(Effect(e.do, e.card, e.amount, e.prop) for e in f.effects),
-                          then_if_healthy=tuple(f.then_if_healthy), resources=tuple(f.resources), form=f.form,
+                          then_if_healthy=tuple(f.then_if_healthy), resources=tuple(f.resources),
+                          modifies=f.modifies, form=f.form,
                           limit=f.limit, applies_to=tuple(f.applies_to)) for f in c.features)
     return Card(id=cid, name=c.name, controller=c.controller, printed=tuple(sorted(c.printed.items())),
                 modifiers=tuple(sorted(c.modifiers.items())), wounds=c.wounds, closed=c.closed,
@@ -244,6 +251,7 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
                 raise RuleproofError("RP150", sc.where(path + ("id",)), problem=f"feature id '{f.id}' is used twice",
                                      fix="give every feature its own id")
             feature_ids[f.id] = cid
+            card_ref(f.modifies, path + ("modifies",), ("self", "source", "target", "defender"))
             for j, e in enumerate(f.effects):
                 card_ref(e.card, path + ("effects", j, "card"), ("self", "source", "target", "defender"))
             if f.x is not None:
@@ -279,6 +287,11 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
         if r.play not in feature_ids:
             raise RuleproofError("RP162", sc.where(("responses", j, "play")), feature=r.play,
                                  known=", ".join(sorted(feature_ids)) or "—")
+    scripted = {r.play for r in spec.responses}
+    for j, f in enumerate(spec.expect.unused):
+        if f not in scripted:
+            raise RuleproofError("RP162", sc.where(("expect", "unused", j)), feature=f,
+                                 known=", ".join(sorted(scripted)) or "— (script it under responses first)")
     for cid, fields in spec.expect.cards.items():
         card_ref(cid, ("expect", "cards", cid))
         for key in fields:
@@ -366,8 +379,13 @@ def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
     if trace.outcome != exp.outcome:
         last = trace.events[-1].values.get("reason", "") if trace.events else ""
         fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses))
+    never = {f for _, _, f in trace.unused}
     for window, player, feature in trace.unused:
-        fail(Failure(f"response {feature} ({player} in window {window})", "played", "never offered", clauses))
+        if feature not in exp.unused:
+            fail(Failure(f"response {feature} ({player} in window {window})", "played", "never offered", clauses))
+    for feature in exp.unused:
+        if feature not in never:
+            fail(Failure(f"response {feature}", "not offered (unused)", "offered and played", clauses))
     final = trace.final
     for cid, fields in exp.cards.items():
         card = final.card(cid)

@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--rulebook", help="rulebook whose elements are listed as citing (default: bundled)")
     k.add_argument("--format", choices=("term", "json"), default="term")
 
+    r = sub.add_parser("run", parents=[common, texts], help="run a ruling scenario and print its trace")
+    r.add_argument("scenario", help="scenario YAML (see rulings/)")
+    r.add_argument("--rulebook", help="rulebook to run it on (default: the bundled РП 4.1-2)")
+    r.add_argument("--format", choices=("term", "json"), default="term")
+
     g = sub.add_parser("graph", parents=[common], help="draw the phase graph")
     g.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
     g.add_argument("--format", choices=("dot", "mermaid", "svg", "png"), default="svg")
@@ -54,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     lang = args.lang
     try:
-        return {"check": cmd_check, "clauses": cmd_clauses, "graph": cmd_graph}[args.command](args, lang)
+        return {"check": cmd_check, "clauses": cmd_clauses, "graph": cmd_graph, "run": cmd_run}[args.command](args, lang)
     except RuleproofError as err:
         print(err.render(lang), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -190,6 +195,43 @@ def _print_diff(diff, old, new, cites, lang: str, fmt: str, citing) -> int:
             users = citing(u, cites)
             names = "; ".join(f"{c.element} ({c.where})" for c in users) if users else t("nothing_cites", lang)
             con.print(f"    {t('cited_by', lang)}: {names}")
+    return EXIT_FINDING
+
+
+def cmd_run(args, lang: str) -> int:
+    from ruleproof.model.rulebook import load_rulebook
+    from ruleproof.model.scenario import load_scenario, run_scenario
+    from ruleproof.reports.trace import print_trace, trace_to_json
+
+    clause_text = _clause_text_fn(args, lang)
+    rb = load_rulebook(args.rulebook)
+    sc = load_scenario(args.scenario, rb.index)
+    res = run_scenario(sc, rb)
+    replay = f"ruleproof run {args.scenario}" + (f" --rulebook {args.rulebook}" if args.rulebook else "")
+    if args.format == "json":
+        doc = {"schema": "ruleproof-run/1", "scenario": sc.spec.id, "rulebook": rb.spec.id, "passed": res.passed,
+               "failures": [{"what": f.what, "expected": f.expected, "actual": repr(f.actual)} for f in res.failures],
+               "clauses": list(sc.spec.clauses), "replay": replay, "trace": trace_to_json(res.trace)}
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
+        return EXIT_OK if res.passed else EXIT_FINDING
+    con = _console()
+    con.print(f"[bold]{sc.spec.title.model_dump()[lang]}[/]  ({sc.spec.id})")
+    con.print(f"{t('source', lang)}: {sc.spec.source}")
+    con.print(f"{t('rulebook', lang)}: {rb.path}")
+    print_trace(con, res.trace, lang)
+    n = sum(len(v) for v in sc.spec.expect.cards.values()) + len(sc.spec.expect.action) + len(sc.spec.expect.events) \
+        + len(sc.spec.expect.no_events) + sum(len(v) for v in sc.spec.expect.x.values()) + 1
+    if res.passed:
+        con.print(f"[green]{t('scenario_pass', lang, id=sc.spec.id, n=n)}[/]")
+        return EXIT_OK
+    con.print(f"[bold red]{t('scenario_fail', lang, id=sc.spec.id, n=len(res.failures))}[/]")
+    for f in res.failures:
+        con.print(f"  ✗ {f.text(lang)}", soft_wrap=True)
+    for cid in sc.spec.clauses:
+        text = clause_text(cid)
+        if text:
+            con.print(f"  [dim]{cid}:[/] «{text}»", soft_wrap=True)
+    con.print(f"{t('replay', lang)}: {replay}", soft_wrap=True)
     return EXIT_FINDING
 
 

@@ -60,6 +60,18 @@ _LABELS: dict[str, tuple[str, str]] = {
     "no_changes": ("Формулировки не изменились.", "No wording changed."),
     "nothing_cites": ("ни один элемент модели", "no model element"),
     "written": ("Записано: {path}", "Written: {path}"),
+    "trace_seq": ("№", "#"),
+    "trace_step": ("шаг", "step"),
+    "trace_clauses": ("пункты", "clauses"),
+    "trace_event": ("событие", "event"),
+    "trace_values": ("значения", "values"),
+    "trace_rule": ("строка свода", "rulebook line"),
+    "skipped": ("пропущено по условию", "skipped by its guard"),
+    "scenario_pass": ("Сценарий {id}: исход совпал с ожидаемым ({n} ожиданий).",
+                      "Scenario {id}: the outcome is as expected ({n} expectations)."),
+    "scenario_fail": ("Сценарий {id}: исход расходится с ожидаемым — {n}:", "Scenario {id}: the outcome differs — {n}:"),
+    "source": ("источник", "source"),
+    "replay": ("повторить", "replay"),
     "rules_text_from": ("Текст правил: {src} ({n} единиц)", "Rules text: {src} ({n} units)"),
 }
 

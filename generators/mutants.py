@@ -1,0 +1,207 @@
+"""Named faulty rulebooks (mutants) of the bundled rules: drafts with one deliberate fault each.
+
+Each mutant is a small frozen record: an id, the clauses the fault violates, a description in both
+languages and an ``edit`` that turns rulebook data (the parsed YAML) into the faulty draft.  The
+public must-catch mutants M1–M8 are listed first.  ``write_mutant`` saves one as a YAML file, which
+is all a draft is.
+
+>>> from ruleproof.model.rulebook import load_rulebook_text
+>>> rb = load_rulebook_text(mutant_yaml("M4"), "M4.yaml")
+>>> [o.when for o in rb.spec.steps["payment"].operations if o.op == "give_action_marker"]
+['not resource_modified']
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+from ruleproof.model.rulebook import bundled_rulebook_path
+
+__all__ = ["Mutant", "MUTANTS", "bundled_data", "mutate", "mutant_yaml", "write_mutant"]
+
+Edit = Callable[[dict], None]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    clauses: tuple[str, ...]
+    ru: str
+    en: str
+    edit: Edit
+
+
+def _ops(d: dict, step: str) -> list[dict]:
+    return d["steps"][step]["operations"]
+
+
+def _find(d: dict, step: str, op: str, **params) -> int:
+    for i, o in enumerate(_ops(d, step)):
+        if o["op"] == op and all(o.get(k) == v for k, v in params.items()):
+            return i
+    raise LookupError(f"{op} {params} not in step {step}")
+
+
+def _move(d: dict, step: str, op: str, to_step: str, position: int | None = None, after: str | None = None,
+          **params) -> None:
+    moved = _ops(d, step).pop(_find(d, step, op, **params))
+    target = _ops(d, to_step)
+    if after is not None:
+        position = _find(d, to_step, after) + 1
+    target.insert(len(target) if position is None else position, moved)
+
+
+def _set(d: dict, step: str, op: str, key: str, value, **params) -> None:
+    _ops(d, step)[_find(d, step, op, **params)][key] = value
+
+
+def _drop(d: dict, step: str, op: str, **params) -> None:
+    _ops(d, step).pop(_find(d, step, op, **params))
+
+
+def _allows(d: dict, window: str, change: Callable[[list], list]) -> None:
+    for step in d["steps"].values():
+        for o in step.get("operations", []):
+            if o["op"] == "window" and o["id"] == window:
+                o["allows"] = change(list(o["allows"]))
+                return
+    raise LookupError(window)
+
+
+def _m(id: str, clauses: tuple[str, ...], ru: str, en: str) -> Callable[[Edit], Mutant]:
+    def make(edit: Edit) -> Mutant:
+        return Mutant(id, clauses, ru, en, edit)
+
+    return make
+
+
+MUTANTS: dict[str, Mutant] = {m.id: m for m in (
+    _m("M1", ("542.2",), "X ресурсов фиксируется на этапе оплаты, а не при объявлении",
+       "cost-X is fixed at the payment stage instead of at declaration")(
+        lambda d: _move(d, "declaration", "fix_x", "payment", 0, x="cost")),
+    _m("M2", ("542.3",), "X целей заново определяется на шаге расчёта",
+       "target-count X is determined again at the calculation step")(
+        lambda d: _ops(d, "calculation").insert(_find(d, "calculation", "check_source_legality") + 1,
+                                                {"op": "fix_x", "x": "targets", "cites": ["542.3"]})),
+    _m("M3", ("542.4/b2", "512.6.3/b4"), "вычисляемый X величины фиксируется после модификаторов величины",
+       "computed magnitude-X is fixed after the magnitude modifiers are applied")(
+        lambda d: _move(d, "calculation", "fix_x", "calculation", after="apply_magnitude_modifiers",
+                        x="magnitude_computed")),
+    _m("M4", ("540.3",), "игродействие с модифицированными ресурсами не получает маркер действия",
+       "a resource-modified action gets no action marker")(
+        lambda d: _set(d, "payment", "give_action_marker", "when", "not resource_modified")),
+    _m("M5", ("540.2", "540.1.1"), "карта с «не закрывается после …» закрывается при оплате",
+       "a card with «does not close after …» closes at payment")(
+        lambda d: _set(d, "payment", "pay_reserved", "exempt_modified", False)),
+    _m("M6", ("540.2",), "ресурсы модифицированного игродействия не резервируются при объявлении",
+       "the resources of a modified action are not reserved at declaration")(
+        lambda d: _set(d, "declaration", "reserve_resources", "include_modified", False)),
+    _m("M7", ("512.6.3/b3", "526"), "легальность источника проверяется повторно на шаге блокирования",
+       "the source's legality is checked again at the blocking step")(
+        lambda d: _ops(d, "blocking").append({"op": "check_source_legality", "cites": ["512.6.3/b3"],
+                                              "assumes": ["A-flying-arrow"]})),
+    _m("M8", ("512.6.2/b3",), "модификаторы броска разрешены в окне переброса",
+       "dice modifiers are allowed in the reroll window")(
+        lambda d: _allows(d, "reroll", lambda a: a + ["dice_modifier"])),
+    # --- further faults, one per behaviour a ruling covers ---------------------------------------
+    _m("raw-die-before-reroll", ("512.6.2/b2",), "значение кубика фиксируется до окна переброса",
+       "the raw die is fixed before the reroll window")(
+        lambda d: _move(d, "dice", "fix_raw_die", "dice", 1)),
+    _m("implicit-x-at-declaration", ("542.8", "542.4/b2"), "неявный X (542.8) фиксируется при объявлении",
+       "the implicit X of 542.8 is fixed at declaration")(
+        lambda d: _move(d, "calculation", "fix_x", "declaration", x="implicit")),
+    _m("computed-x-at-declaration", ("542.4/b2",), "вычисляемый X величины фиксируется при объявлении",
+       "computed magnitude-X is fixed at declaration")(
+        lambda d: _move(d, "calculation", "fix_x", "declaration", x="magnitude_computed")),
+    _m("modifiers-read-current", ("542.6",), "условия модификаторов читают текущие, а не напечатанные значения",
+       "modifier conditions read current instead of printed values")(
+        lambda d: _set(d, "calculation", "apply_magnitude_modifiers", "reads", "current")),
+    _m("dice-x-reads-current", ("542.6", "542.5/b1"), "X модификатора броска читает текущее значение свойства",
+       "dice-modifier X reads the current property value")(
+        lambda d: _set(d, "dice", "fix_x", "reads", "current", x="dice_modifier")),
+    _m("magnitude-modifier-x-before-window", ("542.5/b2",),
+       "X модификатора величины вычисляется до окна шага расчёта",
+       "magnitude-modifier X is computed before the calculation window")(
+        lambda d: _move(d, "calculation", "fix_x", "calculation", 0, x="magnitude_modifier")),
+    _m("return-strike-not-a-strike", ("540.4.1",), "«при ударе» не срабатывает на ответный удар",
+       "«on strike» does not fire on a return strike")(
+        lambda d: d["tables"]["trigger_words"]["rows"].update(strike=["attack"])),
+    _m("assault-fires-on-return-strike", ("540.4.1",), "«при нападении» срабатывает и на ответный удар",
+       "«on assault» also fires on a return strike")(
+        lambda d: d["tables"]["trigger_words"]["rows"].update(assault=["attack", "return_strike"])),
+    _m("marker-before-payment", ("540.3.1",), "маркер действия выдаётся до оплаты",
+       "the action marker is given before payment")(
+        lambda d: _move(d, "payment", "give_action_marker", "payment", 0)),
+    _m("no-modification-during-execution", ("540.4",), "модификация ресурсов во время выполнения не разрешена",
+       "no resource modification during execution")(
+        lambda d: _allows(d, "effect_triggers", lambda a: [k for k in a if k != "resource_modification"])),
+    _m("no-resource-check", ("540.2", "542.2"), "наличие ресурсов при объявлении не проверяется",
+       "resources are not checked at declaration")(lambda d: _drop(d, "declaration", "check_resources")),
+    _m("no-effect", ("512.6.5",), "эффект не накладывается", "the effect is not applied")(
+        lambda d: _drop(d, "effect", "apply_effect")),
+    _m("blocked-goes-on", ("512.6.4/b3",), "заблокированное действие идёт к наложению эффекта",
+       "a blocked action goes on to the effect")(
+        lambda d: d["steps"]["blocking"]["next"].pop(0)),
+    _m("illegal-goes-on", ("512.6.3/b3",), "нелегальное игродействие продолжается", "an illegal action goes on")(
+        lambda d: d["steps"]["calculation"]["next"].pop(0)),
+    _m("no-role-release", ("512.6.6/b3",), "роли карт не снимаются", "card roles are not released")(
+        lambda d: _drop(d, "completion", "release_roles")),
+    _m("no-payment", ("512.7",), "зарезервированные ресурсы не оплачиваются", "the reserved resources are not paid")(
+        lambda d: _drop(d, "payment", "pay_reserved")),
+    _m("stays-on-stack", ("512.7/b3",), "особенность не удаляется из стека", "the feature stays on the stack")(
+        lambda d: _drop(d, "payment", "remove_from_stack")),
+    _m("no-payment-triggers", ("512.7/b2",), "срабатывания при оплате не заявляются",
+       "no payment triggers are declared")(
+        lambda d: _allows(d, "payment_triggers", lambda a: [])),
+    _m("no-compound-loop", ("512.6.6/b4",), "составная особенность не возвращается к формированию заявки",
+       "a compound feature does not return to claim forming")(
+        lambda d: d["steps"]["completion"]["next"].pop(0)),
+    _m("dice-never-skipped", ("512.6.2",), "шаг броска кубика не пропускается",
+       "the dice step is never skipped")(lambda d: d["steps"]["claim_resolution"]["next"].pop(0)),
+    _m("no-prevention", ("512.6.3/b2",), "предотвращение нельзя заявить на шаге расчёта",
+       "prevention cannot be declared at the calculation step")(
+        lambda d: _allows(d, "calculation", lambda a: [k for k in a if k != "prevention"])),
+    _m("no-reduce-to-strength", ("512.6.3/b2",), "«свести к силе» нельзя заявить на шаге расчёта",
+       "«reduce to strength» cannot be declared at the calculation step")(
+        lambda d: _allows(d, "calculation", lambda a: [k for k in a if k != "reduce_to_strength"])),
+    _m("no-dice-modifiers", ("512.6.2/b3",), "модификаторы броска не применяются",
+       "dice modifiers are not applied")(lambda d: _drop(d, "dice", "apply_dice_modifiers")),
+    _m("after-window-before-effect", ("512.6.6/b2",), "«после …» заявляются до наложения эффекта",
+       "«after …» is declared before the effect")(
+        lambda d: d["steps"]["effect"]["operations"].insert(0, d["steps"]["completion"]["operations"].pop(
+            _find(d, "completion", "window")))),
+    _m("no-declaration-fix-targets", ("542.3",), "X целей не фиксируется при объявлении",
+       "target-count X is not fixed at declaration")(
+        lambda d: _move(d, "declaration", "fix_x", "calculation", 1, x="targets")),
+    _m("chosen-magnitude-at-calculation", ("542.4/b1",), "выбранная величина X фиксируется на шаге расчёта",
+       "a chosen magnitude X is fixed at the calculation step")(
+        lambda d: _move(d, "declaration", "fix_x", "calculation", 1, x="magnitude_chosen")),
+)}
+
+
+def bundled_data() -> dict:
+    return yaml.safe_load(bundled_rulebook_path().read_text("utf-8"))
+
+
+def mutate(mutant_id: str, data: dict | None = None) -> dict:
+    data = copy.deepcopy(data if data is not None else bundled_data())
+    MUTANTS[mutant_id].edit(data)
+    data["id"] = f"{data['id']}+{mutant_id}"
+    return data
+
+
+def mutant_yaml(mutant_id: str) -> str:
+    m = MUTANTS[mutant_id]
+    header = f"# mutant {m.id}: {m.en} (violates {', '.join(m.clauses)})\n"
+    return header + yaml.safe_dump(mutate(mutant_id), allow_unicode=True, sort_keys=False)
+
+
+def write_mutant(mutant_id: str, folder: str | Path) -> Path:
+    path = Path(folder) / f"{mutant_id}.yaml"
+    path.write_text(mutant_yaml(mutant_id), encoding="utf-8")
+    return path

@@ -1,0 +1,99 @@
+"""The shipped rulings: each passes on the bundled rulebook and fails on a rulebook edit that
+changes the behaviour it covers; together they cover every clause of 540 and 542 and every step of
+512.6–512.7."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from ruleproof.generators.mutants import MUTANTS, write_mutant
+from ruleproof.model.clauses import default_index
+from ruleproof.model.rulebook import load_rulebook
+from ruleproof.model.scenario import load_scenario, run_scenario
+
+RULINGS = sorted(Path(str(resources.files("ruleproof.rulings"))).glob("*.yaml"))
+
+#: ruling id → the faulty drafts (generators.mutants) on which it must fail
+KILLS: dict[str, list[str]] = {
+    "kele-attacker": ["M4", "M5"],
+    "kele-defender": ["return-strike-not-a-strike", "M5"],
+    "kele-assault-variant": ["assault-fires-on-return-strike"],
+    "stays-open-printed": ["M4", "M5", "M6"],
+    "needs-resource": ["no-resource-check"],
+    "closes-after-assault": ["no-payment"],
+    "closes-after-assault-other": ["M5"],
+    "per-turn-first": ["marker-before-payment", "M5"],
+    "per-turn-second": ["no-payment"],
+    "modified-during-execution": ["no-modification-during-execution", "M5"],
+}
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load_rulebook()
+
+
+@pytest.fixture(scope="module")
+def mutant_books(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("mutants")
+    cache = {}
+
+    def get(mid):
+        if mid not in cache:
+            cache[mid] = load_rulebook(write_mutant(mid, folder))
+        return cache[mid]
+
+    return get
+
+
+@pytest.fixture(scope="module")
+def scenarios():
+    return {sc.spec.id: sc for sc in (load_scenario(p) for p in RULINGS)}
+
+
+def test_rulings_are_shipped():
+    assert len(RULINGS) >= 10
+
+
+@pytest.mark.parametrize("path", RULINGS, ids=lambda p: p.stem)
+def test_ruling_passes_on_the_bundled_rulebook(path, bundled):
+    res = run_scenario(load_scenario(path), bundled)
+    assert res.passed, [f.text() for f in res.failures]
+    assert res.trace.outcome == res.scenario.spec.expect.outcome
+
+
+@pytest.mark.parametrize("sid,mutant", [(s, m) for s, ms in KILLS.items() for m in ms])
+def test_ruling_fails_on_a_rulebook_that_changes_its_behaviour(sid, mutant, scenarios, mutant_books):
+    res = run_scenario(scenarios[sid], mutant_books(mutant))
+    assert not res.passed, f"{sid} did not notice mutant {mutant}: {MUTANTS[mutant].en}"
+
+
+def test_every_ruling_is_shown_to_bite(scenarios):
+    assert set(scenarios) == set(KILLS), "add each new ruling to KILLS with a mutant it catches"
+    for mids in KILLS.values():
+        assert mids and all(m in MUTANTS for m in mids)
+
+
+def test_rulings_cover_every_clause_of_540_and_542(scenarios):
+    index = default_index()
+    cited = {c for sc in scenarios.values() for c in sc.spec.clauses}
+    clauses = [e.id for e in index if e.status == "available" and "/" not in e.id
+               and (e.id.startswith("540.") or e.id.startswith("542."))]
+    missing = [c for c in clauses if not any(index.covers(c, u) or index.covers(u, c) for u in cited)]
+    assert not missing, f"no ruling for {missing}"
+
+
+def test_rulings_cover_every_step_of_512_6_to_512_7(scenarios):
+    index = default_index()
+    cited = {c for sc in scenarios.values() for c in sc.spec.clauses}
+    steps = ["512.6.2", "512.6.3", "512.6.4", "512.6.5", "512.6.6", "512.7"]
+    missing = [c for c in steps if not any(index.covers(c, u) for u in cited)]
+    assert not missing, f"no ruling for {missing}"
+
+
+def test_the_worked_examples_are_rulings(scenarios):
+    cited = {c for sc in scenarios.values() for c in sc.spec.clauses}
+    assert {"540.4.1/ex1", "542.6/ex1", "542.8/ex1"} <= cited

@@ -1,0 +1,98 @@
+"""Bad scenario files get the rulebook's treatment: one message with file:line and a fix, exit 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ruleproof.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+KELE = ROOT / "rulings" / "540-kele-attacker.yaml"
+
+
+@pytest.fixture
+def write_scenario(tmp_path):
+    base = yaml.safe_load(KELE.read_text("utf-8"))
+
+    def write(edit=None, text: str | None = None) -> Path:
+        path = tmp_path / "scenario.yaml"
+        if text is not None:
+            path.write_text(text, encoding="utf-8")
+            return path
+        data = yaml.safe_load(yaml.safe_dump(base, allow_unicode=True))
+        if edit:
+            edit(data)
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        return path
+
+    return write
+
+
+def bad(path, capsys, code: str, *words: str) -> str:
+    rc = main(["--lang", "en", "run", str(path)])
+    out, err = capsys.readouterr()
+    assert rc == 2, err + out
+    assert out == "" and "Traceback" not in err
+    assert f"error {code}:" in err and "fix:" in err and err.startswith(f"{path}:")
+    for w in words:
+        assert w in err, err
+    return err
+
+
+def test_invalid_yaml(write_scenario, capsys):
+    bad(write_scenario(text="cards: {kele: [\n"), capsys, "RP103")
+
+
+def test_unknown_card_in_action(write_scenario, capsys):
+    bad(write_scenario(lambda d: d["action"].update(source="kelle")), capsys, "RP161", "'kelle'", "kele, orc")
+
+
+def test_unknown_feature_in_response(write_scenario, capsys):
+    def edit(d):
+        d["responses"][0]["play"] = "kele_hel"
+    bad(write_scenario(edit), capsys, "RP162", "'kele_hel'", "kele_heal")
+
+
+def test_unknown_feature_kind(write_scenario, capsys):
+    def edit(d):
+        d["cards"]["kele"]["features"][0]["kind"] = "on_strike"
+    bad(write_scenario(edit), capsys, "RP163", "'on_strike'", "effect_trigger")
+
+
+def test_unknown_clause(write_scenario, capsys):
+    bad(write_scenario(lambda d: d.update(clauses=["540.9"])), capsys, "RP121", "'540.9'")
+
+
+def test_missing_expectation_block(write_scenario, capsys):
+    bad(write_scenario(lambda d: d.pop("expect")), capsys, "RP111", "'expect'")
+
+
+def test_unknown_expectation_field(write_scenario, capsys):
+    def edit(d):
+        d["expect"]["cards"]["kele"]["tapped"] = True
+    bad(write_scenario(edit), capsys, "RP112", "'tapped'", "closed")
+
+
+def test_wrong_player(write_scenario, capsys):
+    def edit(d):
+        d["responses"][0]["player"] = "C"
+    bad(write_scenario(edit), capsys, "RP110", "responses[1] → player")
+
+
+def test_x_without_a_way_to_determine_it(write_scenario, capsys):
+    def edit(d):
+        d["action"]["xs"] = [{"name": "X", "kind": "cost"}]
+    bad(write_scenario(edit), capsys, "RP150", "exactly one of 'chosen' and 'compute'")
+
+
+def test_rulebook_format_given_as_scenario(capsys):
+    bad(ROOT / "rulebooks" / "berserk-rp-4.1-2.yaml", capsys, "RP132", "ruleproof-scenario/1")
+
+
+def test_missing_scenario_file(tmp_path, capsys):
+    rc = main(["run", str(tmp_path / "nope.yaml")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "RP100" in err and "Traceback" not in err
