@@ -25,12 +25,13 @@ def format_values(values: dict) -> str:
 def print_trace(console: Console, trace, lang: str, title: str = "") -> None:
     table = Table(title=title or None)
     for key in ("seq", "step", "clauses", "event", "values", "rule"):
-        table.add_column(t(f"trace_{key}", lang), no_wrap=key in ("seq", "step", "rule"))
+        table.add_column(t(f"trace_{key}", lang), no_wrap=key in ("seq", "step", "rule"),
+                         overflow="fold", ratio=3 if key == "values" else None)
     for e in trace.events:
         style = "dim" if e.op in ("pass", "enter", "window_closed") else ""
         event = e.op if e.values.get("skipped") is not True else f"{e.op} ({t('skipped', lang)})"
         values = {k: v for k, v in e.values.items() if k != "skipped"}
-        rule = e.where.rsplit("/", 1)[-1] if e.where else ""
+        rule = ":".join(e.where.rsplit("/", 1)[-1].split(":")[:2]) if e.where else ""
         table.add_row(str(e.seq), e.step, ", ".join(e.clauses), event, format_values(values), rule, style=style)
     console.print(table)
 
