@@ -21,7 +21,7 @@ from .schema import OperationSpec
 from .state import Action, Card, Modification, State, XVar, other_player
 from .vocabulary import parse_guard
 
-__all__ = ["Event", "Trace", "Choices", "ScriptedChoices", "OutOfChoices", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
+__all__ = ["Event", "Trace", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
 
 MAX_STEPS = 100  # steps entered in one run; a compound loop that never ends stops here
 
@@ -86,6 +86,30 @@ class ScriptedChoices:
             if any(f.id == wanted for _, f in options):
                 self.responses.pop(0)
                 return wanted
+        return None
+
+
+class RandomChoices:
+    """Seeded random dice and responses: each offered feature is played with probability ``play``.
+
+    >>> a, b = RandomChoices(seed=7), RandomChoices(seed=7)
+    >>> [a.die(None, "roll", (1, 6)) for _ in range(5)] == [b.die(None, "roll", (1, 6)) for _ in range(5)]
+    True
+    """
+
+    def __init__(self, seed: int = 0, play: float = 0.5) -> None:
+        import random
+
+        self.rng = random.Random(seed)
+        self.play = play
+        self.seed = seed
+
+    def die(self, state: State, why: str, faces: tuple[int, int]) -> int:
+        return self.rng.randint(*faces)
+
+    def respond(self, window: str, player: str, options: list[tuple[str, Feature]], state: State) -> str | None:
+        if options and self.rng.random() < self.play:
+            return self.rng.choice(options)[1].id
         return None
 
 
@@ -296,7 +320,7 @@ def _fix_x(r: _Run, s: State, op: OperationSpec) -> State:
     for x in s.action.xs:
         if x.kind != kind:
             continue
-        owner = x.name.split(".")[0] if "." in x.name else s.action.source
+        owner = x.owner or s.action.source
         value = x.chosen if x.compute is None else r.compute(s, x.compute, reads, owner)
         s = s.with_action(xs=s.action.with_x(replace(x, value=value, fixed_at=s.step, fixes=x.fixes + 1)).xs)
         fixed.append((x.name, value))
@@ -541,11 +565,11 @@ def _remove(r: _Run, s: State, op: OperationSpec) -> State:
 Play = Callable[[_Run, State, Feature, str], State]
 
 
-def _with_feature_x(s: State, f: Feature, kind: str) -> tuple[State, int | str | None]:
+def _with_feature_x(s: State, f: Feature, kind: str, card: str) -> tuple[State, int | str | None]:
     if f.x is None:
         return s, f.amount
     name = f"{f.id}.X"
-    xs = s.action.xs + (XVar(name, kind, compute=f.x),)
+    xs = s.action.xs + (XVar(name, kind, compute=f.x, owner=card),)
     return s.with_action(xs=xs), name
 
 
@@ -555,12 +579,12 @@ def _play_reroll(r: _Run, s: State, f: Feature, card: str) -> State:
 
 
 def _play_dice_mod(r: _Run, s: State, f: Feature, card: str) -> State:
-    s, amount = _with_feature_x(s, f, "dice_modifier")
+    s, amount = _with_feature_x(s, f, "dice_modifier", card)
     return s.with_action(dice_mods=s.action.dice_mods + ((f.mode, amount),))
 
 
 def _play_magnitude_mod(r: _Run, s: State, f: Feature, card: str) -> State:
-    s, amount = _with_feature_x(s, f, "magnitude_modifier")
+    s, amount = _with_feature_x(s, f, "magnitude_modifier", card)
     return s.with_action(mag_mods=s.action.mag_mods + ((f.id, amount),))
 
 

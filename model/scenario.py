@@ -59,7 +59,8 @@ from .state import Action, Card, State, XVar
 from .vocabulary import FEATURE_KINDS, X_KINDS
 from .yaml_source import LocMap, load_yaml
 
-__all__ = ["ScenarioSpec", "Scenario", "ScenarioResult", "load_scenario", "run_scenario", "FORMAT"]
+__all__ = ["ScenarioSpec", "Scenario", "ScenarioResult", "load_scenario", "run_scenario", "FORMAT",
+           "shipped_rulings", "ruling_citations"]
 
 FORMAT = "ruleproof-scenario/1"
 
@@ -416,3 +417,19 @@ def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
         if visited != list(exp.visited):
             fail(Failure("visited", list(exp.visited), visited, clauses))
     return res
+
+
+def shipped_rulings() -> list[Path]:
+    """The ruling scenarios shipped with ruleproof (package data ``ruleproof.rulings``)."""
+    from importlib import resources
+
+    return sorted(Path(str(resources.files("ruleproof.rulings"))).glob("**/*.yaml"))
+
+
+def ruling_citations(paths: list[Path] | None = None):
+    """A Citation per ruling (for `clauses --against`: which rulings cite a changed clause)."""
+    from .rulebook import Citation
+
+    for p in paths if paths is not None else shipped_rulings():
+        sc = load_scenario(p)
+        yield Citation(f"ruling {sc.spec.id}", "ruling", tuple(sc.spec.clauses), sc.where(("clauses",)))

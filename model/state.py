@@ -93,6 +93,7 @@ class XVar:
     value: int | None = None
     fixed_at: str | None = None  # step id where it was fixed
     fixes: int = 0  # how many times it was (re)determined
+    owner: str | None = None  # the card whose feature has this X ("self"); None: the action's source
 
 
 @dataclass(frozen=True)

@@ -116,3 +116,15 @@ def test_skipped_operations_are_in_the_trace(rb):
     sc = load_scenario(KELE)
     trace = run_scenario(sc, rb).trace
     assert not trace.find("fix_x", skipped=True)  # the action stays legal: nothing skipped
+
+
+def test_random_choices_are_reproducible_from_the_seed(rb, kele):
+    from ruleproof.model.interpreter import RandomChoices
+
+    def trace(seed):
+        return [(e.op, e.values) for e in run(rb, kele.initial_state(), RandomChoices(seed)).events]
+
+    assert trace(3) == trace(3)
+    assert any(trace(s) != trace(3) for s in range(4, 20))
+    plays = {e[1].get("feature") for s in range(30) for e in trace(s) if e[0] == "play"}
+    assert {"kele_heal", "orc_spite"} <= plays

@@ -231,3 +231,26 @@ def test_subprocess_bad_input_has_no_traceback(tmp_path):
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr and "RP103" in proc.stderr
+
+
+def test_missing_table(write_rulebook, capsys):
+    assert_bad_input(write_rulebook(lambda d: d["tables"].pop("strike_table")), capsys, "RP135", None,
+                     "no table 'strike_table'")
+
+
+def test_unknown_table(write_rulebook, capsys):
+    def edit(d):
+        d["tables"]["strike_tabel"] = {"cites": ["512.6.2/b4.1.1"], "rows": {}}
+    assert_bad_input(write_rulebook(edit), capsys, "RP133", None, "'strike_tabel'", "strike_table")
+
+
+def test_bad_table_row(write_rulebook, capsys):
+    def edit(d):
+        d["tables"]["strike_table"]["rows"]["3"] = ["mediun", "none"]
+    assert_bad_input(write_rulebook(edit), capsys, "RP134", None, "row 3", "weak, medium, strong, none")
+
+
+def test_table_missing_a_row(write_rulebook, capsys):
+    def edit(d):
+        del d["tables"]["strike_table"]["rows"]["6"]
+    assert_bad_input(write_rulebook(edit), capsys, "RP134", None, "rows must be exactly 1, 2, 3, 4, 5, 6")
