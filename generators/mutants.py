@@ -22,7 +22,7 @@ import yaml
 
 from ruleproof.model.rulebook import bundled_rulebook_path
 
-__all__ = ["Mutant", "MUTANTS", "bundled_data", "mutate", "mutant_yaml", "write_mutant"]
+__all__ = ["Mutant", "MUTANTS", "find_op", "bundled_data", "mutate", "mutant_yaml", "write_mutant"]
 
 Edit = Callable[[dict], None]
 
@@ -40,7 +40,8 @@ def _ops(d: dict, step: str) -> list[dict]:
     return d["steps"][step]["operations"]
 
 
-def _find(d: dict, step: str, op: str, **params) -> int:
+def find_op(d: dict, step: str, op: str, **params) -> int:
+    """Position of the first operation ``op`` (with matching parameters) in ``step`` of rulebook data."""
     for i, o in enumerate(_ops(d, step)):
         if o["op"] == op and all(o.get(k) == v for k, v in params.items()):
             return i
@@ -49,19 +50,19 @@ def _find(d: dict, step: str, op: str, **params) -> int:
 
 def _move(d: dict, step: str, op: str, to_step: str, position: int | None = None, after: str | None = None,
           **params) -> None:
-    moved = _ops(d, step).pop(_find(d, step, op, **params))
+    moved = _ops(d, step).pop(find_op(d, step, op, **params))
     target = _ops(d, to_step)
     if after is not None:
-        position = _find(d, to_step, after) + 1
+        position = find_op(d, to_step, after) + 1
     target.insert(len(target) if position is None else position, moved)
 
 
 def _set(d: dict, step: str, op: str, key: str, value, **params) -> None:
-    _ops(d, step)[_find(d, step, op, **params)][key] = value
+    _ops(d, step)[find_op(d, step, op, **params)][key] = value
 
 
 def _drop(d: dict, step: str, op: str, **params) -> None:
-    _ops(d, step).pop(_find(d, step, op, **params))
+    _ops(d, step).pop(find_op(d, step, op, **params))
 
 
 def _allows(d: dict, window: str, change: Callable[[list], list]) -> None:
@@ -86,7 +87,7 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
         lambda d: _move(d, "declaration", "fix_x", "payment", 0, x="cost")),
     _m("M2", ("542.3",), "X целей заново определяется на шаге расчёта",
        "target-count X is determined again at the calculation step")(
-        lambda d: _ops(d, "calculation").insert(_find(d, "calculation", "check_source_legality") + 1,
+        lambda d: _ops(d, "calculation").insert(find_op(d, "calculation", "check_source_legality") + 1,
                                                 {"op": "fix_x", "x": "targets", "cites": ["542.3"]})),
     _m("M3", ("542.4/b2", "512.6.3/b4"), "вычисляемый X величины фиксируется после модификаторов величины",
        "computed magnitude-X is fixed after the magnitude modifiers are applied")(
@@ -161,6 +162,9 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("no-compound-loop", ("512.6.6/b4",), "составная особенность не возвращается к формированию заявки",
        "a compound feature does not return to claim forming")(
         lambda d: d["steps"]["completion"]["next"].pop(0)),
+    _m("dice-always-skipped", ("512.6.2",), "шаг броска кубика пропускается всегда, и для атак",
+       "the dice step is always skipped, attacks included")(
+        lambda d: d["steps"]["claim_resolution"]["next"][0].update(when="always")),
     _m("dice-never-skipped", ("512.6.2",), "шаг броска кубика не пропускается",
        "the dice step is never skipped")(lambda d: d["steps"]["claim_resolution"]["next"].pop(0)),
     _m("no-prevention", ("512.6.3/b2",), "предотвращение нельзя заявить на шаге расчёта",
@@ -174,7 +178,7 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("after-window-before-effect", ("512.6.6/b2",), "«после …» заявляются до наложения эффекта",
        "«after …» is declared before the effect")(
         lambda d: d["steps"]["effect"]["operations"].insert(0, d["steps"]["completion"]["operations"].pop(
-            _find(d, "completion", "window")))),
+            find_op(d, "completion", "window")))),
     _m("no-declaration-fix-targets", ("542.3",), "X целей не фиксируется при объявлении",
        "target-count X is not fixed at declaration")(
         lambda d: _move(d, "declaration", "fix_x", "calculation", 1, x="targets")),

@@ -65,11 +65,18 @@ class OutOfChoices(Exception):
 
 
 class ScriptedChoices:
-    """Dice in order; responses as (window, player, feature) consumed in order; otherwise pass."""
+    """Dice in order; responses as (window, player, feature).
+
+    Within a window the scripted responses are taken in their order: a player with priority plays
+    the first pending response scripted for that window if it is theirs and the rules offer it, and
+    passes otherwise.  When a window closes, its responses that were not played become ``unused``
+    (a widened or narrowed window shows up there).
+    """
 
     def __init__(self, dice: list[int], responses: list[tuple[str, str, str]]) -> None:
         self.dice = list(dice)
         self.responses = list(responses)
+        self.unused: list[tuple[str, str, str]] = []
         self.used_dice = 0
 
     def die(self, state: State, why: str, faces: tuple[int, int]) -> int:
@@ -81,12 +88,19 @@ class ScriptedChoices:
         return value
 
     def respond(self, window: str, player: str, options: list[tuple[str, Feature]], state: State) -> str | None:
-        if self.responses and self.responses[0][:2] == (window, player):
-            wanted = self.responses[0][2]
-            if any(f.id == wanted for _, f in options):
-                self.responses.pop(0)
-                return wanted
+        pending = next((r for r in self.responses if r[0] == window), None)
+        if pending is not None and pending[1] == player and any(f.id == pending[2] for _, f in options):
+            self.responses.remove(pending)
+            return pending[2]
         return None
+
+    def window_closed(self, window: str) -> None:
+        self.unused += [r for r in self.responses if r[0] == window]
+        self.responses = [r for r in self.responses if r[0] != window]
+
+    def left_over(self) -> list[tuple[str, str, str]]:
+        """Responses never played: those of windows that closed without them, then the rest."""
+        return self.unused + self.responses
 
 
 class RandomChoices:
@@ -256,8 +270,12 @@ class _Run:
             return bool(self.strike_kinds(state, card.id) & set(self.words.get(feature.trigger, ())))
         if feature.kind == "after_ability":
             return feature.on_status in ("any", a.status)
-        if feature.kind == "payment_trigger" and feature.on == "closes_after":
-            return card.closed
+        if feature.kind == "payment_trigger":
+            if feature.on == "closes_after":
+                return card.closed
+            if feature.on == "acts":
+                return card.id == a.source
+            return any(p[0] == card.id for p in a.paid)
         if feature.kind == "block":
             return not a.blocked
         return True
@@ -286,7 +304,9 @@ def _done(r: _Run, state: State, op: OperationSpec, **values) -> State:
 def _declare(r: _Run, s: State, op: OperationSpec) -> State:
     a = s.action
     part = a.declared + 1
-    s = s.with_action(declared=part, parts_left=a.parts_left - 1 if part > 1 else a.parts_left)
+    if part > 1:  # the next part of a compound feature: a fresh execution of the same game action
+        a = a.next_part()
+    s = replace(s, action=replace(a, declared=part, parts_left=a.parts_left - 1 if part > 1 else a.parts_left))
     s = replace(s, claims=s.claims + (a.feature,))
     src = s.card(a.source)
     s = s.with_card(src.with_use(a.feature))
@@ -307,7 +327,9 @@ def _check_resources(r: _Run, s: State, op: OperationSpec) -> State:
     for card_id, res, amount in a.cost:
         need = _cost_amount(a, amount)
         have = s.card(card_id).resource(res)
-        if need is not None and have < need:
+        if need is None:
+            short.append(f"{card_id}:{res} {amount} not fixed yet")
+        elif have < need:
             short.append(f"{card_id}:{res} {have}<{need}")
     s = s.with_action(resources_ok=not short)
     return _done(r, s, op, ok=not short, short=tuple(short))
@@ -374,6 +396,9 @@ def _window(r: _Run, s: State, op: OperationSpec) -> State:
         passes = 0
         player = opener
     r.emit(s, "window_closed", op.cites, {"id": wid}, op.assumes)
+    closed = getattr(r.choices, "window_closed", None)
+    if closed is not None:
+        closed(wid)
     return s
 
 
@@ -471,7 +496,7 @@ def _apply_magnitude(r: _Run, s: State, op: OperationSpec) -> State:
     src = s.card(a.source)
     for target in a.targets:
         for f in s.card(target).features:
-            if f.kind == "static_modifier" and _condition(f, src, reads):
+            if f.kind == "static_modifier" and a.kind in f.applies_to and _condition(f, src, reads):
                 mods.append((f.id, f.amount if f.amount is not None else 0))
     for fid, delta in mods:
         n = delta if isinstance(delta, int) else (a.x(delta).value if a.x(delta) else None)

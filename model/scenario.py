@@ -372,7 +372,7 @@ _MISSING = object()
 def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
     choices = sc.choices()
     trace = run(rb, sc.initial_state(), choices)
-    trace.unused = list(choices.responses)
+    trace.unused = choices.left_over()
     res = ScenarioResult(sc, trace)
     exp = sc.spec.expect
     clauses = tuple(sc.spec.clauses)

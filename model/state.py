@@ -165,6 +165,15 @@ class Action:
     def is_attack(self) -> bool:
         return self.kind in ("simple_strike", "attack")
 
+    def next_part(self) -> "Action":
+        """The same game action, its execution fields reset for the next part of a compound feature;
+        what belongs to the whole action (X values, reservation, modifications, payment) is kept."""
+        keep = ("feature", "kind", "source", "targets", "defender", "effect", "needs_magnitude", "xs", "cost",
+                "reserved", "reserved_done", "modifications", "resources_ok", "declared", "parts_left", "paid",
+                "paid_done", "on_stack", "fired", "magnitude_base")
+        fresh = Action(feature=self.feature, kind=self.kind, source=self.source)
+        return replace(fresh, **{k: getattr(self, k) for k in keep})
+
 
 @dataclass(frozen=True)
 class State:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ruleproof.i18n import t
@@ -27,17 +28,17 @@ def print_check_results(console: Console, title: str, results: list[CheckResult]
     for r in results:
         verdict = t("holds", lang) if r.holds else f"{t('violated', lang)} ({len(r.findings)})"
         style = "green" if r.holds else "bold red"
-        table.add_row(r.check, ", ".join(r.clauses), r.statement[lang], f"[{style}]{verdict}[/]")
+        table.add_row(r.check, ", ".join(r.clauses), escape(r.statement[lang]), f"[{style}]{verdict}[/]")
     console.print(table)
     for r in results:
         for f in r.findings:
-            console.print(f"[bold red]✗ {f.check}[/] {f.where or ''}", highlight=False)
-            console.print(f"  {t('element', lang)}: {f.element}", highlight=False)
-            console.print(f"  {f.text(lang)}", highlight=False)
+            console.print(f"[bold red]✗ {f.check}[/] {escape(f.where or '')}", highlight=False)
+            console.print(f"  {t('element', lang)}: {escape(f.element)}", highlight=False)
+            console.print(f"  {escape(f.text(lang))}", highlight=False)
             for cid in f.clauses:
                 text = clause_text(cid)
                 if text:
-                    console.print(f"  [dim]{cid}:[/] «{text}»", highlight=False)
+                    console.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
 
 
 def print_assumptions(console: Console, assumptions: dict[str, dict], lang: str) -> None:
@@ -49,5 +50,5 @@ def print_assumptions(console: Console, assumptions: dict[str, dict], lang: str)
     table.add_column(t("assumption", lang))
     table.add_column(t("reason", lang))
     for aid, a in assumptions.items():
-        table.add_row(aid, ", ".join(a["about"]) or "—", a["statement"][lang], a["reason"][lang])
+        table.add_row(escape(aid), ", ".join(a["about"]) or "—", escape(a["statement"][lang]), escape(a["reason"][lang]))
     console.print(table)

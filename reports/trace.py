@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ruleproof.i18n import t
 
@@ -32,7 +33,8 @@ def print_trace(console: Console, trace, lang: str, title: str = "") -> None:
         event = e.op if e.values.get("skipped") is not True else f"{e.op} ({t('skipped', lang)})"
         values = {k: v for k, v in e.values.items() if k != "skipped"}
         rule = ":".join(e.where.rsplit("/", 1)[-1].split(":")[:2]) if e.where else ""
-        table.add_row(str(e.seq), e.step, ", ".join(e.clauses), event, format_values(values), rule, style=style)
+        cells = (str(e.seq), e.step, ", ".join(e.clauses), event, format_values(values), rule)
+        table.add_row(*(Text(c) for c in cells), style=style)
     console.print(table)
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ruleproof.errors import EXIT_BAD_INPUT, EXIT_FINDING, EXIT_OK, Location, RuleproofError
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _console() -> Console:
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    return Console(highlight=False, emoji=False, width=None if sys.stdout.isatty() else 140)
 
 
 def _clause_text_fn(args, lang: str):
@@ -161,7 +162,7 @@ def cmd_clauses(args, lang: str) -> int:
         row = [e.id + (f" ({e.label(lang)})" if e.title else ""), e.kind, t(e.status, lang), e.summary[lang]]
         if rules:
             row.append(rules.text_of(e.id) if "/" in e.id or e.kind != "section" else "")
-        table.add_row(*[r or "" for r in row])
+        table.add_row(*[escape(r or "") for r in row])
     con.print(table)
     if rules:
         con.print(t("rules_text_from", lang, src=", ".join(rules.sources), n=len(rules.units)))
@@ -191,12 +192,12 @@ def _print_diff(diff, old, new, cites, lang: str, fmt: str, citing) -> int:
         for u in items:
             con.print(f"  [bold]{u}[/]  {new.units[u].where if u in new.units else old.units[u].where}")
             if u in old.units:
-                con.print(f"    − «{old.units[u].text}»")
+                con.print(f"    − «{escape(old.units[u].text)}»")
             if u in new.units:
-                con.print(f"    + «{new.units[u].text}»")
+                con.print(f"    + «{escape(new.units[u].text)}»")
             users = citing(u, cites)
             names = "; ".join(f"{c.element} ({c.where})" for c in users) if users else t("nothing_cites", lang)
-            con.print(f"    {t('cited_by', lang)}: {names}")
+            con.print(f"    {t('cited_by', lang)}: {escape(names)}")
     return EXIT_FINDING
 
 
@@ -217,8 +218,8 @@ def cmd_run(args, lang: str) -> int:
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
         return EXIT_OK if res.passed else EXIT_FINDING
     con = _console()
-    con.print(f"[bold]{sc.spec.title.model_dump()[lang]}[/]  ({sc.spec.id})")
-    con.print(f"{t('source', lang)}: {sc.spec.source}")
+    con.print(f"[bold]{escape(sc.spec.title.model_dump()[lang])}[/]  ({escape(sc.spec.id)})")
+    con.print(f"{t('source', lang)}: {escape(sc.spec.source)}")
     con.print(f"{t('rulebook', lang)}: {rb.path}")
     print_trace(con, res.trace, lang)
     n = sum(len(v) for v in sc.spec.expect.cards.values()) + len(sc.spec.expect.action) + len(sc.spec.expect.events) \
@@ -228,12 +229,12 @@ def cmd_run(args, lang: str) -> int:
         return EXIT_OK
     con.print(f"[bold red]{t('scenario_fail', lang, id=sc.spec.id, n=len(res.failures))}[/]")
     for f in res.failures:
-        con.print(f"  ✗ {f.text(lang)}", soft_wrap=True)
+        con.print(f"  ✗ {escape(f.text(lang))}", soft_wrap=True)
     for cid in sc.spec.clauses:
         text = clause_text(cid)
         if text:
-            con.print(f"  [dim]{cid}:[/] «{text}»", soft_wrap=True)
-    con.print(f"{t('replay', lang)}: {replay}", soft_wrap=True)
+            con.print(f"  [dim]{cid}:[/] «{escape(text)}»", soft_wrap=True)
+    con.print(f"{t('replay', lang)}: {escape(replay)}", soft_wrap=True)
     return EXIT_FINDING
 
 

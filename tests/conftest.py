@@ -9,6 +9,7 @@ from typing import Callable
 import pytest
 import yaml
 
+from ruleproof.generators.mutants import find_op
 from ruleproof.model.rulebook import bundled_rulebook_path
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -42,14 +43,7 @@ def seeds() -> Path:
     return SEEDS
 
 
-def _op_index(data: dict, step: str, op: str, **params) -> int:
-    for i, o in enumerate(data["steps"][step]["operations"]):
-        if o["op"] == op and all(o.get(k) == v for k, v in params.items()):
-            return i
-    raise LookupError(f"{op} {params} not in {step}")
-
-
 @pytest.fixture(scope="session")
 def op_index() -> Callable[..., int]:
     """``op_index(data, step, op, **params)``: position of the first matching operation in ``step``."""
-    return _op_index
+    return find_op
