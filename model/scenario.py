@@ -369,7 +369,16 @@ def _matches(event, want: dict) -> bool:
 _MISSING = object()
 
 
+def check_assumptions(sc: Scenario, rb: Rulebook) -> None:
+    """The assumptions a ruling rests on must be assumptions of the rulebook it runs on."""
+    for j, aid in enumerate(sc.spec.assumptions):
+        if aid not in rb.spec.assumptions:
+            raise RuleproofError("RP127", sc.where(("assumptions", j)), assumption=aid,
+                                 known=", ".join(rb.spec.assumptions) or "—")
+
+
 def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
+    check_assumptions(sc, rb)
     choices = sc.choices()
     trace = run(rb, sc.initial_state(), choices)
     trace.unused = choices.left_over()
