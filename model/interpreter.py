@@ -13,7 +13,8 @@ involved and the state after it.  The same rulebook, state and choices give the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Protocol
+from types import GeneratorType
+from typing import Callable, Generator, Protocol
 
 from .features import Effect, Feature
 from .rulebook import Rulebook
@@ -21,7 +22,7 @@ from .schema import OperationSpec
 from .state import Action, Card, Modification, State, XVar, other_player
 from .vocabulary import parse_guard
 
-__all__ = ["Event", "Trace", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
+__all__ = ["Event", "Trace", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
 
 MAX_STEPS = 100  # steps entered in one run; a compound loop that never ends stops here
 
@@ -127,10 +128,23 @@ class RandomChoices:
         return None
 
 
+@dataclass(frozen=True)
+class Ask:
+    """A choice the run needs: a die result, or a player's response in a window (a feature id or
+    None to pass); ``closed`` only tells that a window closed and takes no answer."""
+
+    kind: str  # die | respond | closed
+    state: State | None = None
+    why: str = ""
+    faces: tuple[int, int] = (1, 6)
+    window: str = ""
+    player: str = ""
+    options: tuple[tuple[str, Feature], ...] = ()
+
+
 class _Run:
-    def __init__(self, rb: Rulebook, choices: Choices) -> None:
+    def __init__(self, rb: Rulebook) -> None:
         self.rb = rb
-        self.choices = choices
         self.trace = Trace()
         self.faces = (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
         self.strikes = rb.table("strike_table")
@@ -160,16 +174,9 @@ class _Run:
         return not value if g.negated else value
 
     # --- the main loop ------------------------------------------------------------------------------
-    def run(self, state: State) -> Trace:
-        try:
-            return self._run(replace(state, step=self.rb.spec.start))
-        except OutOfChoices as exc:
-            self.trace.outcome = "out_of_choices"
-            last = self.trace.events[-1].state if self.trace.events else state
-            self.emit(last, "out_of_choices", (), {"reason": str(exc)})
-            return self.trace
-
-    def _run(self, state: State) -> Trace:
+    def steps(self, state: State) -> Generator[Ask, object, Trace]:
+        """The run as a generator: it yields an :class:`Ask` at every choice and takes the answer."""
+        state = replace(state, step=self.rb.spec.start)
         for _ in range(MAX_STEPS):
             spec = self.rb.spec.steps[state.step]
             state = replace(state, visited=state.visited + (state.step,))
@@ -180,7 +187,8 @@ class _Run:
                 if not self.guard(op.when, state):
                     self.emit(state, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
                     continue
-                state = HANDLERS[op.op](self, state, op)
+                result = HANDLERS[op.op](self, state, op)
+                state = (yield from result) if isinstance(result, GeneratorType) else result
             if not spec.next:
                 self.emit(state, "end", spec.cites, {"step": state.step})
                 break
@@ -371,7 +379,7 @@ def _resolve(r: _Run, s: State, op: OperationSpec) -> State:
 
 
 @handles("window")
-def _window(r: _Run, s: State, op: OperationSpec) -> State:
+def _window(r: _Run, s: State, op: OperationSpec) -> Generator[Ask, object, State]:
     wid, first, allows = op.params["id"], op.params["first"], tuple(op.params["allows"])
     opener = s.active_player if first == "active_player" else other_player(s.active_player)
     player = opener
@@ -382,7 +390,7 @@ def _window(r: _Run, s: State, op: OperationSpec) -> State:
     while passes < 2:
         options = [(c.id, f) for c in s.cards if c.controller == player for f in c.features
                    if f.kind in allows and f.id not in played and r.playable(s, f, c)]
-        choice = r.choices.respond(wid, player, options, s)
+        choice = yield Ask("respond", s, window=wid, player=player, options=tuple(options))
         if choice is None:
             r.emit(s, "pass", op.cites, {"window": wid, "player": player}, op.assumes)
             passes += 1
@@ -390,21 +398,20 @@ def _window(r: _Run, s: State, op: OperationSpec) -> State:
             continue
         card_id, feature = next((c, f) for c, f in options if f.id == choice)
         played.add(choice)
-        s = PLAYS[feature.kind](r, s, feature, card_id)
+        result = PLAYS[feature.kind](r, s, feature, card_id)
+        s = (yield from result) if isinstance(result, GeneratorType) else result
         r.emit(s, "play", op.cites, {"window": wid, "player": player, "feature": choice, "kind": feature.kind,
                                       "card": card_id}, op.assumes)
         passes = 0
         player = opener
     r.emit(s, "window_closed", op.cites, {"id": wid}, op.assumes)
-    closed = getattr(r.choices, "window_closed", None)
-    if closed is not None:
-        closed(wid)
+    yield Ask("closed", s, window=wid)
     return s
 
 
 @handles("roll_die")
-def _roll(r: _Run, s: State, op: OperationSpec) -> State:
-    value = r.choices.die(s, "roll", r.faces)
+def _roll(r: _Run, s: State, op: OperationSpec) -> Generator[Ask, object, State]:
+    value = yield Ask("die", s, why="roll", faces=r.faces)
     s = s.with_action(die_rolls=s.action.die_rolls + (value,), die_effect_on_stack=True)
     return _done(r, s, op, die=value)
 
@@ -598,8 +605,8 @@ def _with_feature_x(s: State, f: Feature, kind: str, card: str) -> tuple[State, 
     return s.with_action(xs=xs), name
 
 
-def _play_reroll(r: _Run, s: State, f: Feature, card: str) -> State:
-    value = r.choices.die(s, f"reroll {f.id}", r.faces)
+def _play_reroll(r: _Run, s: State, f: Feature, card: str) -> Generator[Ask, object, State]:
+    value = yield Ask("die", s, why=f"reroll {f.id}", faces=r.faces)
     return s.with_action(die_rolls=s.action.die_rolls + (value,))
 
 
@@ -646,6 +653,69 @@ PLAYS: dict[str, Play] = {
 }
 
 
+class Stepper:
+    """A run taken one choice at a time: ``ask`` is the pending choice (None when finished).
+
+    >>> from ruleproof.model.rulebook import load_rulebook
+    >>> from ruleproof.model.scenario import load_scenario, shipped_rulings
+    >>> sc = load_scenario(next(p for p in shipped_rulings() if p.name == "540-kele-attacker.yaml"))
+    >>> st = Stepper(load_rulebook(), sc.initial_state())
+    >>> st.ask.kind, st.ask.why
+    ('die', 'roll')
+    >>> st.answer(4).kind, st.ask.window, st.ask.player
+    ('respond', 'reroll', 'A')
+    """
+
+    def __init__(self, rb: Rulebook, state: State, on_closed: Callable[[str], None] | None = None) -> None:
+        self.run = _Run(rb)
+        self.gen = self.run.steps(state)
+        self.ask: Ask | None = None
+        self.on_closed = on_closed
+        self._advance(None)
+
+    @property
+    def trace(self) -> Trace:
+        return self.run.trace
+
+    @property
+    def finished(self) -> bool:
+        return self.ask is None
+
+    def _advance(self, value: object) -> None:
+        try:
+            self.ask = self.gen.send(value)
+            while self.ask.kind == "closed":  # nothing to answer
+                if self.on_closed is not None:
+                    self.on_closed(self.ask.window)
+                self.ask = self.gen.send(None)
+        except StopIteration:
+            self.ask = None
+
+    def answer(self, value: object) -> Ask | None:
+        """Give the pending choice its answer; return the next one (None when the run is over)."""
+        assert self.ask is not None, "the run is over"
+        self._advance(value)
+        return self.ask
+
+    def stop(self, outcome: str, reason: str) -> None:
+        state = self.trace.events[-1].state if self.trace.events else None
+        self.trace.outcome = outcome
+        if state is not None:
+            self.run.emit(state, outcome, (), {"reason": reason})
+        self.gen.close()
+        self.ask = None
+
+
 def run(rb: Rulebook, state: State, choices: Choices) -> Trace:
     """Run the game action in ``state.action`` through ``rb`` from its start step."""
-    return _Run(rb, choices).run(state)
+    stepper = Stepper(rb, state, getattr(choices, "window_closed", None))
+    try:
+        while stepper.ask is not None:
+            ask = stepper.ask
+            if ask.kind == "die":
+                stepper.answer(choices.die(ask.state, ask.why, ask.faces))
+            else:
+                stepper.answer(choices.respond(ask.window, ask.player, list(ask.options), ask.state))
+    except OutOfChoices as exc:
+        stepper.stop("out_of_choices", str(exc))
+    return stepper.trace
