@@ -74,6 +74,15 @@ def _allows(d: dict, window: str, change: Callable[[list], list]) -> None:
     raise LookupError(window)
 
 
+def _swap_blocking(d: dict) -> None:
+    s = d["steps"]
+    s["dice"]["next"] = [{"to": "blocking", "cites": ["512.6.2/b5"]}]
+    s["claim_resolution"]["next"][0]["to"] = "blocking"
+    s["blocking"]["next"] = [{"to": "completion", "when": "action_blocked", "cites": ["512.6.4/b3"]},
+                             {"to": "calculation", "cites": ["512.6.4/b4"]}]
+    s["calculation"]["next"][1]["to"] = "effect"
+
+
 def _m(id: str, clauses: tuple[str, ...], ru: str, en: str) -> Callable[[Edit], Mutant]:
     def make(edit: Edit) -> Mutant:
         return Mutant(id, clauses, ru, en, edit)
@@ -152,6 +161,19 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
         lambda d: d["steps"]["calculation"]["next"].pop(0)),
     _m("no-role-release", ("512.6.6/b3",), "роли карт не снимаются", "card roles are not released")(
         lambda d: _drop(d, "completion", "release_roles")),
+    _m("dice-x-before-window", ("542.5/b1",), "X модификатора броска вычисляется до окна модификаторов броска",
+       "dice-modifier X is computed before the dice-modifier window")(
+        lambda d: _move(d, "dice", "fix_x", "dice", find_op(d, "dice", "window", id="dice_modifiers"),
+                        x="dice_modifier")),
+    _m("finalize-before-modifiers", ("512.6.3/b4",), "окончательная величина объявляется до модификаторов величины",
+       "the final magnitude is declared before the magnitude modifiers")(
+        lambda d: _move(d, "calculation", "finalize_magnitude", "calculation",
+                        find_op(d, "calculation", "apply_magnitude_modifiers"))),
+    _m("other-player-first", ("512.6.3/b1",), "в окне шага расчёта приоритет первым получает неактивный игрок",
+       "in the calculation window the non-active player gets priority first")(
+        lambda d: _set(d, "calculation", "window", "first", "non_active_player")),
+    _m("blocking-before-calculation", ("512.6.1",), "шаг блокирования идёт до шага расчёта",
+       "the blocking step comes before the calculation step")(_swap_blocking),
     _m("no-payment", ("512.7",), "зарезервированные ресурсы не оплачиваются", "the reserved resources are not paid")(
         lambda d: _drop(d, "payment", "pay_reserved")),
     _m("stays-on-stack", ("512.7/b3",), "особенность не удаляется из стека", "the feature stays on the stack")(

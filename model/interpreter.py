@@ -392,7 +392,8 @@ def _window(r: _Run, s: State, op: OperationSpec) -> Generator[Ask, object, Stat
                    if f.kind in allows and f.id not in played and r.playable(s, f, c)]
         choice = yield Ask("respond", s, window=wid, player=player, options=tuple(options))
         if choice is None:
-            r.emit(s, "pass", op.cites, {"window": wid, "player": player}, op.assumes)
+            r.emit(s, "pass", op.cites, {"window": wid, "player": player,
+                                         "offered": tuple(f.id for _, f in options)}, op.assumes)
             passes += 1
             player = other_player(player)
             continue
@@ -401,6 +402,7 @@ def _window(r: _Run, s: State, op: OperationSpec) -> Generator[Ask, object, Stat
         result = PLAYS[feature.kind](r, s, feature, card_id)
         s = (yield from result) if isinstance(result, GeneratorType) else result
         r.emit(s, "play", op.cites, {"window": wid, "player": player, "feature": choice, "kind": feature.kind,
+                                      "offered": tuple(f.id for _, f in options),
                                       "card": card_id}, op.assumes)
         passes = 0
         player = opener
