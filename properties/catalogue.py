@@ -59,26 +59,35 @@ class View:
     def __init__(self, events: list) -> None:
         self.events = events
         kinds, kind = [], ""
+        by_op: dict[str, list] = {}
         for e in events:
             if e.op == "enter":
                 kind = e.values["kind"]
             kinds.append(kind)
+            by_op.setdefault(e.op, []).append(e)
         self.kinds = kinds
+        self.by_op = by_op
+        self._parts: list[list] | None = None
 
     def ops(self, *names: str, skipped: bool = False) -> list:
-        return [e for e in self.events if e.op in names and bool(e.values.get("skipped")) == skipped]
+        found = [e for n in names for e in self.by_op.get(n, ())]
+        if len(names) > 1:
+            found.sort(key=lambda e: e.seq)
+        return [e for e in found if bool(e.values.get("skipped")) == skipped]
 
     def kind(self, e) -> str:
         return self.kinds[e.seq]
 
     def parts(self) -> list[list]:
         """The trace cut at each ``declare``: one list of events per part of a compound feature."""
-        out: list[list] = [[]]
-        for e in self.events:
-            if e.op == "declare" and out[-1]:
-                out.append([])
-            out[-1].append(e)
-        return out
+        if self._parts is None:
+            out: list[list] = [[]]
+            for e in self.events:
+                if e.op == "declare" and out[-1]:
+                    out.append([])
+                out[-1].append(e)
+            self._parts = out
+        return self._parts
 
     def window_of(self, e) -> dict | None:
         """The ``window`` event that opened the window a play/pass event belongs to."""
@@ -253,13 +262,12 @@ def printed_values(view: View, complete: bool) -> Violation | None:
 # --- 512.6.2: the dice step ------------------------------------------------------------------------------
 
 def _reroll_windows_closed(view: View, part: list) -> list:
-    closes = []
+    closes, allows = [], {}
     for e in part:
-        if e.op == "window_closed":
-            opened = next((w for w in reversed(part[: part.index(e)]) if w.op == "window"
-                           and w.values["id"] == e.values["id"]), None)
-            if opened is not None and "reroll" in opened.values["allows"]:
-                closes.append(e)
+        if e.op == "window":
+            allows[e.values["id"]] = e.values["allows"]
+        elif e.op == "window_closed" and "reroll" in allows.get(e.values["id"], ()):
+            closes.append(e)
     return closes
 
 
@@ -405,12 +413,13 @@ def block(view: View, complete: bool) -> Violation | None:
 @prop("P512.6.5-effect", ("512.6.5",), "эффект легального незаблокированного действия накладывается ровно один раз",
       "the effect of a legal, unblocked action is applied exactly once")
 def effect_once(view: View, complete: bool) -> Violation | None:
-    for part in view.parts():
+    parts = view.parts()
+    for part in parts:
         done = [e for e in part if e.op == "apply_effect" and not e.values.get("skipped")]
         if len(done) > 1:
             return _v(done, "эффект наложен дважды (512.6.5)", "the effect was applied twice (512.6.5)")
         end = part[-1].state.action
-        ended = any(e.op in ("pay_reserved", "declare") for e in part[1:]) or (complete and part is view.parts()[-1])
+        ended = any(e.op in ("pay_reserved", "declare") for e in part[1:]) or (complete and part is parts[-1])
         if ended and not done and end.legal and not end.blocked and any(e.op == "enter" and e.values["kind"] == "completion"
                                                                       for e in part):
             return _v(part[:1], "действие дошло до завершения, а эффект не наложен (512.6.5)",
@@ -588,15 +597,16 @@ _MAY_DECLARE = {
     "magnitude_modifier": ("calculation",), "reduce_to_strength": ("calculation",),
     "sudden_action": ("calculation",), "protection": ("calculation",), "prevention": ("calculation",),
     "replacement": ("calculation",), "block": ("blocking",),
-    "resource_modification": ("dice", "calculation", "blocking", "effect", "completion"),
-}
+}  # 540.4's resource modifications are declared «по общим правилам» (not in the excerpts): no step named
 
 
-@prop("P512.6-may-declare", ("512.6.2/b2", "512.6.2/b3", "512.6.3/b2", "512.6.4/b2", "540.4"),
+@prop("P512.6-may-declare", ("512.6.2/b2", "512.6.2/b3", "512.6.3/b2", "512.6.4/b2"),
       "особенности, которые пункт разрешает заявлять на шаге, предлагаются игроку в окне этого шага",
       "the features a clause lets a player declare at a step are offered to them in that step's window")
 def may_declare(view: View, complete: bool) -> Violation | None:
-    for part in view.parts():
+    parts = view.parts()
+    for n, part in enumerate(parts):
+        unfinished = not complete and n == len(parts) - 1
         turns = [e for e in part if e.op in ("play", "pass")]
         played = {e.values["feature"] for e in part if e.op == "play"}
         steps_done = {view.kind(e) for e in part if e.op == "enter"}
@@ -606,11 +616,11 @@ def may_declare(view: View, complete: bool) -> Violation | None:
                 kinds = _MAY_DECLARE.get(f.kind)
                 if not kinds or f.id in played:
                     continue
-                if f.kind == "block" and state.action.blocked:
-                    continue
+                if f.kind == "block" and any(e.op == "play" and e.values.get("kind") == "block" for e in part):
+                    continue  # the action is blocked already
                 mine = [e for e in turns if e.values.get("player") == card.controller and view.kind(e) in kinds]
                 left = [k for k in kinds if k in steps_done]
-                if not left or not complete and part is view.parts()[-1]:
+                if not left or unfinished:
                     continue
                 if not any(f.id in e.values.get("offered", ()) for e in mine):
                     where = mine[:1] or [e for e in part if e.op == "enter" and e.values["kind"] in kinds][:1]

@@ -1,0 +1,119 @@
+"""Hypothesis strategies for worlds: cards, features of every kind, game actions with every X kind.
+
+Hypothesis's strength here is the *world*; the plays (dice, responses) are drawn step by step by the
+state machine (:mod:`.machine`).
+
+>>> from hypothesis import find
+>>> w = find(worlds(), lambda s: s.action.kind == "spell" and any(x.kind == "cost" for x in s.action.xs))
+>>> w.action.kind, [x.kind for x in w.action.xs][:1]
+('spell', ['cost'])
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from ruleproof.model.features import Effect, Feature
+from ruleproof.model.state import Action, Card, State, XVar
+from ruleproof.model.vocabulary import FEATURE_KINDS
+
+__all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "X_KINDS_DRAWN"]
+
+FEATURE_KINDS_ALL = (*FEATURE_KINDS, "static_modifier", "resource_modifier")
+X_KINDS_DRAWN = ("cost", "targets", "magnitude_chosen", "magnitude_computed", "implicit")
+_ATTACKS = ("simple_strike", "attack")
+
+
+@st.composite
+def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL) -> Feature:
+    """One feature of any kind, with the parameters that kind uses."""
+    kind = draw(st.sampled_from(kinds))
+    f = Feature(fid, kind)
+    small = st.integers(1, 2)
+    if kind == "dice_modifier":
+        x = draw(st.none() | st.just(("property", "self", "movement")))
+        return Feature(fid, kind, mode=draw(st.sampled_from(["add", "sub", "set"])),
+                       amount=None if x else draw(small), x=x)
+    if kind == "magnitude_modifier":
+        x = draw(st.none() | st.sampled_from([("wounds", "target", ""), ("property", "source", "movement")]))
+        return Feature(fid, kind, amount=None if x else draw(st.integers(-1, 2)), x=x)
+    if kind == "reduce_to_strength":
+        return Feature(fid, kind, strength=draw(st.sampled_from(["weak", "medium", "strong"])))
+    if kind == "sudden_action":
+        effect = draw(st.sampled_from([Effect("wound", "source", 1), Effect("wound", "target", 1),
+                                       Effect("leave_zone", "source"), Effect("add_modifier", "source", 1, "movement")]))
+        return Feature(fid, kind, effects=(effect,))
+    if kind == "effect_trigger":
+        heal = draw(small)
+        return Feature(fid, kind, trigger=draw(st.sampled_from(["strike", "assault"])),
+                       effects=(Effect("heal", "self", heal),), then_if_healthy=draw(st.sampled_from([(), ("close",)])))
+    if kind == "after_ability":
+        return Feature(fid, kind, on_status=draw(st.sampled_from(["any", "hit", "blocked", "illegal"])),
+                       effects=(Effect("wound", "source", 1),))
+    if kind == "payment_trigger":
+        return Feature(fid, kind, on=draw(st.sampled_from(["payment", "acts", "closes_after"])))
+    if kind == "resource_modification":
+        return Feature(fid, kind, resources=("close",), modifies="source")
+    if kind == "static_modifier":
+        return Feature(fid, kind, amount=-1, condition=("source_at_least", "movement", draw(st.integers(1, 3))),
+                       applies_to=_ATTACKS)
+    if kind == "resource_modifier":
+        form = draw(st.sampled_from(["stays_open", "closes_only_after_assault", "per_turn"]))
+        return Feature(fid, kind, form=form, resources=("close",),
+                       limit=draw(st.integers(1, 2)) if form == "per_turn" else None)
+    return f  # reroll, protection, prevention, replacement, block: no parameters
+
+
+@st.composite
+def cards(draw, cid: str, controller: str, n_features: int = 2) -> Card:
+    printed = (("health", draw(st.integers(3, 6))), ("movement", draw(st.integers(0, 3))),
+               ("named_power", draw(st.integers(0, 2))), ("strike_medium", draw(st.integers(1, 3))),
+               ("strike_strong", draw(st.integers(2, 4))), ("strike_weak", draw(st.integers(0, 2))))
+    modifiers = (("movement", draw(st.integers(-1, 1))),)
+    feats = tuple(draw(features(f"{cid}_f{i}")) for i in range(draw(st.integers(0, n_features))))
+    return Card(cid, cid, controller, printed=printed, modifiers=modifiers, wounds=draw(st.integers(0, 2)),
+                action_markers=draw(st.integers(0, 1)),
+                resources=(("close", 1), ("crystal", draw(st.integers(0, 3)))), features=feats)
+
+
+@st.composite
+def actions(draw, has_defender: bool) -> Action:
+    kind = draw(st.sampled_from(["simple_strike", "attack", "spell", "effect"]))
+    xs = []
+    cost = [("src", "close", "1")]
+    if has_defender and kind == "simple_strike":
+        cost.append(("def", "close", "1"))
+    x_kinds = draw(st.lists(st.sampled_from(X_KINDS_DRAWN), unique=True, max_size=2))
+    for k in x_kinds:
+        if k == "cost":
+            xs.append(XVar("X_cost", "cost", chosen=draw(st.integers(0, 4))))
+            cost.append(("src", "crystal", "X_cost"))
+        elif k == "targets":
+            xs.append(XVar("X_targets", "targets", chosen=draw(st.integers(1, 2))))
+        elif k == "magnitude_chosen" and kind not in _ATTACKS:
+            xs.append(XVar("X_mag", "magnitude_chosen", chosen=draw(st.integers(0, 3))))
+        elif k in ("magnitude_computed", "implicit") and kind not in _ATTACKS:
+            compute = draw(st.sampled_from([("wounds", "source", ""), ("property", "target", "movement"),
+                                            ("resource", "source", "crystal"), ("wounds", "target", "")]))
+            xs.append(XVar("X_mag", k, compute=compute))
+    magnitude_x = any(x.name == "X_mag" for x in xs)
+    return Action(feature="act", kind=kind, source="src", targets=("tgt",),
+                  defender="def" if has_defender and kind == "simple_strike" else None,
+                  effect=draw(st.sampled_from(["damage", "heal"])) if kind not in _ATTACKS else "damage",
+                  needs_magnitude=True if kind in _ATTACKS else draw(st.booleans()),
+                  magnitude_base=None if magnitude_x or kind in _ATTACKS else draw(st.integers(0, 3)),
+                  xs=tuple(xs), cost=tuple(cost), parts_left=draw(st.integers(0, 1)))
+
+
+@st.composite
+def worlds(draw) -> State:
+    """A source (player A), a target (B), maybe a defender (B), an ally of each side; an action."""
+    has_defender = draw(st.booleans())
+    cs = [draw(cards("src", "A")), draw(cards("tgt", "B")), draw(cards("allyA", "A")), draw(cards("allyB", "B"))]
+    if has_defender:
+        cs.append(draw(cards("def", "B")))
+    seen: set[str] = set()
+    for c in cs:  # feature ids are unique per card already; keep them unique overall
+        assert not seen & {f.id for f in c.features}
+        seen |= {f.id for f in c.features}
+    return State(cards=tuple(cs), action=draw(actions(has_defender)))
