@@ -31,6 +31,8 @@ class Finding:
     where: str | None = None
     assumptions: tuple[str, ...] = ()
     replay: str | None = None
+    trace: tuple[dict, ...] = ()  # the counterexample, as event dicts (step, clauses, op, values, rule)
+    highlight: tuple[int, ...] = ()  # the offending events' seq numbers
 
     def text(self, lang: str = "en") -> str:
         return self.message.get(lang) or self.message.get("en", "")
@@ -49,6 +51,7 @@ class CheckResult:
     statement: dict[str, str]
     engine: str
     findings: tuple[Finding, ...] = field(default_factory=tuple)
+    note: str = ""  # e.g. "500 examples"
 
     @property
     def holds(self) -> bool:

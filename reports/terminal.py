@@ -26,7 +26,10 @@ def print_check_results(console: Console, title: str, results: list[CheckResult]
     table.add_column(t("statement", lang))
     table.add_column(t("result", lang), no_wrap=True)
     for r in results:
-        verdict = t("holds", lang) if r.holds else f"{t('violated', lang)} ({len(r.findings)})"
+        if r.holds and r.note:
+            verdict = t("passed_note", lang, note=r.note)
+        else:
+            verdict = t("holds", lang) if r.holds else f"{t('violated', lang)} ({len(r.findings)})"
         style = "green" if r.holds else "bold red"
         table.add_row(r.check, ", ".join(r.clauses), escape(r.statement[lang]), f"[{style}]{verdict}[/]")
     console.print(table)
@@ -39,6 +42,13 @@ def print_check_results(console: Console, title: str, results: list[CheckResult]
                 text = clause_text(cid)
                 if text:
                     console.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
+            if f.trace:
+                from .trace import print_trace
+
+                print_trace(console, list(f.trace), lang, title=t("counterexample", lang, check=f.check),
+                            highlight=f.highlight)
+            if f.replay:
+                console.print(f"  {t('replay', lang)}: {escape(f.replay)}", soft_wrap=True)
 
 
 def print_assumptions(console: Console, assumptions: dict[str, dict], lang: str) -> None:

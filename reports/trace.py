@@ -23,7 +23,10 @@ def format_values(values: dict) -> str:
     return "; ".join(parts)
 
 
-def print_trace(console: Console, trace, lang: str, title: str = "") -> None:
+def print_trace(console: Console, trace, lang: str, title: str = "", highlight: tuple[int, ...] = ()) -> None:
+    """``trace``: a Trace, or a list of event dicts (as in a Finding); ``highlight``: seqs to mark."""
+    if not hasattr(trace, "events"):
+        return _print_rows(console, trace, lang, title, highlight)
     table = Table(title=title or None)
     for key in ("seq", "step", "clauses", "event", "values", "rule"):
         table.add_column(t(f"trace_{key}", lang), no_wrap=key in ("seq", "step", "rule"),
@@ -34,11 +37,27 @@ def print_trace(console: Console, trace, lang: str, title: str = "") -> None:
         values = {k: v for k, v in e.values.items() if k != "skipped"}
         rule = ":".join(e.where.rsplit("/", 1)[-1].split(":")[:2]) if e.where else ""
         cells = (str(e.seq), e.step, ", ".join(e.clauses), event, format_values(values), rule)
-        table.add_row(*(Text(c) for c in cells), style=style)
+        table.add_row(*(Text(c) for c in cells), style="bold red" if e.seq in highlight else style)
+    console.print(table)
+
+
+def _print_rows(console: Console, rows: list[dict], lang: str, title: str, highlight: tuple[int, ...]) -> None:
+    table = Table(title=title or None)
+    for key in ("seq", "step", "clauses", "event", "values", "rule"):
+        table.add_column(t(f"trace_{key}", lang), no_wrap=key in ("seq", "step", "rule"), overflow="fold",
+                         ratio=3 if key == "values" else None)
+    for r in rows:
+        if r["op"] in ("pass", "window_closed") and r["seq"] not in highlight:
+            continue  # keep a failing trace short: passes are implied
+        rule = ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""
+        values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
+        cells = (str(r["seq"]), r["step"], ", ".join(r["clauses"]), r["op"], format_values(values), rule)
+        table.add_row(*(Text(c) for c in cells), style="bold red" if r["seq"] in highlight else "")
     console.print(table)
 
 
 def trace_to_json(trace) -> list[dict]:
+    """A trace (or its list of events) as plain JSON-ready dicts."""
     def plain(v):
         if isinstance(v, (tuple, list)):
             return [plain(i) for i in v]
@@ -46,4 +65,4 @@ def trace_to_json(trace) -> list[dict]:
 
     return [{"seq": e.seq, "step": e.step, "op": e.op, "clauses": list(e.clauses), "assumes": list(e.assumes),
              "rule": e.where,
-             "values": {k: plain(v) for k, v in e.values.items()}} for e in trace.events]
+             "values": {k: plain(v) for k, v in e.values.items()}} for e in getattr(trace, "events", trace)]

@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", parents=[common, texts], help="run every available check on a rulebook")
     c.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
     c.add_argument("--format", choices=("term", "json"), default="term")
+    c.add_argument("--examples", type=int, default=200, metavar="N",
+                   help="Hypothesis examples for the properties (0: structure only; default 200)")
+    c.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: derandomized)")
 
     k = sub.add_parser("clauses", parents=[common, texts], help="list the clause index; compare rules texts")
     k.add_argument("--against", metavar="NEW", help="a newer rules text: list clauses whose wording changed")
@@ -100,10 +103,17 @@ def cmd_check(args, lang: str) -> int:
     from ruleproof.reports.terminal import print_assumptions, print_check_results
 
     clause_text = _clause_text_fn(args, lang)  # parse --rules-text first: bad input fails early
-    report = run_check(args.rulebook)
+    if args.examples < 0:
+        raise RuleproofError("RP150", None, problem="--examples must be 0 or more", fix="e.g. --examples 200")
+    if args.format == "json" or not sys.stderr.isatty():
+        report = run_check(args.rulebook, args.examples, args.seed)
+    else:
+        with Console(stderr=True).status("Hypothesis…") as status:
+            report = run_check(args.rulebook, args.examples, args.seed, progress=lambda m: status.update(m))
     assumptions = report.graph.graph["assumptions"]
     if args.format == "json":
-        meta = {"id": report.rulebook.spec.id, "path": report.rulebook.path, **report.counts()}
+        meta = {"id": report.rulebook.spec.id, "path": report.rulebook.path, **report.counts(),
+                "hypothesis": {"examples": args.examples, "seed": args.seed} if report.properties else None}
         sys.stdout.write(dumps(results_to_json(report.results, meta, assumptions)))
     else:
         con = _console()
@@ -112,12 +122,21 @@ def cmd_check(args, lang: str) -> int:
         con.print(f"{t('rulebook', lang)}: {report.rulebook.path} — {c['steps']} {t('steps', lang)}, "
                   f"{c['edges']} {t('edges', lang)}, {c['operations']} {t('operations', lang)}, "
                   f"{c['windows']} {t('windows', lang)}")
-        print_check_results(con, t("structure_title", lang), report.results, lang, clause_text)
+        print_check_results(con, t("structure_title", lang), report.structure, lang, clause_text)
+        if report.properties:
+            print_check_results(con, t("properties_title", lang), report.properties, lang, clause_text)
+            h = report.hypothesis
+            from ruleproof.generators.run import load_profile
+
+            con.print(t("hypothesis_stats", lang, examples=h.examples, seconds=h.seconds, profile=load_profile()))
         print_assumptions(con, assumptions, lang)
         bad = [r for r in report.results if not r.holds]
         if bad:
             con.print(t("summary_bad", lang, bad=len(bad), n=len(report.results),
                         count=sum(len(r.findings) for r in bad)))
+        elif report.properties:
+            con.print(t("summary_ok_sampled", lang, n=len(report.results), m=len(report.properties),
+                        examples=args.examples))
         else:
             con.print(t("summary_ok", lang, n=len(report.results)))
     return EXIT_OK if report.ok else EXIT_FINDING

@@ -38,6 +38,8 @@ _LABELS: dict[str, tuple[str, str]] = {
     "about": ("вместо пунктов", "stands in for"),
     "reason": ("причина", "reason"),
     "summary_ok": ("Все {n} проверок выполнены.", "All {n} checks hold."),
+    "summary_ok_sampled": ("Все {n} проверок выполнены ({m} из них — на {examples} примерах Hypothesis).",
+                           "All {n} checks hold ({m} of them on {examples} Hypothesis examples)."),
     "summary_bad": ("Нарушено проверок: {bad} из {n}; находок: {count}.",
                     "{bad} of {n} checks violated; {count} findings."),
     "official": ("официальный текст", "official text"),
@@ -72,6 +74,12 @@ _LABELS: dict[str, tuple[str, str]] = {
     "scenario_fail": ("Сценарий {id}: исход расходится с ожидаемым — {n}:", "Scenario {id}: the outcome differs — {n}:"),
     "source": ("источник", "source"),
     "replay": ("повторить", "replay"),
+    "passed_note": ("пройдено: {note}", "passed {note}"),
+    "counterexample": ("Контрпример к {check} (после сокращения)", "Counterexample to {check} (shrunk)"),
+    "properties_title": ("Свойства правил под Hypothesis (выборочная проверка, не доказательство)",
+                         "Properties of the rules under Hypothesis (sampled, not a proof)"),
+    "hypothesis_stats": ("Hypothesis: {examples} примеров, {seconds:.1f} с, профиль {profile}",
+                         "Hypothesis: {examples} examples, {seconds:.1f} s, profile {profile}"),
     "rules_text_from": ("Текст правил: {src} ({n} единиц)", "Rules text: {src} ({n} units)"),
 }
 

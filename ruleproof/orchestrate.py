@@ -1,7 +1,8 @@
 """What `ruleproof check` runs, as data: load, build the graph, run every available engine.
 
-Engines so far: the structural checks of the phase graph.  Later engines (rulings, Hypothesis,
-exhaustive exploration, Z3) add their :class:`CheckResult` lists here.
+Engines so far: the structural checks of the phase graph and the property catalogue under
+Hypothesis.  Later engines (rulings, exhaustive exploration, Z3) add their :class:`CheckResult`
+lists here.
 
 >>> report = run_check()
 >>> report.rulebook.spec.id, report.ok
@@ -10,7 +11,7 @@ exhaustive exploration, Z3) add their :class:`CheckResult` lists here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
@@ -28,10 +29,12 @@ class CheckReport:
     rulebook: Rulebook
     graph: nx.DiGraph
     structure: list[CheckResult]
+    properties: list[CheckResult] = field(default_factory=list)
+    hypothesis: object | None = None  # generators.run.HypothesisOutcome
 
     @property
     def results(self) -> list[CheckResult]:
-        return list(self.structure)
+        return [*self.structure, *self.properties]
 
     @property
     def ok(self) -> bool:
@@ -45,7 +48,17 @@ class CheckReport:
                 "assumptions": len(self.rulebook.spec.assumptions)}
 
 
-def run_check(path: str | Path | None = None) -> CheckReport:
+def run_check(path: str | Path | None = None, examples: int = 0, seed: int | None = None,
+              progress=None) -> CheckReport:
+    """Structure always; the properties under Hypothesis when ``examples`` > 0."""
     rb = load_rulebook(path)
     G = build_graph(rb)
-    return CheckReport(rb, G, run_structure_checks(G, rb.index))
+    report = CheckReport(rb, G, run_structure_checks(G, rb.index))
+    if examples > 0:
+        from ruleproof.generators.run import hypothesis_pass
+
+        outcome = hypothesis_pass(rb, examples=examples, seed=seed, rulebook_arg=str(path) if path else None,
+                                  progress=progress)
+        report.properties = outcome.results
+        report.hypothesis = outcome
+    return report

@@ -17,7 +17,7 @@ CYRILLIC = re.compile("[А-Яа-яЁё]")
 
 
 def test_json_output(capsys):
-    assert main(["check", "--format", "json"]) == 0
+    assert main(["check", "--format", "json", "--examples", "0"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["schema"] == "ruleproof-check/1" and doc["ok"] is True
     assert doc["rulebook"]["id"] == "berserk-rp-4.1-2" and doc["rulebook"]["steps"] == 9
@@ -29,7 +29,7 @@ def test_json_output_with_a_finding(write_rulebook, op_index, capsys):
     def edit(d):
         d["steps"]["dice"]["operations"][op_index(d, "dice", "window", id="reroll")]["first"] = "non_active_player"
     path = write_rulebook(edit)
-    assert main(["check", str(path), "--format", "json"]) == 1
+    assert main(["check", str(path), "--format", "json", "--examples", "0"]) == 1
     doc = json.loads(capsys.readouterr().out)
     [bad] = [c for c in doc["checks"] if not c["holds"]]
     [f] = bad["findings"]
@@ -38,7 +38,7 @@ def test_json_output_with_a_finding(write_rulebook, op_index, capsys):
 
 
 def test_english_output_has_no_russian_labels(capsys):
-    assert main(["--lang", "en", "check"]) == 0
+    assert main(["--lang", "en", "check", "--examples", "0"]) == 0
     out = capsys.readouterr().out
     headers = [ln for ln in out.splitlines() if "┃" in ln]
     assert headers and not any(CYRILLIC.search(h) for h in headers)
@@ -46,7 +46,7 @@ def test_english_output_has_no_russian_labels(capsys):
 
 
 def test_russian_output_has_russian_labels(capsys):
-    assert main(["check", "--lang", "ru"]) == 0
+    assert main(["check", "--lang", "ru", "--examples", "0"]) == 0
     out = capsys.readouterr().out
     headers = [ln for ln in out.splitlines() if "┃" in ln]
     assert all(CYRILLIC.search(h) for h in headers)
@@ -55,7 +55,7 @@ def test_russian_output_has_russian_labels(capsys):
 
 def test_console_script_and_module_entry():
     for cmd in ([sys.executable, "-m", "ruleproof", "check"], [str(Path(sys.executable).parent / "ruleproof"), "check"]):
-        proc = subprocess.run(cmd + ["--lang", "en"], capture_output=True, text=True)
+        proc = subprocess.run(cmd + ["--lang", "en", "--examples", "0"], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
         assert "All 7 checks hold." in proc.stdout
 

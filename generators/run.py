@@ -1,0 +1,119 @@
+"""Run the property catalogue under Hypothesis on a rulebook and turn the outcome into check results.
+
+One state-machine run checks every property; when one is violated, its shrunk counterexample is
+kept and the run is repeated without it, until the rest hold.  Deterministic by default (seed 0);
+``seed`` makes a different but reproducible run.  Failing examples are saved in a
+Hypothesis database under the cache folder, so a re-run replays them first.  Under ``CI=true`` the
+derandomized ``ci`` profile is loaded and no database is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+from hypothesis import HealthCheck, Phase, seed as hyp_seed, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.reporting import with_reporter
+from hypothesis.stateful import get_state_machine_test
+
+from ruleproof.model.rulebook import Rulebook
+from ruleproof.properties.catalogue import PROPERTIES
+from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.trace import trace_to_json
+
+from .machine import STEP_COUNT, PropertyViolated, machine_for
+
+__all__ = ["HypothesisOutcome", "hypothesis_pass", "load_profile", "CACHE_DIR"]
+
+CACHE_DIR = Path(".ruleproof-cache")
+DEFAULT_SEED = 0
+
+settings.register_profile("ruleproof", deadline=None, print_blob=False,
+                          stateful_step_count=STEP_COUNT, suppress_health_check=list(HealthCheck))
+settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=False,
+                          stateful_step_count=STEP_COUNT, suppress_health_check=list(HealthCheck))
+
+
+def load_profile() -> str:
+    """``ci`` under CI=true (derandomized, no database), else ``ruleproof``."""
+    name = "ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "ruleproof"
+    settings.load_profile(name)
+    return name
+
+
+@contextlib.contextmanager
+def _shrink_budget(seconds: float) -> Iterator[None]:
+    """Bound the time Hypothesis spends shrinking one failure (its own bound is 300 s)."""
+    from hypothesis.internal.conjecture import engine
+
+    old = getattr(engine, "MAX_SHRINKING_SECONDS", None)
+    if old is not None:
+        engine.MAX_SHRINKING_SECONDS = seconds
+    try:
+        yield
+    finally:
+        if old is not None:
+            engine.MAX_SHRINKING_SECONDS = old
+
+
+@dataclass
+class HypothesisOutcome:
+    results: list[CheckResult]
+    examples: int
+    seed: int | None
+    seconds: float
+    first_failure_seconds: float | None = None
+    violations: dict[str, PropertyViolated] = field(default_factory=dict)
+
+
+def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, rulebook_arg: str | None = None,
+                    cache_dir: Path | None = CACHE_DIR, shrink_seconds: float = 10.0,
+                    progress: Callable[[str], None] | None = None,
+                    only: frozenset[str] | None = None) -> HypothesisOutcome:
+    """Check the properties on ``examples`` generated worlds and plays of ``rb``."""
+    profile = load_profile()
+    database = None
+    if profile != "ci" and cache_dir is not None:
+        database = DirectoryBasedExampleDatabase(str(Path(cache_dir) / "hypothesis"))
+    if profile != "ci" and seed is None:
+        seed = DEFAULT_SEED  # deterministic by default, and still able to keep failures in the database
+    base = settings(settings.get_profile(profile), max_examples=examples,
+                    **({"database": database} if profile != "ci" else {}))
+    found: dict[str, PropertyViolated] = {}
+    started = time.perf_counter()
+    first: float | None = None
+    wanted = [p for p in PROPERTIES if only is None or p.id in only]
+    while len(found) < len(wanted):
+        test = get_state_machine_test(machine_for(rb, only=only, skip=frozenset(found)), settings=base)
+        if seed is not None:
+            test = hyp_seed(seed)(test)
+        if progress:
+            progress(f"{len(wanted) - len(found)} properties, {examples} examples")
+        try:
+            with _shrink_budget(shrink_seconds), with_reporter(lambda _msg: None):
+                test()
+            break
+        except PropertyViolated as exc:
+            found[exc.prop.id] = exc
+            first = first if first is not None else time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    replay = "ruleproof check" + (f" {rulebook_arg}" if rulebook_arg else "") + f" --examples {examples}" + (
+        f" --seed {seed}" if seed is not None else "")
+    results = []
+    for p in wanted:
+        exc = found.get(p.id)
+        findings: tuple[Finding, ...] = ()
+        if exc is not None:
+            findings = (Finding(kind="property", check=p.id, verdict="violated", engine="hypothesis",
+                                clauses=p.clauses, message={"ru": exc.violation.ru, "en": exc.violation.en},
+                                element=f"events {', '.join(f'#{n}' for n in exc.violation.events)}",
+                                where=rb.path, replay=replay, trace=tuple(trace_to_json(exc.events)),
+                                highlight=exc.violation.events),)
+        results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "hypothesis", findings,
+                                   note=f"{examples} examples"))
+    return HypothesisOutcome(results, examples, seed, elapsed, first, found)
