@@ -134,6 +134,12 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("dice-x-reads-current", ("542.6", "542.5/b1"), "X модификатора броска читает текущее значение свойства",
        "dice-modifier X reads the current property value")(
         lambda d: _set(d, "dice", "fix_x", "reads", "current", x="dice_modifier")),
+    _m("computed-x-reads-current", ("542.6", "542.4/b2"), "вычисляемый X величины читает текущее значение свойства",
+       "computed magnitude-X reads the current property value")(
+        lambda d: _set(d, "calculation", "fix_x", "reads", "current", x="magnitude_computed")),
+    _m("implicit-x-reads-current", ("542.6", "542.8"), "неявный X (542.8) читает текущее значение свойства",
+       "the implicit X of 542.8 reads the current property value")(
+        lambda d: _set(d, "calculation", "fix_x", "reads", "current", x="implicit")),
     _m("magnitude-modifier-x-before-window", ("542.5/b2",),
        "X модификатора величины вычисляется до окна шага расчёта",
        "magnitude-modifier X is computed before the calculation window")(
@@ -144,12 +150,18 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("assault-fires-on-return-strike", ("540.4.1",), "«при нападении» срабатывает и на ответный удар",
        "«on assault» also fires on a return strike")(
         lambda d: d["tables"]["trigger_words"]["rows"].update(assault=["attack", "return_strike"])),
+    _m("assault-fires-on-nothing", ("540.4.1",), "«при нападении» не срабатывает даже на удар нападающего",
+       "«on assault» does not fire even on the attacker's own strike")(
+        lambda d: d["tables"]["trigger_words"]["rows"].update(assault=[])),
     _m("marker-before-payment", ("540.3.1",), "маркер действия выдаётся до оплаты",
        "the action marker is given before payment")(
         lambda d: _move(d, "payment", "give_action_marker", "payment", 0)),
     _m("no-modification-during-execution", ("540.4",), "модификация ресурсов во время выполнения не разрешена",
        "no resource modification during execution")(
         lambda d: _allows(d, "effect_triggers", lambda a: [k for k in a if k != "resource_modification"])),
+    _m("claims-unresolved", ("512.5/t1",), "этап выполнения начинается без разрешения заявок",
+       "the execution stage begins without resolving the claims")(
+        lambda d: _drop(d, "claim_resolution", "resolve_claims")),
     _m("no-resource-check", ("540.2", "542.2"), "наличие ресурсов при объявлении не проверяется",
        "resources are not checked at declaration")(lambda d: _drop(d, "declaration", "check_resources")),
     _m("no-effect", ("512.6.5",), "эффект не накладывается", "the effect is not applied")(

@@ -84,6 +84,8 @@ def actions(draw, has_defender: bool) -> Action:
     if has_defender and kind == "simple_strike":
         cost.append(("def", "close", "1"))
     x_kinds = draw(st.lists(st.sampled_from(X_KINDS_DRAWN), unique=True, max_size=2))
+    magnitude_kinds = [k for k in x_kinds if k.startswith("magnitude") or k == "implicit"]
+    x_kinds = [k for k in x_kinds if k not in magnitude_kinds[1:]]  # one magnitude X at most
     for k in x_kinds:
         if k == "cost":
             xs.append(XVar("X_cost", "cost", chosen=draw(st.integers(0, 4))))

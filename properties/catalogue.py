@@ -190,6 +190,10 @@ def _right_before(view: View, kinds: tuple[str, ...], apply_op: str, step_kind: 
             return _v([apply, *fixes], f"X ({', '.join(kinds)}) не определён перед применением модификаторов ({clause})",
                       f"X ({', '.join(kinds)}) is not determined right before the modifiers are applied ({clause})")
         last = before[-1]
+        check = next((e for e in part if e.op == "check_source_legality"), None)
+        if step_kind == "calculation" and check is not None and check.seq > before[0].seq:
+            return _v([before[0], check], f"X ({', '.join(kinds)}) определён до проверки легальности ({clause})",
+                      f"X ({', '.join(kinds)}) was determined before the legality check ({clause})")
         between = [e for e in part if last.seq < e.seq < apply.seq and e.op in ("window", "play")]
         if between or view.kind(last) != step_kind:
             return _v([last, *between, apply], f"X ({', '.join(kinds)}) определён не непосредственно перед "
@@ -277,6 +281,10 @@ def raw_die(view: View, complete: bool) -> Violation | None:
     for part in view.parts():
         fixes = [e for e in part if e.op == "fix_raw_die"]
         rerolls = [e for e in part if e.op == "play" and e.values.get("kind") == "reroll"]
+        first_roll = next((e for e in part if e.op == "roll_die"), None)
+        early = [r for r in rerolls if first_roll is None or r.seq < first_roll.seq]
+        if early:
+            return _v(early, "переброс заявлен до броска кубика (512.6.2)", "a reroll was declared before the die was rolled (512.6.2)")
         for f in fixes:
             later = [r for r in rerolls if r.seq > f.seq]
             if later:
@@ -309,6 +317,15 @@ def dice_modifier_window(view: View, complete: bool) -> Violation | None:
 def final_die(view: View, complete: bool) -> Violation | None:
     for part in view.parts():
         final = next((e for e in part if e.op == "fix_final_die"), None)
+        base = next((e for e in part if e.op == "determine_base"), None)
+        rolled = any(e.op == "roll_die" for e in part)
+        if rolled and base is not None and (final is None or final.seq > base.seq):
+            return _v([base], "сила/величина определены до фиксации итогового броска (512.6.2)",
+                      "strength/magnitude were determined before the final die was fixed (512.6.2)")
+        left = [e for e in part if e.op == "enter" and e.values["kind"] != "dice" and e.seq > (final.seq if final else 0)]
+        if rolled and final is not None and left and left[0].state.action.die_effect_on_stack:
+            return _v([final, left[0]], "эффект броска кубика не удалён из стека после фиксации (512.6.2)",
+                      "the die-roll effect was not removed from the stack after the final value (512.6.2)")
         if final is None:
             continue
         apply = next((e for e in part if e.op == "apply_dice_modifiers" and not e.values.get("skipped")), None)
@@ -435,6 +452,16 @@ def after_ability(view: View, complete: bool) -> Violation | None:
         if e.values.get("kind") == "after_ability" and view.kind(e) != "completion":
             return _v([e], f"«после …» заявлено на шаге «{view.kind(e)}» (512.6.6)",
                       f"«after …» was declared at the {view.kind(e)} step (512.6.6)")
+    for rel in view.ops("release_roles"):
+        same_step = []
+        for e in view.events[rel.seq + 1:]:
+            if e.op == "enter":
+                break
+            same_step.append(e)
+        pending = [e for e in same_step if e.op in ("play", "pass")]
+        if pending:
+            return _v([rel, pending[0]], "роли сняты до того, как выполнены особенности «после …» (512.6.6)",
+                      "roles were released before the «after …» features were done (512.6.6)")
     for pay in view.ops("pay_reserved"):
         if not pay.state.action.roles_released:
             return _v([pay], "оплата началась, а роли карт не сняты (512.6.6)",
@@ -482,6 +509,11 @@ def payment(view: View, complete: bool) -> Violation | None:
         if paid != should:
             return _v([pay], f"оплачено {paid}, а следовало {should} (512.7, 540.2)",
                       f"paid {paid}, but should have paid {should} (512.7, 540.2)")
+    for rm in view.ops("remove_from_stack"):
+        late = [e for e in view.events if e.seq > rm.seq and e.op in ("play", "pass") and view.kind(e) == "payment"]
+        if late:
+            return _v([rm, late[0]], "особенность удалена из стека до срабатываний при оплате (512.7)",
+                      "the feature left the stack before the payment triggers were done (512.7)")
     if complete and view.ops("declare") and view.final.action.on_stack:
         return _v(view.events[-1:], "особенность осталась в стеке после оплаты (512.7)",
                   "the feature stayed on the stack after payment (512.7)")
@@ -532,9 +564,30 @@ def action_marker(view: View, complete: bool) -> Violation | None:
     return None
 
 
+def _assault_offered(view: View) -> Violation | None:
+    for e in view.ops("play", "pass"):
+        a = e.state.action
+        if view.kind(e) != "effect" or not a.is_attack or not a.effect_applied:
+            continue
+        window = view.window_of(e) or {}
+        source = e.state.card(a.source)
+        if "effect_trigger" not in window.get("allows", ()) or source.controller != e.values.get("player"):
+            continue
+        played_before = {p.values["feature"] for p in view.ops("play") if p.seq < e.seq}
+        for f in source.features:
+            if f.kind == "effect_trigger" and f.trigger == "assault" and f.id not in played_before \
+                    and f.id not in e.values.get("offered", ()) and e.values.get("feature") != f.id:
+                return _v([e], f"«при нападении» ({f.id}) не предложено на удар нападающего (540.4.1)",
+                          f"«on assault» ({f.id}) was not offered on the attacker's own strike (540.4.1)")
+    return None
+
+
 @prop("P540.4.1-return-strike", ("540.4.1",), "«при ударе/атаке» срабатывает и на ответный удар защитника, "
       "«при нападении» — нет", "«on strike/attack» also fires on a defender's return strike; «on assault» does not")
 def return_strike(view: View, complete: bool) -> Violation | None:
+    found = _assault_offered(view)
+    if found:
+        return found
     for e in view.ops("play", "pass"):
         if e.values.get("window") is None or view.kind(e) != "effect":
             continue
@@ -658,6 +711,16 @@ def compound(view: View, complete: bool) -> Violation | None:
     if len(declared) != parts:
         return _v(declared or view.events[:1], f"частей объявлено {len(declared)} из {parts} (512.6.6)",
                   f"{len(declared)} of {parts} parts were declared (512.6.6)")
+    return None
+
+
+@prop("P512.5-claims-resolved", ("512.5/t1",), "этап выполнения начинается, когда все заявки разрешены",
+      "the execution stage begins once every claim is resolved")
+def claims_resolved(view: View, complete: bool) -> Violation | None:
+    for e in view.ops("enter"):
+        if e.values["kind"] in ("dice", "calculation") and e.state.claims:
+            return _v([e], f"этап выполнения начался при неразрешённых заявках {list(e.state.claims)} (512.5)",
+                      f"the execution stage began with unresolved claims {list(e.state.claims)} (512.5)")
     return None
 
 

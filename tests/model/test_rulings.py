@@ -53,6 +53,9 @@ KILLS: dict[str, list[str]] = {
     "completion-after-ability": ["no-role-release", "after-window-before-effect"],
     "compound-returns-to-claim": ["no-compound-loop"],
     "payment-stage": ["no-payment-triggers", "stays-on-stack"],
+    "assault-own-strike": ["assault-fires-on-nothing", "M5"],
+    "computed-x-printed": ["computed-x-reads-current", "computed-x-at-declaration"],
+    "implicit-x-printed": ["implicit-x-reads-current", "implicit-x-at-declaration"],
 }
 
 
