@@ -48,6 +48,7 @@ class MutantResult:
     status: str  # killed | equivalent | undecided | survived | invalid
     killed_by: list[str] = field(default_factory=list)
     reason: str = ""
+    reason_ru: str = ""
     seconds: float = 0.0
 
 
@@ -181,7 +182,9 @@ def _signature(trace) -> tuple:
 #: drafts the excerpts do not decide: 540.4 leaves to the general rules (not in the excerpts) in which
 #: windows a resource modification of the executing action is declared
 UNDECIDED = (("widen:", ":resource_modification"), "540.4: resource modifications are declared «по общим правилам», "
-             "which the excerpts do not contain: which windows admit them is not decided by them")
+             "which the excerpts do not contain: which windows admit them is not decided by them",
+             "540.4: модификации ресурсов заявляются «по общим правилам», которых нет в выдержках: в каких окнах "
+             "их можно заявлять, выдержки не решают")
 
 
 def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = True,
@@ -205,6 +208,7 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
             rb = load_rulebook_text(yaml.safe_dump(draft.data, allow_unicode=True, sort_keys=False), draft.id)
         except RuleproofError as err:
             res.status, res.reason = "invalid", f"not a loadable rulebook: {err.code} {err.what('en')}"
+            res.reason_ru = f"свод не загружается: {err.code} {err.what('ru')}"
             results.append(res)
             continue
         res.killed_by += [r.check for r in run_structure_checks(build_graph(rb), rb.index) if not r.holds]
@@ -221,12 +225,12 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
         if not res.killed_by and hypothesis and examples > 0:
             from .run import hypothesis_pass
 
-            out = hypothesis_pass(rb, examples=examples, shrink_seconds=1.0, cache_dir=None)
+            out = hypothesis_pass(rb, examples=examples, shrinks=10, cache_dir=None)
             res.killed_by += [r.check for r in out.results if not r.holds]
         if res.killed_by:
             res.status = "killed"
         elif draft.id.startswith(UNDECIDED[0][0]) and draft.id.endswith(UNDECIDED[0][1]):
-            res.status, res.reason = "undecided", UNDECIDED[1]
+            res.status, res.reason, res.reason_ru = "undecided", UNDECIDED[1], UNDECIDED[2]
         else:
             same = all(_signature(run(rb, sc.initial_state(), sc.choices())) == reference[sc.spec.id]
                        for sc in scenarios) and all(
@@ -234,8 +238,10 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
             if same:
                 res.status = "equivalent"
                 res.reason = f"no behaviour differs on the {len(scenarios)} rulings and {len(worlds)} random plays"
+                res.reason_ru = f"поведение не отличается ни на {len(scenarios)} решениях, ни на {len(worlds)} случайных партиях"
             else:
                 res.reason = "behaviour differs, yet no check, ruling or property notices (a gap)"
+                res.reason_ru = "поведение отличается, но ни проверка, ни решение, ни свойство этого не замечают (пробел)"
         res.seconds = time.perf_counter() - t0
         results.append(res)
     return SelftestReport(results, time.perf_counter() - started)

@@ -51,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--rulebook", help="rulebook to run it on (default: the bundled РП 4.1-2)")
     r.add_argument("--format", choices=("term", "json"), default="term")
 
+    m = sub.add_parser("selftest", parents=[common], help="do the properties and rulings catch faulty drafts?")
+    m.add_argument("--format", choices=("term", "json"), default="term")
+    m.add_argument("--examples", type=int, default=60, metavar="N",
+                   help="Hypothesis examples for drafts nothing else kills (default 60; 0: no Hypothesis)")
+    m.add_argument("--only", nargs="*", metavar="ID", help="only these drafts (ids as printed, e.g. M1 drop:dice:6)")
+
     g = sub.add_parser("graph", parents=[common], help="draw the phase graph")
     g.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
     g.add_argument("--format", choices=("dot", "mermaid", "svg", "png"), default="svg")
@@ -63,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     lang = args.lang
     try:
-        return {"check": cmd_check, "clauses": cmd_clauses, "graph": cmd_graph, "run": cmd_run}[args.command](args, lang)
+        return {"check": cmd_check, "clauses": cmd_clauses, "graph": cmd_graph, "run": cmd_run,
+                "selftest": cmd_selftest}[args.command](args, lang)
     except RuleproofError as err:
         print(err.render(lang), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -255,6 +262,44 @@ def cmd_run(args, lang: str) -> int:
             con.print(f"  [dim]{cid}:[/] «{escape(text)}»", soft_wrap=True)
     con.print(f"{t('replay', lang)}: {escape(replay)}", soft_wrap=True)
     return EXIT_FINDING
+
+
+def cmd_selftest(args, lang: str) -> int:
+    from ruleproof.generators.selftest import selftest
+
+    if args.format == "json" or not sys.stderr.isatty():
+        rep = selftest(examples=args.examples, only=args.only)
+    else:
+        with Console(stderr=True).status("selftest…") as status:
+            rep = selftest(examples=args.examples, only=args.only, progress=lambda msg: status.update(msg))
+    c = rep.counts
+    if args.format == "json":
+        doc = {"schema": "ruleproof-selftest/1", **c, "survivors": c["survived"], "kill_rate": round(rep.kill_rate, 4),
+               "seconds": round(rep.seconds, 1), "property_kills": rep.property_kills(),
+               "results": [{"id": r.id, "operator": r.operator, "description": r.en, "status": r.status,
+                            "killed_by": r.killed_by, "reason": {"en": r.reason, "ru": r.reason_ru}}
+                            for r in rep.results]}
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    else:
+        con = _console()
+        table = Table(title=t("selftest_title", lang))
+        for key in ("mutant", "operator", "status", "killed_by"):
+            table.add_column(t(f"st_{key}", lang), overflow="fold")
+        for r in rep.results:
+            style = {"killed": "", "survived": "bold red"}.get(r.status, "yellow")
+            shown = ", ".join(r.killed_by[:4]) + (f" (+{len(r.killed_by) - 4})" if len(r.killed_by) > 4 else "")
+            reason = r.reason_ru if lang == "ru" and r.reason_ru else r.reason
+            table.add_row(escape(r.id), escape(r.operator), t(f"st_{r.status}", lang), escape(shown or reason),
+                          style=style)
+        con.print(table)
+        kills = rep.property_kills()
+        con.print(t("st_property_kills", lang, n=sum(bool(v) for v in kills.values()), total=len(kills)))
+        for pid, ks in kills.items():
+            if not ks:
+                con.print(f"  ✗ {pid}")
+        con.print(t("st_summary", lang, rate=rep.kill_rate * 100, seconds=rep.seconds, **c))
+    bad = c["survived"] > 0 or any(not v for v in rep.property_kills().values())
+    return EXIT_FINDING if bad else EXIT_OK
 
 
 def cmd_graph(args, lang: str) -> int:

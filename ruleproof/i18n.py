@@ -80,6 +80,23 @@ _LABELS: dict[str, tuple[str, str]] = {
                          "Properties of the rules under Hypothesis (sampled, not a proof)"),
     "hypothesis_stats": ("Hypothesis: {examples} примеров, {seconds:.1f} с, профиль {profile}",
                          "Hypothesis: {examples} examples, {seconds:.1f} s, profile {profile}"),
+    "selftest_title": ("Самопроверка: ловят ли свойства и решения ошибочные черновики",
+                       "Self-test: do the properties and rulings catch faulty drafts"),
+    "st_mutant": ("черновик", "draft"),
+    "st_operator": ("оператор", "operator"),
+    "st_status": ("итог", "status"),
+    "st_killed_by": ("кем пойман / почему нет", "killed by / why not"),
+    "st_killed": ("пойман", "killed"),
+    "st_survived": ("НЕ ПОЙМАН", "SURVIVED"),
+    "st_equivalent": ("эквивалентен", "equivalent"),
+    "st_undecided": ("не решается выдержками", "undecided by the excerpts"),
+    "st_invalid": ("не загружается", "not loadable"),
+    "st_property_kills": ("Свойств, поймавших хотя бы один черновик: {n} из {total}",
+                          "Properties that kill at least one draft: {n} of {total}"),
+    "st_summary": ("Черновиков {mutants}: поймано {killed}, эквивалентных {equivalent}, нерешаемых {undecided}, "
+                   "не поймано {survived}; доля пойманных {rate:.1f}% ({seconds:.0f} с)",
+                   "{mutants} drafts: {killed} killed, {equivalent} equivalent, {undecided} undecided, "
+                   "{survived} survived; kill rate {rate:.1f}% ({seconds:.0f} s)"),
     "rules_text_from": ("Текст правил: {src} ({n} единиц)", "Rules text: {src} ({n} units)"),
 }
 
