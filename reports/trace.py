@@ -24,35 +24,23 @@ def format_values(values: dict) -> str:
 
 
 def print_trace(console: Console, trace, lang: str, title: str = "", highlight: tuple[int, ...] = ()) -> None:
-    """``trace``: a Trace, or a list of event dicts (as in a Finding); ``highlight``: seqs to mark."""
-    if not hasattr(trace, "events"):
-        return _print_rows(console, trace, lang, title, highlight)
-    table = Table(title=title or None)
-    for key in ("seq", "step", "clauses", "event", "values", "rule"):
-        table.add_column(t(f"trace_{key}", lang), no_wrap=key in ("seq", "step", "rule"),
-                         overflow="fold", ratio=3 if key == "values" else None)
-    for e in trace.events:
-        style = "dim" if e.op in ("pass", "enter", "window_closed") else ""
-        event = e.op if e.values.get("skipped") is not True else f"{e.op} ({t('skipped', lang)})"
-        values = {k: v for k, v in e.values.items() if k != "skipped"}
-        rule = ":".join(e.where.rsplit("/", 1)[-1].split(":")[:2]) if e.where else ""
-        cells = (str(e.seq), e.step, ", ".join(e.clauses), event, format_values(values), rule)
-        table.add_row(*(Text(c) for c in cells), style="bold red" if e.seq in highlight else style)
-    console.print(table)
-
-
-def _print_rows(console: Console, rows: list[dict], lang: str, title: str, highlight: tuple[int, ...]) -> None:
+    """A Trace, or its events as dicts (as a Finding keeps them); ``highlight``: seqs to mark.
+    A counterexample (a list of dicts) is shown compact: passes and window closings are implied."""
+    compact = not hasattr(trace, "events")
+    rows = trace if compact else trace_to_json(trace)
     table = Table(title=title or None)
     for key in ("seq", "step", "clauses", "event", "values", "rule"):
         table.add_column(t(f"trace_{key}", lang), no_wrap=key in ("seq", "step", "rule"), overflow="fold",
                          ratio=3 if key == "values" else None)
     for r in rows:
-        if r["op"] in ("pass", "window_closed") and r["seq"] not in highlight:
-            continue  # keep a failing trace short: passes are implied
-        rule = ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""
+        if compact and r["op"] in ("pass", "window_closed") and r["seq"] not in highlight:
+            continue
         values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
-        cells = (str(r["seq"]), r["step"], ", ".join(r["clauses"]), r["op"], format_values(values), rule)
-        table.add_row(*(Text(c) for c in cells), style="bold red" if r["seq"] in highlight else "")
+        event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
+        rule = ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""
+        style = "bold red" if r["seq"] in highlight else ("dim" if r["op"] in ("pass", "enter", "window_closed") else "")
+        cells = (str(r["seq"]), r["step"], ", ".join(r["clauses"]), event, format_values(values), rule)
+        table.add_row(*(Text(c) for c in cells), style=style)
     console.print(table)
 
 

@@ -73,15 +73,10 @@ def test_s2_path_that_skips_payment(write_rulebook):
 
 def test_s3_swapped_steps(write_rulebook):
     """Blocking moved before calculation: dice → blocking → calculation → effect."""
-    def edit(d):
-        s = d["steps"]
-        s["dice"]["next"] = [{"to": "blocking", "cites": ["512.6.2/b5"]}]
-        s["claim_resolution"]["next"][0]["to"] = "blocking"
-        s["blocking"]["next"] = [{"to": "completion", "when": "action_blocked", "cites": ["512.6.4/b3"]},
-                                 {"to": "calculation", "cites": ["512.6.4/b4"]}]
-        s["calculation"]["next"][1]["to"] = "effect"
-    findings = only(check_execution_order(graph_of(write_rulebook(edit)), default_index()),
-                    "S3-execution-order")
+    from ruleproof.generators.mutants import MUTANTS
+
+    findings = only(check_execution_order(graph_of(write_rulebook(MUTANTS["blocking-before-calculation"].edit)),
+                                          default_index()), "S3-execution-order")
     assert [f.element for f in findings] == ["edge blocking → calculation"]
     assert {"512.6.1", "512.6.4", "512.6.3"} <= set(findings[0].clauses)
 
