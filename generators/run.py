@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from hypothesis import HealthCheck, Phase, seed as hyp_seed, settings
+from hypothesis import HealthCheck, seed as hyp_seed, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.reporting import with_reporter
 from hypothesis.stateful import get_state_machine_test

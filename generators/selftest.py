@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 from ruleproof.errors import RuleproofError
 from ruleproof.model.graph import build_graph
 from ruleproof.model.interpreter import RandomChoices, run
-from ruleproof.model.rulebook import Rulebook, load_rulebook, load_rulebook_text
+from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
 from ruleproof.model.structure import run_structure_checks
 from ruleproof.model.vocabulary import FEATURE_KINDS, GUARDS, parse_guard
@@ -249,15 +249,14 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
 
 def _random_worlds(n: int) -> list:
     """Worlds drawn reproducibly from the Hypothesis strategy (for the equivalence comparison)."""
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
+    from hypothesis import HealthCheck, Phase, given, settings
 
     from .strategies import worlds
 
     out = []
 
     @settings(max_examples=n, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[__import__("hypothesis").Phase.generate])
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
     @given(worlds())
     def collect(w):
         out.append(w)

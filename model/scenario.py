@@ -51,7 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ruleproof.errors import RuleproofError
 
 from .clauses import ClauseIndex, default_index
-from .features import CARD_FEATURE_KINDS, CONDITIONS, EFFECTS, X_SOURCES, Effect, Feature
+from .features import CARD_FEATURE_KINDS, CONDITIONS, X_SOURCES, Effect, Feature
 from .interpreter import ScriptedChoices, Trace, run
 from .rulebook import Rulebook, check_clause_ids, from_pydantic
 from .schema import Text, Word
@@ -235,7 +235,6 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
     spec = sc.spec
     check_clause_ids(spec.clauses, lambda j: sc.where(("clauses", j)), index)
     cards = set(spec.cards)
-    known_cards = ", ".join(sorted(cards))
     feature_ids: dict[str, str] = {}
 
     def card_ref(ref: str, path: tuple, extra: tuple[str, ...] = ()) -> None:

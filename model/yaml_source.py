@@ -59,7 +59,7 @@ class LocMap(dict):
         return self.get((), Location(self.file))
 
 
-def read_text(path: str | Path, what: str = "file") -> tuple[str, str]:
+def read_text(path: str | Path) -> tuple[str, str]:
     """Read a UTF-8 text file; return (text, display name).  Errors are RuleproofErrors."""
     p = Path(path)
     name = str(path)
