@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-__all__ = ["Property", "Violation", "View", "PROPERTIES", "BY_ID", "check_all"]
+__all__ = ["Property", "Violation", "View", "PROPERTIES", "BY_ID", "check_all", "property_citations"]
 
 
 @dataclass(frozen=True)
@@ -732,3 +732,15 @@ def check_all(events: list, complete: bool, only: Iterable[str] | None = None) -
     view = View(events)
     wanted = set(only) if only is not None else None
     return [(p, v) for p in PROPERTIES if (wanted is None or p.id in wanted) and (v := p.check(view, complete))]
+
+
+def property_citations():
+    """A Citation per property (for `clauses --against`: which properties cite a changed clause)."""
+    import inspect
+
+    from ruleproof.errors import Location
+    from ruleproof.model.rulebook import Citation
+
+    for p in PROPERTIES:
+        line = inspect.getsourcelines(p.check)[1]
+        yield Citation(f"property {p.id}", "property", p.clauses, Location("properties/catalogue.py", line))

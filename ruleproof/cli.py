@@ -165,8 +165,9 @@ def cmd_clauses(args, lang: str) -> int:
         new = load_rules_text(args.against)
         diff = diff_texts(rules, new)
         from ruleproof.model.scenario import ruling_citations
+        from ruleproof.properties.catalogue import property_citations
 
-        cites = [*load_rulebook(args.rulebook).citations(), *ruling_citations()]
+        cites = [*load_rulebook(args.rulebook).citations(), *property_citations(), *ruling_citations()]
         return _print_diff(diff, rules, new, cites, lang, args.format, citing)
     if args.format == "json":
         doc = {"schema": "ruleproof-clauses/1", "edition": index.edition, "units": [
