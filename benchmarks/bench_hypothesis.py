@@ -15,14 +15,11 @@ import time
 
 import hypothesis
 
-from ruleproof.generators.mutants import mutant_yaml
+from ruleproof.generators.mutants import PUBLIC, mutant_yaml
 from ruleproof.generators.run import hypothesis_pass
 from ruleproof.model import interpreter
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 
-PUBLIC = {"M1": "P542.2-cost-x", "M2": "P542.3-targets-x", "M3": "P542.4-computed-x",
-          "M4": "P540.3-action-marker", "M5": "P512.7-payment", "M6": "P540.2-reserved",
-          "M7": "P512.6.3-legality-once", "M8": "P512.6.2-dice-modifier-window"}
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ import yaml
 
 from ruleproof.model.rulebook import bundled_rulebook_path
 
-__all__ = ["Mutant", "MUTANTS", "find_op", "bundled_data", "mutate", "mutant_yaml", "write_mutant"]
+__all__ = ["Mutant", "MUTANTS", "PUBLIC", "find_op", "bundled_data", "mutate", "mutant_yaml", "write_mutant"]
 
 Edit = Callable[[dict], None]
 
@@ -220,6 +220,12 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
        "a chosen magnitude X is fixed at the calculation step")(
         lambda d: _move(d, "declaration", "fix_x", "calculation", 1, x="magnitude_chosen")),
 )}
+
+
+#: the public must-catch mutants and the property named to catch each
+PUBLIC: dict[str, str] = {"M1": "P542.2-cost-x", "M2": "P542.3-targets-x", "M3": "P542.4-computed-x",
+                          "M4": "P540.3-action-marker", "M5": "P512.7-payment", "M6": "P540.2-reserved",
+                          "M7": "P512.6.3-legality-once", "M8": "P512.6.2-dice-modifier-window"}
 
 
 def bundled_data() -> dict:

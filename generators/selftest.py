@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
+import yaml
+
 from ruleproof.errors import RuleproofError
 from ruleproof.model.graph import build_graph
 from ruleproof.model.interpreter import RandomChoices, run
@@ -203,8 +205,6 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
             progress(f"{n}/{len(all_drafts)} {draft.id}")
         res = MutantResult(draft.id, draft.operator, draft.en, "survived")
         try:
-            import yaml
-
             rb = load_rulebook_text(yaml.safe_dump(draft.data, allow_unicode=True, sort_keys=False), draft.id)
         except RuleproofError as err:
             res.status, res.reason = "invalid", f"not a loadable rulebook: {err.code} {err.what('en')}"

@@ -172,16 +172,13 @@ def chosen_x(view: View, complete: bool) -> Violation | None:
     return _fixed_once_at_declaration(view, complete, "magnitude_chosen", "542.4/b1")
 
 
-def _right_before(view: View, kinds: tuple[str, ...], apply_op: str, step_kind: str, clause: str,
-                  complete: bool) -> Violation | None:
+def _right_before(view: View, kinds: tuple[str, ...], apply_op: str, step_kind: str, clause: str) -> Violation | None:
     for part in view.parts():
-        names = [x.name for x in part[0].state.action.xs if x.kind in kinds] if part else []
         applies = [e for e in part if e.op == apply_op and not e.values.get("skipped")]
         fixes = [e for e in part if e.op == "fix_x" and e.values.get("x") in kinds and e.values.get("fixed")]
         if not applies:
             continue
         apply = applies[0]
-        names = names or [n for f in fixes for n, _ in f.values["fixed"]]
         live = [x.name for x in apply.state.action.xs if x.kind in kinds]
         if not live:
             continue
@@ -212,20 +209,19 @@ def _right_before(view: View, kinds: tuple[str, ...], apply_op: str, step_kind: 
       "the magnitude modifiers at the calculation step")
 def computed_x(view: View, complete: bool) -> Violation | None:
     return _right_before(view, ("magnitude_computed", "implicit"), "apply_magnitude_modifiers", "calculation",
-                         "542.4/b2", complete)
+                         "542.4/b2")
 
 
 @prop("P542.5-dice-modifier-x", ("542.5/b1",), "X модификатора броска вычисляется непосредственно перед "
       "применением модификаторов к кубику", "dice-modifier X is computed right before the dice modifiers apply")
 def dice_modifier_x(view: View, complete: bool) -> Violation | None:
-    return _right_before(view, ("dice_modifier",), "apply_dice_modifiers", "dice", "542.5/b1", complete)
+    return _right_before(view, ("dice_modifier",), "apply_dice_modifiers", "dice", "542.5/b1")
 
 
 @prop("P542.5-magnitude-modifier-x", ("542.5/b2",), "X модификатора величины вычисляется непосредственно перед "
       "наложением модификаторов величины", "magnitude-modifier X is computed right before the magnitude modifiers")
 def magnitude_modifier_x(view: View, complete: bool) -> Violation | None:
-    return _right_before(view, ("magnitude_modifier",), "apply_magnitude_modifiers", "calculation", "542.5/b2",
-                         complete)
+    return _right_before(view, ("magnitude_modifier",), "apply_magnitude_modifiers", "calculation", "542.5/b2")
 
 
 def _source(state, who: str, owner: str | None):

@@ -6,14 +6,11 @@ from __future__ import annotations
 import pytest
 
 from ruleproof.cli import main
-from ruleproof.generators.mutants import mutant_yaml, write_mutant
+from ruleproof.generators.mutants import PUBLIC, mutant_yaml, write_mutant
 from ruleproof.generators.run import hypothesis_pass, load_profile
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES
 
-PUBLIC = {"M1": "P542.2-cost-x", "M2": "P542.3-targets-x", "M3": "P542.4-computed-x",
-          "M4": "P540.3-action-marker", "M5": "P512.7-payment", "M6": "P540.2-reserved",
-          "M7": "P512.6.3-legality-once", "M8": "P512.6.2-dice-modifier-window"}
 
 
 def test_ci_profile_under_ci(monkeypatch):

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from ruleproof.generators.mutants import MUTANTS, mutant_yaml
+from ruleproof.generators.mutants import MUTANTS, PUBLIC, mutant_yaml
 from ruleproof.model.clauses import default_index
 from ruleproof.model.interpreter import run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.model.scenario import load_scenario, shipped_rulings
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES, check_all
 
-#: the public must-catch mutants and the property named to catch each
-PUBLIC = {"M1": "P542.2-cost-x", "M2": "P542.3-targets-x", "M3": "P542.4-computed-x",
-          "M4": "P540.3-action-marker", "M5": "P512.7-payment", "M6": "P540.2-reserved",
-          "M7": "P512.6.3-legality-once", "M8": "P512.6.2-dice-modifier-window"}
 
 
 @pytest.fixture(scope="module")
