@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from importlib import import_module
 from pathlib import Path
 
 from rich.console import Console
@@ -62,13 +63,23 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--format", choices=("dot", "mermaid", "svg", "png"), default="svg")
     g.add_argument("-o", "--output", metavar="FILE", help="output file (dot/mermaid default: stdout; "
                                                           "svg/png default: phase-graph.svg/.png)")
+    for name in EXTRA_COMMANDS:
+        import_module(name).add_parser(sub, common=common, texts=texts)
     return p
+
+
+#: commands that live in their own module: each has ``add_parser(sub, common, texts)`` (which sets
+#: ``run=<function(args, lang) -> exit code>`` as the parser default) — one line per module
+EXTRA_COMMANDS: tuple[str, ...] = (
+)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     lang = args.lang
     try:
+        if getattr(args, "run", None) is not None:
+            return args.run(args, lang)
         return {"check": cmd_check, "clauses": cmd_clauses, "graph": cmd_graph, "run": cmd_run,
                 "selftest": cmd_selftest}[args.command](args, lang)
     except RuleproofError as err:
