@@ -13,8 +13,7 @@ involved and the state after it.  The same rulebook, state and choices give the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from types import GeneratorType
-from typing import Callable, Generator, Protocol
+from typing import Callable, Protocol
 
 from .features import Effect, Feature
 from .rulebook import Rulebook
@@ -22,7 +21,7 @@ from .schema import OperationSpec
 from .state import Action, Card, Modification, State, XVar, other_player
 from .vocabulary import parse_guard
 
-__all__ = ["Event", "Trace", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
+__all__ = ["Event", "Trace", "Cursor", "start", "NEEDS_DIE", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
 
 MAX_STEPS = 100  # steps entered in one run; a compound loop that never ends stops here
 
@@ -131,9 +130,9 @@ class RandomChoices:
 @dataclass(frozen=True)
 class Ask:
     """A choice the run needs: a die result, or a player's response in a window (a feature id or
-    None to pass); ``closed`` only tells that a window closed and takes no answer."""
+    None to pass)."""
 
-    kind: str  # die | respond | closed
+    kind: str  # die | respond
     state: State | None = None
     why: str = ""
     faces: tuple[int, int] = (1, 6)
@@ -142,19 +141,54 @@ class Ask:
     options: tuple[tuple[str, Feature], ...] = ()
 
 
+@dataclass(frozen=True)
+class Cursor:
+    """Where a run is, as data: with the :class:`State` it is the whole configuration of a run, so
+    a run can be stopped at any choice and resumed (or forked) from there.
+
+    ``at`` is ``enter`` (about to enter ``step``), ``op`` (about to run operation ``op`` of it),
+    ``die`` (waiting for the die of a ``roll_die``), ``respond`` (waiting in the window of operation
+    ``op`` for ``player``'s response), ``reroll`` (waiting for the die of the reroll ``feature``
+    played in that window), ``next`` (about to take an edge) or ``done`` (with ``outcome``).
+    """
+
+    at: str
+    step: str
+    op: int = 0
+    player: str = ""  # window: who has priority
+    passes: int = 0  # window: passes in a row
+    played: tuple[str, ...] = ()  # window: features played in it
+    feature: str = ""  # reroll: the feature being played, its card and what was offered
+    card: str = ""
+    offered: tuple[str, ...] = ()
+    entered: int = 0  # steps entered so far (MAX_STEPS)
+    outcome: str = ""  # done: completed | deadlock | step_limit
+
+    @property
+    def waiting(self) -> bool:
+        return self.at in ("die", "respond", "reroll")
+
+
+def start(rb: Rulebook, state: State) -> tuple[State, Cursor]:
+    """The configuration a run of ``rb`` starts from."""
+    return replace(state, step=rb.spec.start), Cursor("enter", rb.spec.start)
+
+
 class _Run:
-    def __init__(self, rb: Rulebook) -> None:
+    def __init__(self, rb: Rulebook, seq0: int = 0) -> None:
         self.rb = rb
         self.trace = Trace()
+        self.seq0 = seq0  # seq of the first event (a resumed run continues the numbering)
         self.faces = (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
         self.strikes = rb.table("strike_table")
         self.words = rb.table("trigger_words")
         self.where = None  # the rulebook location of the element being executed
+        self.on_closed: Callable[[str], None] | None = None
 
     # --- events ---------------------------------------------------------------------------------
     def emit(self, state: State, op: str, clauses, values: dict, assumes=()) -> None:
-        self.trace.events.append(Event(len(self.trace.events), state.step, op, tuple(clauses), values, state,
-                                       tuple(assumes), str(self.where) if self.where else ""))
+        self.trace.events.append(Event(self.seq0 + len(self.trace.events), state.step, op, tuple(clauses), values,
+                                       state, tuple(assumes), str(self.where) if self.where else ""))
 
     # --- guards -----------------------------------------------------------------------------------
     def guard(self, text: str, state: State) -> bool:
@@ -174,39 +208,126 @@ class _Run:
         return not value if g.negated else value
 
     # --- the main loop ------------------------------------------------------------------------------
-    def steps(self, state: State) -> Generator[Ask, object, Trace]:
-        """The run as a generator: it yields an :class:`Ask` at every choice and takes the answer."""
-        state = replace(state, step=self.rb.spec.start)
-        for _ in range(MAX_STEPS):
-            spec = self.rb.spec.steps[state.step]
-            state = replace(state, visited=state.visited + (state.step,))
-            self.where = self.rb.where(("steps", state.step))
-            self.emit(state, "enter", spec.cites, {"step": state.step, "kind": spec.kind}, spec.assumes)
-            for i, op in enumerate(spec.operations):
-                self.where = self.rb.where(("steps", state.step, "operations", i))
-                if not self.guard(op.when, state):
-                    self.emit(state, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
+    def advance(self, s: State, cur: Cursor, answer: object = None) -> tuple[State, Cursor, Ask | None]:
+        """Run from configuration (``s``, ``cur``) to the next choice, emitting the events on the way.
+
+        If ``cur`` waits for a choice, ``answer`` is that choice.  Returns the new configuration and
+        the :class:`Ask` it waits at (None when the run is over: ``cur.at == "done"``).
+        """
+        steps = self.rb.spec.steps
+        if cur.waiting:
+            s, cur = self._answer(s, cur, answer)
+        while True:
+            at = cur.at
+            if at == "op":
+                spec = steps[cur.step]
+                if cur.op >= len(spec.operations):
+                    cur = Cursor("next", cur.step, entered=cur.entered)
                     continue
-                result = HANDLERS[op.op](self, state, op)
-                state = (yield from result) if isinstance(result, GeneratorType) else result
-            if not spec.next:
-                self.emit(state, "end", spec.cites, {"step": state.step})
-                break
-            taken = next((i for i, e in enumerate(spec.next) if self.guard(e.when, state)), None)
-            edge = spec.next[taken] if taken is not None else None
-            self.where = self.rb.where(("steps", state.step, "next", taken)) if edge else self.rb.where(
-                ("steps", state.step))
-            if edge is None:
-                self.trace.outcome = "deadlock"
-                self.emit(state, "deadlock", spec.cites, {"step": state.step})
-                break
-            self.emit(state, "goto", edge.cites, {"from": state.step, "to": edge.to, "guard": edge.when},
-                      edge.assumes)
-            state = replace(state, step=edge.to)
-        else:
-            self.trace.outcome = "step_limit"
-            self.emit(state, "step_limit", (), {"limit": MAX_STEPS})
-        return self.trace
+                op = spec.operations[cur.op]
+                self.where = self.rb.where(("steps", cur.step, "operations", cur.op))
+                if not self.guard(op.when, s):
+                    self.emit(s, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
+                    cur = replace(cur, op=cur.op + 1)
+                elif op.op == "roll_die":
+                    cur = replace(cur, at="die")
+                    return s, cur, Ask("die", s, why="roll", faces=self.faces)
+                elif op.op == "window":
+                    opener = self._opener(s, op)
+                    s = replace(s, windows_seen=s.windows_seen + (op.params["id"],))
+                    self.emit(s, "window", op.cites, {"id": op.params["id"], "first": opener,
+                                                      "allows": tuple(op.params["allows"])}, op.assumes)
+                    cur = Cursor("respond", cur.step, cur.op, player=opener, entered=cur.entered)
+                    return s, cur, self._ask_response(s, cur, op)
+                else:
+                    s = HANDLERS[op.op](self, s, op)
+                    cur = replace(cur, op=cur.op + 1)
+            elif at == "enter":
+                if cur.entered >= MAX_STEPS:
+                    self.trace.outcome = "step_limit"
+                    self.emit(s, "step_limit", (), {"limit": MAX_STEPS})
+                    return s, Cursor("done", cur.step, entered=cur.entered, outcome="step_limit"), None
+                spec = steps[cur.step]
+                s = replace(s, step=cur.step, visited=s.visited + (cur.step,))
+                self.where = self.rb.where(("steps", cur.step))
+                self.emit(s, "enter", spec.cites, {"step": cur.step, "kind": spec.kind}, spec.assumes)
+                cur = Cursor("op", cur.step, 0, entered=cur.entered + 1)
+            elif at == "next":
+                spec = steps[cur.step]
+                if not spec.next:
+                    self.where = self.rb.where(("steps", cur.step))
+                    self.emit(s, "end", spec.cites, {"step": cur.step})
+                    return s, Cursor("done", cur.step, entered=cur.entered, outcome="completed"), None
+                taken = next((i for i, e in enumerate(spec.next) if self.guard(e.when, s)), None)
+                if taken is None:
+                    self.where = self.rb.where(("steps", cur.step))
+                    self.trace.outcome = "deadlock"
+                    self.emit(s, "deadlock", spec.cites, {"step": cur.step})
+                    return s, Cursor("done", cur.step, entered=cur.entered, outcome="deadlock"), None
+                edge = spec.next[taken]
+                self.where = self.rb.where(("steps", cur.step, "next", taken))
+                self.emit(s, "goto", edge.cites, {"from": cur.step, "to": edge.to, "guard": edge.when}, edge.assumes)
+                s = replace(s, step=edge.to)
+                cur = Cursor("enter", edge.to, entered=cur.entered)
+            elif at == "respond":
+                op = steps[cur.step].operations[cur.op]
+                return s, cur, self._ask_response(s, cur, op)
+            elif at == "reroll":
+                return s, cur, Ask("die", s, why=f"reroll {cur.feature}", faces=self.faces)
+            else:  # done
+                return s, cur, None
+
+    # --- choices: the die, and priority windows (assumption A-priority of the bundled rulebook) ------
+    def _opener(self, s: State, op: OperationSpec) -> str:
+        return s.active_player if op.params["first"] == "active_player" else other_player(s.active_player)
+
+    def options(self, s: State, cur: Cursor, op: OperationSpec) -> list[tuple[str, Feature]]:
+        """What ``cur.player`` may play in the window of ``op`` now."""
+        allows = op.params["allows"]
+        return [(c.id, f) for c in s.cards if c.controller == cur.player for f in c.features
+                if f.kind in allows and f.id not in cur.played and self.playable(s, f, c)]
+
+    def _ask_response(self, s: State, cur: Cursor, op: OperationSpec) -> Ask:
+        return Ask("respond", s, window=op.params["id"], player=cur.player,
+                   options=tuple(self.options(s, cur, op)))
+
+    def _answer(self, s: State, cur: Cursor, answer: object) -> tuple[State, Cursor]:
+        """Take the answer to the choice ``cur`` waits at; return the configuration after it."""
+        op = self.rb.spec.steps[cur.step].operations[cur.op]
+        self.where = self.rb.where(("steps", cur.step, "operations", cur.op))
+        if cur.at == "die":
+            s = s.with_action(die_rolls=s.action.die_rolls + (answer,), die_effect_on_stack=True)
+            _done(self, s, op, die=answer)
+            return s, replace(cur, at="op", op=cur.op + 1)
+        wid = op.params["id"]
+        if cur.at == "reroll":
+            s = s.with_action(die_rolls=s.action.die_rolls + (answer,))
+            return self._played(s, cur, op, cur.feature, "reroll", cur.card, cur.offered)
+        options = self.options(s, cur, op)
+        if answer is None:
+            self.emit(s, "pass", op.cites, {"window": wid, "player": cur.player,
+                                            "offered": tuple(f.id for _, f in options)}, op.assumes)
+            cur = replace(cur, passes=cur.passes + 1, player=other_player(cur.player))
+            if cur.passes < 2:
+                return s, cur
+            self.emit(s, "window_closed", op.cites, {"id": wid}, op.assumes)
+            if self.on_closed is not None:
+                self.on_closed(wid)
+            return s, Cursor("op", cur.step, cur.op + 1, entered=cur.entered)
+        card_id, feature = next((c, f) for c, f in options if f.id == answer)
+        offered = tuple(f.id for _, f in options)
+        cur = replace(cur, played=cur.played + (feature.id,))
+        if feature.kind in NEEDS_DIE:
+            return s, replace(cur, at="reroll", feature=feature.id, card=card_id, offered=offered)
+        s = PLAYS[feature.kind](self, s, feature, card_id)
+        return self._played(s, cur, op, feature.id, feature.kind, card_id, offered)
+
+    def _played(self, s: State, cur: Cursor, op: OperationSpec, fid: str, kind: str, card_id: str,
+                offered: tuple[str, ...]) -> tuple[State, Cursor]:
+        self.emit(s, "play", op.cites, {"window": op.params["id"], "player": cur.player, "feature": fid,
+                                        "kind": kind, "offered": offered, "card": card_id}, op.assumes)
+        return s, Cursor("respond", cur.step, cur.op, player=self._opener(s, op), played=cur.played,
+                         entered=cur.entered)
 
     # --- helpers the operations share ----------------------------------------------------------------
     def ref(self, state: State, who: str, owner: str | None = None) -> str:
@@ -376,46 +497,6 @@ def _reserve(r: _Run, s: State, op: OperationSpec) -> State:
 def _resolve(r: _Run, s: State, op: OperationSpec) -> State:
     resolved = s.claims
     return _done(r, replace(s, claims=()), op, resolved=resolved)
-
-
-@handles("window")
-def _window(r: _Run, s: State, op: OperationSpec) -> Generator[Ask, object, State]:
-    wid, first, allows = op.params["id"], op.params["first"], tuple(op.params["allows"])
-    opener = s.active_player if first == "active_player" else other_player(s.active_player)
-    player = opener
-    s = replace(s, windows_seen=s.windows_seen + (wid,))
-    r.emit(s, "window", op.cites, {"id": wid, "first": player, "allows": allows}, op.assumes)
-    played: set[str] = set()
-    passes = 0
-    while passes < 2:
-        options = [(c.id, f) for c in s.cards if c.controller == player for f in c.features
-                   if f.kind in allows and f.id not in played and r.playable(s, f, c)]
-        choice = yield Ask("respond", s, window=wid, player=player, options=tuple(options))
-        if choice is None:
-            r.emit(s, "pass", op.cites, {"window": wid, "player": player,
-                                         "offered": tuple(f.id for _, f in options)}, op.assumes)
-            passes += 1
-            player = other_player(player)
-            continue
-        card_id, feature = next((c, f) for c, f in options if f.id == choice)
-        played.add(choice)
-        result = PLAYS[feature.kind](r, s, feature, card_id)
-        s = (yield from result) if isinstance(result, GeneratorType) else result
-        r.emit(s, "play", op.cites, {"window": wid, "player": player, "feature": choice, "kind": feature.kind,
-                                      "offered": tuple(f.id for _, f in options),
-                                      "card": card_id}, op.assumes)
-        passes = 0
-        player = opener
-    r.emit(s, "window_closed", op.cites, {"id": wid}, op.assumes)
-    yield Ask("closed", s, window=wid)
-    return s
-
-
-@handles("roll_die")
-def _roll(r: _Run, s: State, op: OperationSpec) -> Generator[Ask, object, State]:
-    value = yield Ask("die", s, why="roll", faces=r.faces)
-    s = s.with_action(die_rolls=s.action.die_rolls + (value,), die_effect_on_stack=True)
-    return _done(r, s, op, die=value)
 
 
 @handles("fix_raw_die")
@@ -607,11 +688,6 @@ def _with_feature_x(s: State, f: Feature, kind: str, card: str) -> tuple[State, 
     return s.with_action(xs=xs), name
 
 
-def _play_reroll(r: _Run, s: State, f: Feature, card: str) -> Generator[Ask, object, State]:
-    value = yield Ask("die", s, why=f"reroll {f.id}", faces=r.faces)
-    return s.with_action(die_rolls=s.action.die_rolls + (value,))
-
-
 def _play_dice_mod(r: _Run, s: State, f: Feature, card: str) -> State:
     s, amount = _with_feature_x(s, f, "dice_modifier", card)
     return s.with_action(dice_mods=s.action.dice_mods + ((f.mode, amount),))
@@ -647,8 +723,11 @@ def _play_resource_mod(r: _Run, s: State, f: Feature, card: str) -> State:
     return s.with_action(modifications=s.action.modifications + (m,))
 
 
+#: feature kinds whose play needs a die result (the reroll's new roll): the run asks for it
+NEEDS_DIE = frozenset({"reroll"})
+
 PLAYS: dict[str, Play] = {
-    "reroll": _play_reroll, "dice_modifier": _play_dice_mod, "magnitude_modifier": _play_magnitude_mod,
+    "dice_modifier": _play_dice_mod, "magnitude_modifier": _play_magnitude_mod,
     "reduce_to_strength": _play_reduce, "block": _play_block, "resource_modification": _play_resource_mod,
     **{k: _play_effects for k in ("sudden_action", "protection", "prevention", "replacement", "effect_trigger",
                                   "after_ability", "payment_trigger")},
@@ -670,9 +749,9 @@ class Stepper:
 
     def __init__(self, rb: Rulebook, state: State, on_closed: Callable[[str], None] | None = None) -> None:
         self.run = _Run(rb)
-        self.gen = self.run.steps(state)
+        self.run.on_closed = on_closed
+        self.state, self.cursor = start(rb, state)
         self.ask: Ask | None = None
-        self.on_closed = on_closed
         self._advance(None)
 
     @property
@@ -684,14 +763,7 @@ class Stepper:
         return self.ask is None
 
     def _advance(self, value: object) -> None:
-        try:
-            self.ask = self.gen.send(value)
-            while self.ask.kind == "closed":  # nothing to answer
-                if self.on_closed is not None:
-                    self.on_closed(self.ask.window)
-                self.ask = self.gen.send(None)
-        except StopIteration:
-            self.ask = None
+        self.state, self.cursor, self.ask = self.run.advance(self.state, self.cursor, value)
 
     def answer(self, value: object) -> Ask | None:
         """Give the pending choice its answer; return the next one (None when the run is over)."""
@@ -704,7 +776,7 @@ class Stepper:
         self.trace.outcome = outcome
         if state is not None:
             self.run.emit(state, outcome, (), {"reason": reason})
-        self.gen.close()
+        self.cursor = Cursor("done", self.cursor.step, entered=self.cursor.entered, outcome=outcome)
         self.ask = None
 
 
