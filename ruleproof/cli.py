@@ -71,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
 #: commands that live in their own module: each has ``add_parser(sub, common, texts)`` (which sets
 #: ``run=<function(args, lang) -> exit code>`` as the parser default) — one line per module
 EXTRA_COMMANDS: tuple[str, ...] = (
+    "ruleproof.cmd_consistency",
 )
 
 

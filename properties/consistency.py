@@ -1,0 +1,623 @@
+"""Clause consistency: the temporal claims of the clauses as ordering constraints, checked by Z3.
+
+Each :class:`Claim` states, for one or two clauses, an order between the events of a game action
+(cost-X fixed at declaration, 542.2; computed magnitude-X right before the magnitude modifiers,
+542.4/b2; «после …» only after the effect, 512.6.6/b2; …).  The claims name events by the
+vocabulary (an operation and its parameters, or a priority window by a feature kind it admits),
+never by a rulebook's step ids, so a draft cannot redefine them.
+
+The rulebook contributes its actual order: every operation is an event with an integer position
+and a step index; each step on the phase graph's main path has its index (tracked under the step),
+each operation stands in its step after the operation before it (tracked under the operation), and
+a kind of event a claim needs but the rulebook lacks is tracked as that absence.  The claims are
+tracked under their clause ids.  ``sat`` → consistent.  ``unsat`` → the minimal cores: the claims
+are enumerated into every minimal conflicting set (MARCO, drop-one shrinking), and each set's
+rulebook elements are minimised by drop-one as well.  ``unknown`` is reported as unknown.
+
+>>> from ruleproof.model.rulebook import load_rulebook
+>>> out = consistency(load_rulebook())
+>>> out.status, len(out.claims) == len(CLAIMS), out.core
+('consistent', True, ())
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import z3
+
+from ruleproof.model.rulebook import Rulebook
+from ruleproof.model.rules_text import clause_key
+from ruleproof.model.vocabulary import FEATURE_KINDS, OPERATIONS, parse_guard
+from ruleproof.reports.finding import CheckResult, Finding
+
+__all__ = ["Selector", "Relation", "Claim", "CLAIMS", "BY_ID", "Event", "Element", "Core", "ConsistencyOutcome",
+           "consistency", "main_path", "op", "win"]
+
+ENGINE = "z3"
+DEFAULT_SEED = 0
+DEFAULT_TIMEOUT_MS = 10_000
+MAX_CORES = 12
+#: the main path's steps get indices 0, PATH_GAP, 2·PATH_GAP, …: room for the steps off the path between them
+PATH_GAP = 1000
+
+
+# --- events and how claims name them -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Selector:
+    """A kind of event: an operation with some parameters, or a window admitting a feature kind.
+
+    >>> op("fix_x", x="cost").text("en"), win("after_ability").text("en")
+    ('fix X (x=cost)', 'the priority window admitting «after [ability]»')
+    """
+
+    op: str
+    params: tuple[tuple[str, str], ...] = ()
+    allows: str | None = None
+
+    def matches(self, ev: "Event") -> bool:
+        if ev.op != self.op:
+            return False
+        if self.allows is not None:
+            return self.allows in ev.allows
+        return all(ev.params.get(k) == v for k, v in self.params)
+
+    @property
+    def key(self) -> str:
+        if self.allows is not None:
+            return f"window[{self.allows}]"
+        return self.op + "".join(f"[{k}={v}]" for k, v in self.params)
+
+    def text(self, lang: str = "en") -> str:
+        if self.allows is not None:
+            feat = FEATURE_KINDS[self.allows]
+            return (f"окно приоритета, где можно заявить «{feat.ru}»" if lang == "ru"
+                    else f"the priority window admitting {feat.en}")
+        kind = OPERATIONS[self.op]
+        base = kind.ru if lang == "ru" else kind.en
+        return base + (" (" + ", ".join(f"{k}={v}" for k, v in self.params) + ")" if self.params else "")
+
+
+def op(name: str, **params: str) -> Selector:
+    return Selector(name, tuple(sorted(params.items())))
+
+
+def win(feature_kind: str) -> Selector:
+    return Selector("window", allows=feature_kind)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One operation of the rulebook: where it stands, and what it is."""
+
+    key: str  # "calculation/3"
+    step: str
+    index: int  # 0-based place in the step
+    op: str
+    params: dict = field(hash=False, compare=False)
+    allows: tuple[str, ...] = ()
+
+
+# --- claims -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Relation:
+    """``same_step`` (every A in the step of every B), ``before`` (every A before every B, a chain when
+    more than two), ``right_before`` (same step, before, only fixations of X in between)."""
+
+    kind: str
+    sels: tuple[Selector, ...]
+
+
+def same_step(a: Selector, b: Selector) -> Relation:
+    return Relation("same_step", (a, b))
+
+
+def before(*sels: Selector) -> Relation:
+    return Relation("before", sels)
+
+
+def right_before(a: Selector, b: Selector) -> Relation:
+    return Relation("right_before", (a, b))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A clause's temporal statement: id, clauses, ru/en statement, relations; ``constraint`` is its
+    Z3 form over a rulebook's events (it also demands that every kind of event it names exists)."""
+
+    id: str
+    clauses: tuple[str, ...]
+    ru: str
+    en: str
+    relations: tuple[Relation, ...]
+    assumes: tuple[str, ...] = ()
+
+    @property
+    def needs(self) -> tuple[Selector, ...]:
+        seen: dict[str, Selector] = {}
+        for r in self.relations:
+            for s in r.sels:
+                seen.setdefault(s.key, s)
+        return tuple(seen.values())
+
+    def constraint(self, enc: "_Encoding") -> z3.BoolRef:
+        parts = [enc.has(s) for s in self.needs]
+        for r in self.relations:
+            parts += getattr(enc, r.kind)(*r.sels)
+        return z3.And(*parts) if parts else z3.BoolVal(True, enc.ctx)
+
+    def statement(self, lang: str = "en") -> str:
+        return self.ru if lang == "ru" else self.en
+
+
+# the events the claims speak of
+DECLARE, RESOLVE = op("declare"), op("resolve_claims")
+FIX_COST, FIX_TARGETS, FIX_CHOSEN = op("fix_x", x="cost"), op("fix_x", x="targets"), op("fix_x", x="magnitude_chosen")
+FIX_COMPUTED, FIX_IMPLICIT = op("fix_x", x="magnitude_computed"), op("fix_x", x="implicit")
+FIX_DICE_X, FIX_MAG_X = op("fix_x", x="dice_modifier"), op("fix_x", x="magnitude_modifier")
+CHECK_RES, RESERVE = op("check_resources"), op("reserve_resources")
+ROLL, RAW, APPLY_DICE, FINAL_DIE = op("roll_die"), op("fix_raw_die"), op("apply_dice_modifiers"), op("fix_final_die")
+REMOVE_DIE, BASE = op("remove_die_effect"), op("determine_base")
+LEGALITY, APPLY_MAG, FINAL_MAG = op("check_source_legality"), op("apply_magnitude_modifiers"), op("finalize_magnitude")
+EFFECT, RELEASE = op("apply_effect"), op("release_roles")
+PAY, MARKER, UNSTACK = op("pay_reserved"), op("give_action_marker"), op("remove_from_stack")
+W_REROLL, W_DICE, W_CALC, W_BLOCK = win("reroll"), win("dice_modifier"), win("magnitude_modifier"), win("block")
+W_TRIGGERS, W_AFTER, W_PAYMENT = win("effect_trigger"), win("after_ability"), win("payment_trigger")
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim("C542.2-cost-x-at-declaration", ("542.2",),
+          "X ресурсов задаётся и фиксируется в момент объявления особенности.",
+          "Cost-X is set and fixed at the moment the feature is declared.",
+          (same_step(FIX_COST, DECLARE),)),
+    Claim("C540.2-reservation-needs-cost-x", ("540.2", "542.2"),
+          "Ресурсы резервируются при объявлении (540.2) в количестве, которое задаёт X ресурсов (542.2), "
+          "поэтому X ресурсов известен до резервирования.",
+          "The resources are reserved at declaration (540.2) in the amount cost-X names (542.2), so cost-X is "
+          "known before they are reserved.",
+          (before(FIX_COST, RESERVE),)),
+    Claim("C540.2-reservation-at-declaration", ("540.2",),
+          "Карта должна обладать ресурсом для объявления, ресурсы помечаются как резервируемые — при объявлении.",
+          "The card must have the resources to declare, and they are marked reserved — at declaration.",
+          (same_step(CHECK_RES, DECLARE), same_step(RESERVE, DECLARE))),
+    Claim("C542.3-targets-x-at-declaration", ("542.3",),
+          "X целей фиксируется в момент объявления (когда особенность помещается в очередь заявок).",
+          "Target-count X is fixed when the feature is declared (put into the claim queue).",
+          (same_step(FIX_TARGETS, DECLARE),)),
+    Claim("C542.4-chosen-x-at-declaration", ("542.4/b1",),
+          "Выбираемый игроком X величины определяется в момент заявки.",
+          "A magnitude X the player chooses is determined at the claim.",
+          (same_step(FIX_CHOSEN, DECLARE),)),
+    Claim("C542.4-computed-x-right-before-modifiers", ("542.4/b2",),
+          "Вычисляемый X величины определяется непосредственно перед наложением модификаторов величины.",
+          "A computed magnitude X is determined right before the magnitude modifiers are applied.",
+          (right_before(FIX_COMPUTED, APPLY_MAG),)),
+    Claim("C542.5-dice-modifier-x-right-before", ("542.5/b1",),
+          "X модификатора броска вычисляется непосредственно перед применением модификаторов к кубику.",
+          "A dice-modifier X is computed right before the modifiers are applied to the die.",
+          (right_before(FIX_DICE_X, APPLY_DICE),)),
+    Claim("C542.5-magnitude-modifier-x-right-before", ("542.5/b2",),
+          "X модификатора величины вычисляется непосредственно перед наложением модификаторов величины.",
+          "A magnitude-modifier X is computed right before the magnitude modifiers are applied.",
+          (right_before(FIX_MAG_X, APPLY_MAG),)),
+    Claim("C542.8-implicit-x-right-before", ("542.8",),
+          "Неявная величина эффекта вычисляется так же, как X модификатора величины (542.5): непосредственно "
+          "перед наложением модификаторов величины.",
+          "An implicit magnitude is computed like a magnitude-modifier X (542.5): right before the magnitude "
+          "modifiers are applied.",
+          (right_before(FIX_IMPLICIT, APPLY_MAG),)),
+    Claim("C512.6.2-raw-die-after-rerolls", ("512.6.2/b2",),
+          "Кубик бросается, затем окно переброса; значение без модификаторов фиксируется после него.",
+          "The die is rolled, then the reroll window; the raw value is fixed after it.",
+          (before(ROLL, W_REROLL, RAW),)),
+    Claim("C512.6.2-final-die-after-modifiers", ("512.6.2/b3",),
+          "После фиксации значения без модификаторов — окно модификаторов броска; финальное значение "
+          "фиксируется после применения модификаторов, затем эффект броска удаляется из стека.",
+          "After the raw value is fixed comes the dice-modifier window; the final value is fixed after the "
+          "modifiers are applied, then the die-roll effect leaves the stack.",
+          (before(RAW, W_DICE, APPLY_DICE, FINAL_DIE, REMOVE_DIE),)),
+    Claim("C512.6.2-base-from-final-die", ("512.6.2/b4", "512.6.2/b5"),
+          "Сила и величина без модификаторов определяются по финальному броску, после чего игра переходит к "
+          "шагу расчёта.",
+          "Strength and magnitude without modifiers come from the final die; then the game goes on to the "
+          "calculation step.",
+          (before(FINAL_DIE, BASE, W_CALC),)),
+    Claim("C512.6.3-legality-after-window", ("512.6.3/b3",),
+          "Легальность проверяется после паса обоих игроков в окне шага расчёта.",
+          "Legality is checked after both players pass in the calculation window.",
+          (before(W_CALC, LEGALITY),)),
+    Claim("C512.6.3-legality-before-magnitude", ("512.6.3/b3", "512.6.3/b4"),
+          "X величины фиксируется и модификаторы накладываются только после проверки легальности "
+          "(нелегальное игродействие сразу переходит к шагу завершения).",
+          "The magnitude's X is fixed and the modifiers applied only after the legality check (an illegal "
+          "action goes straight to completion).",
+          (before(LEGALITY, FIX_COMPUTED), before(LEGALITY, FIX_IMPLICIT), before(LEGALITY, FIX_MAG_X),
+           before(LEGALITY, APPLY_MAG))),
+    Claim("C512.6.3-x-then-modifiers", ("512.6.3/b4",),
+          "Сначала фиксируется X величины без модификаторов, затем накладываются модификаторы величины.",
+          "First the magnitude's X is fixed without modifiers, then the magnitude modifiers are applied.",
+          (before(FIX_COMPUTED, APPLY_MAG),)),
+    Claim("C512.6.3-final-magnitude-before-blocking", ("512.6.3/b4", "512.6.3/b5"),
+          "Окончательная величина известна после всего, что её определяет, и до шага блокирования; далее ничто "
+          "не может её изменить.",
+          "The final magnitude is known after everything that determines it and before the blocking step; "
+          "nothing changes it afterwards.",
+          (before(BASE, FINAL_MAG), before(FIX_COMPUTED, FINAL_MAG), before(FIX_IMPLICIT, FINAL_MAG),
+           before(FIX_MAG_X, FINAL_MAG), before(APPLY_MAG, FINAL_MAG, W_BLOCK))),
+    Claim("C512.6.4-blocking-before-effect", ("512.6.4/b4",),
+          "Если действие не заблокировано, после шага блокирования игра переходит к наложению эффекта.",
+          "If the action is not blocked, the game goes from the blocking step on to applying the effect.",
+          (before(W_BLOCK, EFFECT),)),
+    Claim("C512.6.5-triggers-after-effect", ("512.6.5/b1",),
+          "Связанные с эффектом особенности разрешаются после его наложения и до шага завершения способности.",
+          "The features related to the effect are resolved after it is applied and before the completion step.",
+          (before(EFFECT, W_TRIGGERS, W_AFTER),)),
+    Claim("C512.6.6-after-only-after-effect", ("512.6.6/b2",),
+          "Особенности «после [способность]» заявляются на шаге завершения — после наложения эффекта.",
+          "«After [ability]» features are declared at the completion step — after the effect is applied.",
+          (before(EFFECT, W_AFTER),)),
+    Claim("C512.6.6-roles-after-after", ("512.6.6/b3",),
+          "Карты перестают быть источниками и целями после выполнения всех особенностей «после …».",
+          "Cards stop being sources and targets after every «after …» feature is done.",
+          (before(W_AFTER, RELEASE),)),
+    Claim("C512.7-payment-after-completion", ("512.6.6/b4", "512.7"),
+          "Оплата зарезервированных ресурсов — на этапе оплаты, после шага завершения способности.",
+          "The reserved resources are paid at the payment stage, after the completion step.",
+          (before(W_AFTER, PAY), before(RELEASE, PAY), before(RESERVE, PAY))),
+    Claim("C540.3-action-marker-at-payment", ("540.3", "510.2"),
+          "Маркер действия выдаётся на этапе оплаты, после оплаты ресурсов (и при модифицированных ресурсах).",
+          "The action marker is given at the payment stage, after the resources are paid (modified ones too).",
+          (same_step(MARKER, PAY), before(PAY, MARKER)), assumes=("A-action-marker",)),
+    Claim("C512.7-payment-triggers-then-unstack", ("512.7/b2", "512.7/b3"),
+          "После оплаты срабатывают особенности «при оплате» и т. п.; после них особенность удаляется из стека.",
+          "After paying, the «on payment» features fire; after them the feature leaves the stack.",
+          (before(PAY, W_PAYMENT, UNSTACK),)),
+    Claim("C512.5-claims-resolved-first", ("512.5/t1",),
+          "Этап выполнения начинается после разрешения всех заявок.",
+          "The execution stage begins after every claim is resolved.",
+          (before(DECLARE, RESOLVE, ROLL),)),
+    Claim("C512.6.1-step-order", ("512.6.1",),
+          "Этап выполнения: шаг броска кубика, шаг расчёта, шаг блокирования, применение эффекта, шаг завершения.",
+          "The execution stage: dice step, calculation step, blocking step, effect application, completion step.",
+          (before(ROLL, W_CALC, W_BLOCK, EFFECT, W_AFTER),)),
+)
+BY_ID: dict[str, Claim] = {c.id: c for c in CLAIMS}
+
+
+# --- the rulebook's side ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Element:
+    """A rulebook fact in the constraint set: a step's place, an operation's place, an absence."""
+
+    label: str  # e.g. "step payment / op 1 fix_x"
+    kind: str  # step | operation | absence | edge
+    clauses: tuple[str, ...]
+    where: str
+    ru: str
+    en: str
+
+    def text(self, lang: str = "en") -> str:
+        return self.ru if lang == "ru" else self.en
+
+
+def _raw(v):
+    return getattr(v, "raw", v)
+
+
+def main_path(rb: Rulebook) -> list[str]:
+    """The steps of a full game action: from the start, along each step's unguarded edge (else its last
+    one), never the compound loop of 512.6.6/b4, until a terminal step or a step already on the path.
+
+    >>> from ruleproof.model.rulebook import load_rulebook
+    >>> main_path(load_rulebook())[:4]
+    ['declaration', 'claim_resolution', 'dice', 'calculation']
+    """
+    path, cur = [rb.spec.start], rb.spec.start
+    while True:
+        edges = [e for e in rb.spec.steps[cur].next if not _is_loop(e)]
+        if not edges:
+            return path
+        plain = [e for e in edges if (g := parse_guard(e.when)) is not None and g.name == "always" and not g.negated]
+        cur = (plain or edges)[-1 if not plain else 0].to
+        if cur in path:
+            return path
+        path.append(cur)
+
+
+def _is_loop(edge) -> bool:
+    g = parse_guard(edge.when)
+    return g is not None and g.name == "compound_has_next" and not g.negated
+
+
+def _events(rb: Rulebook) -> list[Event]:
+    out = []
+    for sid, step in rb.spec.steps.items():
+        for i, o in enumerate(step.operations):
+            params = {k: _raw(v) for k, v in o.params.items()}
+            allows = tuple(params.get("allows") or ()) if o.op == "window" else ()
+            out.append(Event(f"{sid}/{i}", sid, i, o.op, params, allows))
+    return out
+
+
+class _Encoding:
+    """Z3 variables for one rulebook in one context, and the relation builders the claims use."""
+
+    def __init__(self, rb: Rulebook, ctx: z3.Context) -> None:
+        self.rb, self.ctx = rb, ctx
+        self.events = _events(rb)
+        # an event's position is its step's index (an integer) plus its offset within the step (in [0, 1)):
+        # an event of an earlier step comes earlier, without a constraint per pair of events
+        self.stp = {e.key: z3.Int(f"step[{e.key}]", ctx) for e in self.events}
+        self.off = {e.key: z3.Real(f"offset[{e.key}]", ctx) for e in self.events}
+        self.pos = {e.key: z3.ToReal(self.stp[e.key]) + self.off[e.key] for e in self.events}
+        self.si = {sid: z3.Int(f"index[{sid}]", ctx) for sid in rb.spec.steps}
+        # an event's own label: the claims constrain it only as far as its rulebook element is given
+        self.present = {e.key: z3.Bool(f"op:{e.key}", ctx) for e in self.events}
+        self._has: dict[str, z3.BoolRef] = {}
+
+    def find(self, sel: Selector) -> list[Event]:
+        return [e for e in self.events if sel.matches(e)]
+
+    def has(self, sel: Selector) -> z3.BoolRef:
+        if sel.key not in self._has:
+            self._has[sel.key] = z3.Bool(f"exists[{sel.key}]", self.ctx)
+        return self._has[sel.key]
+
+    # relations: each a list of constraints over every matching pair of events
+    def _given(self, events: Iterable[Event], expr: z3.BoolRef) -> z3.BoolRef:
+        return z3.Implies(z3.And(*[self.present[e.key] for e in events]), expr)
+
+    def same_step(self, a: Selector, b: Selector) -> list:
+        return [self._given((x, y), self.stp[x.key] == self.stp[y.key]) for x in self.find(a) for y in self.find(b)
+                if x != y]
+
+    def before(self, *sels: Selector) -> list:
+        return [self._given((x, y), self.pos[x.key] < self.pos[y.key]) for a, b in zip(sels, sels[1:])
+                for x in self.find(a) for y in self.find(b)]
+
+    def right_before(self, a: Selector, b: Selector) -> list:
+        out = self.same_step(a, b) + self.before(a, b)
+        for x in self.find(a):
+            for y in self.find(b):
+                px, py = self.pos[x.key], self.pos[y.key]
+                out += [self._given((x, y, e), z3.Not(z3.And(px < self.pos[e.key], self.pos[e.key] < py)))
+                        for e in self.events if e.op != "fix_x"]
+        return out
+
+    # the rulebook's facts: (label, expression, element)
+    def facts(self) -> list[tuple[str, z3.BoolRef, Element]]:
+        rb, out = self.rb, []
+        path = main_path(rb)
+        for k, sid in enumerate(path):
+            step = rb.spec.steps[sid]
+            out.append((f"step:{sid}", self.si[sid] == PATH_GAP * k, Element(
+                f"step {sid}", "step", tuple(step.cites), str(rb.where(("steps", sid))),
+                f"шаг {sid} — {k + 1}-й на основном пути ({' → '.join(path[:k + 1])})",
+                f"step {sid} is step {k + 1} along the main path ({' → '.join(path[:k + 1])})")))
+        for sid, step in rb.spec.steps.items():
+            for i, edge in enumerate(step.next):
+                if _is_loop(edge) or (sid in path and edge.to in path):
+                    continue  # an edge off the main path places the steps it joins
+                out.append((f"edge:{sid}:{i}", self.si[sid] < self.si[edge.to], Element(
+                    f"edge {sid} → {edge.to}", "edge", tuple(edge.cites), str(rb.where(("steps", sid, "next", i))),
+                    f"переход {sid} → {edge.to}: шаг {edge.to} идёт после {sid}",
+                    f"edge {sid} → {edge.to}: step {edge.to} comes after {sid}")))
+        by_key = {e.key: e for e in self.events}
+        for e in self.events:
+            o = rb.spec.steps[e.step].operations[e.index]
+            expr = self.stp[e.key] == self.si[e.step]
+            name = f"window {e.params.get('id')}" if e.op == "window" else e.op + (
+                f" x={e.params['x']}" if "x" in e.params else "")
+            ru = f"в шаге {e.step}"
+            en = f"in step {e.step}"
+            if e.index > 0:
+                prev = by_key[f"{e.step}/{e.index - 1}"]
+                expr = z3.And(expr, self.pos[prev.key] < self.pos[e.key])
+                pname = f"window {prev.params.get('id')}" if prev.op == "window" else prev.op
+                ru += f", после операции {e.index} ({pname})"
+                en += f", after operation {e.index} ({pname})"
+            else:
+                ru += ", первой операцией"
+                en += ", as its first operation"
+            out.append((f"op:{e.key}", expr, Element(
+                f"step {e.step} / op {e.index + 1} {name}", "operation", tuple(o.cites),
+                str(rb.where(("steps", e.step, "operations", e.index))), f"{name}: {ru}", f"{name}: {en}")))
+        for sel in {s.key: s for c in CLAIMS for s in c.needs}.values():
+            if not self.find(sel):
+                where = self._placement(sel)
+                out.append((f"absent:{sel.key}", z3.Not(self.has(sel)), Element(
+                    f"no {sel.key}", "absence", (), where,
+                    f"в своде нет операции: {sel.text('ru')}", f"the rulebook has no operation: {sel.text('en')}")))
+        return out
+
+    def _placement(self, sel: Selector) -> str:
+        kinds = FEATURE_KINDS[sel.allows].steps if sel.allows else OPERATIONS[sel.op].placement(dict(sel.params))[0]
+        for sid, step in self.rb.spec.steps.items():
+            if kinds is None or step.kind in kinds:
+                return str(self.rb.where(("steps", sid)))
+        return str(self.rb.where(()))
+
+    def axioms(self) -> list:
+        """What positions mean (not tracked: no rule): an offset lies within its step."""
+        return [z3.And(0 <= o, o < 1) for o in self.off.values()]
+
+
+# --- results ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Core:
+    """One minimal conflict: drop any claim or element and the rest is consistent."""
+
+    claims: tuple[str, ...]
+    clauses: tuple[str, ...]
+    elements: tuple[Element, ...]
+
+
+@dataclass(frozen=True)
+class ConsistencyOutcome:
+    status: str  # consistent | conflict | unknown
+    results: list[CheckResult]
+    core: tuple[str, ...]  # the clause ids of every minimal core, in clause order
+    cores: tuple[Core, ...]
+    elements: tuple[Element, ...]  # the rulebook elements of every minimal core
+    claims: tuple[str, ...]  # the claims checked
+    seconds: float
+    z3_version: str
+    seed: int
+    rulebook: str
+    path: str
+    complete: bool = True  # every minimal core listed (False: stopped at MAX_CORES)
+    reason: str = ""  # for unknown
+
+    @property
+    def clauses_checked(self) -> tuple[str, ...]:
+        return _sorted_clauses(cid for c in self.claims for cid in BY_ID[c].clauses)
+
+
+def _sorted_clauses(ids: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(set(ids), key=clause_key))
+
+
+class _Unknown(Exception):
+    pass
+
+
+class _Checker:
+    """Checks under assumptions (the labels), with drop-one shrinking; ``unknown`` raises."""
+
+    def __init__(self, solver: z3.Solver, labels: dict[str, z3.BoolRef]) -> None:
+        self.s, self.labels = solver, labels
+
+    def sat(self, names: Iterable[str]) -> bool:
+        r = self.s.check(*[self.labels[n] for n in names])
+        if r == z3.unknown:
+            raise _Unknown(self.s.reason_unknown())
+        return r == z3.sat
+
+    def shrink(self, soft: list[str], hard: list[str]) -> list[str]:
+        """A minimal subset of ``soft`` that is unsat together with all of ``hard`` (z3's core first, then
+        drop-one in the given order)."""
+        if self.sat(soft + hard):
+            raise AssertionError("shrinking a satisfiable set")
+        inside = {x.decl().name() for x in self.s.unsat_core()}
+        kept = [n for n in soft if n in inside]
+        for n in list(kept):
+            trial = [m for m in kept if m != n]
+            if not self.sat(trial + hard):
+                kept = trial
+        return kept
+
+
+def consistency(rb: Rulebook, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                max_cores: int = MAX_CORES, claims: tuple[Claim, ...] = CLAIMS) -> ConsistencyOutcome:
+    """Check the claims against the rulebook's order; see the module docstring."""
+    t0 = time.perf_counter()
+    ctx = z3.Context()
+    enc = _Encoding(rb, ctx)
+    facts = enc.facts()
+    fact_el = {name: el for name, _, el in facts}
+    claim_exprs = {f"claim:{c.id}": c.constraint(enc) for c in claims}
+    labels = {n: z3.Bool(n, ctx) for n in [*fact_el, *claim_exprs]}
+
+    def solver() -> z3.Solver:
+        s = z3.Solver(ctx=ctx)
+        s.set("random_seed", seed)
+        s.set("timeout", timeout_ms)
+        s.add(*enc.axioms())
+        return s
+
+    def outcome(status: str, cores: tuple[Core, ...] = (), complete: bool = True, reason: str = "") -> ConsistencyOutcome:
+        cores = tuple(sorted(cores, key=lambda c: (len(c.claims), len(c.elements))))
+        return ConsistencyOutcome(
+            status, _results(claims, status, cores, complete, reason, rb),
+            _sorted_clauses(c for core in cores for c in core.clauses), cores,
+            tuple({e.label: e for core in cores for e in core.elements}.values()), tuple(c.id for c in claims),
+            time.perf_counter() - t0, z3.get_version_string(), seed, rb.spec.id, rb.path, complete, reason)
+
+    # the main check: every rulebook fact and every claim tracked under its label
+    main = solver()
+    for name, expr, _ in facts:
+        main.assert_and_track(expr, labels[name])
+    for name, expr in claim_exprs.items():
+        main.assert_and_track(expr, labels[name])
+    r = main.check()
+    if r == z3.sat:
+        return outcome("consistent")
+    if r == z3.unknown:
+        return outcome("unknown", reason=main.reason_unknown())
+
+    # unsat: every minimal set of claims that conflicts with the rulebook as written (MARCO), each with
+    # its rulebook elements minimised
+    s = solver()
+    for name, expr in [*((n, e) for n, e, _ in facts), *claim_exprs.items()]:
+        s.add(z3.Implies(labels[name], expr))
+    check = _Checker(s, labels)
+    fact_names, claim_names = list(fact_el), list(claim_exprs)
+
+    def make_core(claim_set: list[str]) -> Core:
+        kept = check.shrink(fact_names, claim_set)
+        ids = tuple(n.removeprefix("claim:") for n in claim_set)
+        return Core(ids, _sorted_clauses(c for i in ids for c in BY_ID[i].clauses), tuple(fact_el[n] for n in kept))
+
+    try:
+        if not check.sat(fact_names):  # the rulebook's own order is contradictory
+            return outcome("conflict", (make_core([]),))
+        cores: list[Core] = []
+        complete = True
+        mapper = z3.Solver(ctx=ctx)
+        while mapper.check() == z3.sat:
+            if len(cores) >= max_cores:
+                complete = False
+                break
+            m = mapper.model()
+            chosen = [n for n in claim_names if not z3.is_false(m.eval(labels[n], model_completion=False))]
+            if check.sat(chosen + fact_names):
+                model = s.model()  # grow to a maximal consistent set: every claim this model satisfies, …
+                grown = [n for n in claim_names if n in chosen or z3.is_true(model.eval(claim_exprs[n], True))]
+                for n in claim_names:  # … then each remaining one that still fits
+                    if n not in grown and check.sat(grown + [n] + fact_names):
+                        grown.append(n)
+                rest = [labels[n] for n in claim_names if n not in grown]
+                mapper.add(z3.Or(*rest) if rest else z3.BoolVal(False, ctx))
+            else:
+                mus = check.shrink(chosen, fact_names)
+                mapper.add(z3.Or(*[z3.Not(labels[n]) for n in mus]) if mus else z3.BoolVal(False, ctx))
+                cores.append(make_core(mus))
+        return outcome("conflict", tuple(cores), complete)
+    except _Unknown as exc:
+        return outcome("unknown", reason=str(exc))
+
+
+def _results(claims: tuple[Claim, ...], status: str, cores: tuple[Core, ...], complete: bool, reason: str,
+             rb: Rulebook) -> list[CheckResult]:
+    replay = f"ruleproof consistency {rb.path}"
+    out = []
+    for c in claims:
+        findings: list[Finding] = []
+        mine = [(n, core) for n, core in enumerate(cores, 1) if c.id in core.claims]
+        for n, core in mine:
+            others = [o for o in core.claims if o != c.id]
+            first = next((e for e in core.elements if e.kind == "operation"), core.elements[0] if core.elements else None)
+            with_ru = f" вместе с {', '.join(others)}" if others else ""
+            with_en = f" together with {', '.join(others)}" if others else ""
+            elements = "; ".join(e.label for e in core.elements)
+            findings.append(Finding(
+                kind="conflict", check=c.id, verdict="violated", engine=ENGINE, clauses=core.clauses,
+                message={"ru": f"противоречие {n}: {c.id}{with_ru} несовместимо с порядком свода ({elements})",
+                         "en": f"conflict {n}: {c.id}{with_en} cannot hold with the rulebook's order ({elements})"},
+                element=first.label if first else "", where=first.where if first else None,
+                assumptions=c.assumes, replay=replay))
+        if not mine and (status == "unknown" or not complete):
+            why = reason or f"stopped after {len(cores)} cores"
+            findings.append(Finding(
+                kind="unknown", check=c.id, verdict="unknown", engine=ENGINE, clauses=c.clauses,
+                message={"ru": f"Z3 не дал ответа ({why})", "en": f"Z3 gave no answer ({why})"},
+                assumptions=c.assumes, replay=replay))
+        out.append(CheckResult(check=c.id, clauses=c.clauses, statement={"ru": c.ru, "en": c.en}, engine=ENGINE,
+                               findings=tuple(findings)))
+    return out
+
