@@ -34,7 +34,7 @@ from ruleproof.model.vocabulary import FEATURE_KINDS, OPERATIONS, parse_guard
 from ruleproof.reports.finding import CheckResult, Finding
 
 __all__ = ["Selector", "Relation", "Claim", "CLAIMS", "BY_ID", "Event", "Element", "Core", "ConsistencyOutcome",
-           "consistency", "main_path", "op", "win"]
+           "consistency", "main_path", "op", "win", "ORDER_CHECK"]
 
 ENGINE = "z3"
 DEFAULT_SEED = 0
@@ -42,6 +42,8 @@ DEFAULT_TIMEOUT_MS = 10_000
 MAX_CORES = 12
 #: the main path's steps get indices 0, PATH_GAP, 2·PATH_GAP, …: room for the steps off the path between them
 PATH_GAP = 1000
+#: the check reported when the rulebook's own order is contradictory (a core without claims)
+ORDER_CHECK = "rulebook-order"
 
 
 # --- events and how claims name them -------------------------------------------------------------
@@ -525,7 +527,7 @@ def consistency(rb: Rulebook, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAUL
 
     def solver() -> z3.Solver:
         s = z3.Solver(ctx=ctx)
-        s.set("random_seed", seed)
+        s.set("smt.random_seed", seed)
         s.set("timeout", timeout_ms)
         s.add(*enc.axioms())
         return s
@@ -596,6 +598,19 @@ def _results(claims: tuple[Claim, ...], status: str, cores: tuple[Core, ...], co
              rb: Rulebook) -> list[CheckResult]:
     replay = f"ruleproof consistency {rb.path}"
     out = []
+    for core in cores:
+        if not core.claims:  # no clause needed: the draft's own steps cannot be put in any order
+            labels = "; ".join(e.label for e in core.elements)
+            first = core.elements[0]
+            out.append(CheckResult(
+                check=ORDER_CHECK, clauses=_sorted_clauses(c for e in core.elements for c in e.clauses),
+                statement={"ru": "шаги свода можно выстроить по порядку", "en": "the rulebook's steps can be ordered"},
+                engine=ENGINE, findings=(Finding(
+                    kind="conflict", check=ORDER_CHECK, verdict="violated", engine=ENGINE,
+                    clauses=_sorted_clauses(c for e in core.elements for c in e.clauses),
+                    message={"ru": f"порядок самого свода противоречив ({labels})",
+                             "en": f"the rulebook's own order is contradictory ({labels})"},
+                    element=first.label, where=first.where, replay=replay),)))
     for c in claims:
         findings: list[Finding] = []
         mine = [(n, core) for n, core in enumerate(cores, 1) if c.id in core.claims]
@@ -611,12 +626,18 @@ def _results(claims: tuple[Claim, ...], status: str, cores: tuple[Core, ...], co
                          "en": f"conflict {n}: {c.id}{with_en} cannot hold with the rulebook's order ({elements})"},
                 element=first.label if first else "", where=first.where if first else None,
                 assumptions=c.assumes, replay=replay))
-        if not mine and (status == "unknown" or not complete):
-            why = reason or f"stopped after {len(cores)} cores"
-            findings.append(Finding(
-                kind="unknown", check=c.id, verdict="unknown", engine=ENGINE, clauses=c.clauses,
-                message={"ru": f"Z3 не дал ответа ({why})", "en": f"Z3 gave no answer ({why})"},
-                assumptions=c.assumes, replay=replay))
+        order_broken = any(not core.claims for core in cores)
+        if not mine and (status == "unknown" or not complete or order_broken):
+            if order_broken:
+                msg = {"ru": "не проверено: порядок самого свода противоречив (см. ядро без утверждений)",
+                       "en": "not checked: the rulebook's own order is contradictory (see the core without claims)"}
+            elif status == "unknown":
+                msg = {"ru": f"Z3 не дал ответа ({reason})", "en": f"Z3 gave no answer ({reason})"}
+            else:
+                msg = {"ru": f"не установлено: перечисление ядер остановлено после {len(cores)}",
+                       "en": f"undecided: the enumeration of cores stopped after {len(cores)}"}
+            findings.append(Finding(kind="unknown", check=c.id, verdict="unknown", engine=ENGINE, clauses=c.clauses,
+                                    message=msg, assumptions=c.assumes, replay=replay))
         out.append(CheckResult(check=c.id, clauses=c.clauses, statement={"ru": c.ru, "en": c.en}, engine=ENGINE,
                                findings=tuple(findings)))
     return out

@@ -60,7 +60,7 @@ def to_json(out, clause_text) -> dict:
         "claims": [{"id": r.check, "clauses": list(r.clauses), "statement": r.statement,
                     "assumptions": list(BY_ID[r.check].assumes),
                     "verdict": "violated" if any(f.verdict == "violated" for f in r.findings)
-                    else "unknown" if r.findings else "holds"} for r in out.results],
+                    else "unknown" if r.findings else "holds"} for r in out.results if r.check in BY_ID],
         "core": list(out.core),
         "cores": [{"claims": list(c.claims), "clauses": [{"id": cid, "text": clause_text(cid)} for cid in c.clauses],
                    "elements": [element(e) for e in c.elements]} for c in out.cores],

@@ -14,7 +14,7 @@ import z3
 from ruleproof.generators.mutants import find_op, mutant_yaml
 from ruleproof.model.clauses import default_index
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
-from ruleproof.properties.consistency import BY_ID, CLAIMS, consistency, main_path
+from ruleproof.properties.consistency import BY_ID, CLAIMS, ORDER_CHECK, consistency, main_path
 
 DRAFTS = Path(str(resources.files("ruleproof.rulebooks").joinpath("drafts")))
 
@@ -262,3 +262,26 @@ def test_z3_unknown_is_reported_as_unknown(bundled, monkeypatch):
     assert out.status == "unknown" and out.reason == "timeout"
     assert not any(r.holds for r in out.results)
     assert {f.verdict for r in out.results for f in r.findings} == {"unknown"}
+
+
+def test_a_cycle_off_the_main_path_is_a_core_without_claims(data):
+    d = copy.deepcopy(data)
+    d["steps"]["claim_resolution"]["next"].insert(0, {"to": "x1", "when": "is_attack", "cites": ["512.6.2"]})
+    step = {"kind": "blocking", "name": {"ru": "x", "en": "x"}, "cites": ["512.6.4"]}
+    d["steps"]["x1"] = {**step, "next": [{"to": "x2", "cites": ["512.6.4"]}]}
+    d["steps"]["x2"] = {**step, "next": [{"to": "x1", "cites": ["512.6.4"]}, {"to": "calculation", "cites": ["512.6.4"]}]}
+    out = consistency(_load(d, "cycle.yaml"))
+    assert out.status == "conflict"
+    [core] = out.cores
+    assert core.claims == () and {e.label for e in core.elements} == {"edge x1 → x2", "edge x2 → x1"}
+    order, *claims = out.results
+    assert order.check == ORDER_CHECK and not order.holds and order.findings[0].verdict == "violated"
+    assert {f.verdict for r in claims for f in r.findings} == {"unknown"}  # not checked, never "holds"
+
+
+def test_enumeration_stopped_early_leaves_the_other_claims_unknown():
+    out = consistency(load_rulebook(DRAFTS / "magnitude-modifiers-first.yaml"), max_cores=1)
+    assert out.status == "conflict" and not out.complete and len(out.cores) == 1
+    verdicts = {r.check: {f.verdict for f in r.findings} for r in out.results}
+    assert verdicts[out.cores[0].claims[0]] == {"violated"}
+    assert all(v == {"unknown"} for k, v in verdicts.items() if k not in out.cores[0].claims)
