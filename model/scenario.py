@@ -35,9 +35,15 @@ A scenario file (YAML)::
       events: [{op: pay_reserved, unpaid: [[kele, close, kele_heal]]}]
       no_events: [{op: check_source_legality, step: blocking}]
       unused: []                    # scripted plays the rules must not offer (e.g. a widened window)
+      properties: [P540.3-action-marker]   # catalogue properties that must hold on the run's trace
+    provenance: {engine: hypothesis, …}    # where a saved counterexample came from (free-form, optional)
 
 ``events``/``no_events`` match an event by ``op``, ``step`` and any of its values.  A scripted
 response that the rules never offer fails the scenario, unless it is listed under ``unused``.
+``properties`` checks the named properties of ``properties/catalogue.py`` on the whole trace (as
+complete when the outcome is ``completed``); a violation fails the scenario with the property's
+clauses and the offending events — the expectation of a counterexample saved as a ruling
+(``model/scenario_write.py``).
 """
 
 from __future__ import annotations
@@ -154,6 +160,7 @@ class ExpectSpec(_Strict):
     no_events: list[dict[Word, Any]] = Field(default_factory=list)
     visited: list[Word] | None = None
     unused: list[Word] = Field(default_factory=list)  # scripted plays the rules must NOT offer
+    properties: list[Word] = Field(default_factory=list)  # catalogue properties that must hold on the trace
 
 
 class ScenarioSpec(_Strict):
@@ -168,6 +175,7 @@ class ScenarioSpec(_Strict):
     dice: list[int] = Field(default_factory=list)
     responses: list[ResponseSpec] = Field(default_factory=list)
     expect: ExpectSpec
+    provenance: dict[Word, Any] = Field(default_factory=dict)  # a saved counterexample's origin
 
 
 _CARD_FIELDS = ("closed", "wounds", "action_markers", "can_move", "in_active_zone", "healthy")
@@ -292,6 +300,13 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
         if f not in scripted:
             raise RuleproofError("RP162", sc.where(("expect", "unused", j)), feature=f,
                                  known=", ".join(sorted(scripted)) or "— (script it under responses first)")
+    if spec.expect.properties:
+        from ruleproof.properties.catalogue import BY_ID
+
+        for j, pid in enumerate(spec.expect.properties):
+            if pid not in BY_ID:
+                raise RuleproofError("RP200", sc.where(("expect", "properties", j)), property=pid,
+                                     known=", ".join(BY_ID))
     for cid, fields in spec.expect.cards.items():
         card_ref(cid, ("expect", "cards", cid))
         for key in fields:
@@ -327,6 +342,7 @@ class Failure:
     expected: Any
     actual: Any
     clauses: tuple[str, ...] = ()
+    events: tuple[int, ...] = ()  # seq numbers of the offending events (a violated property)
 
     def text(self, lang: str = "en") -> str:
         if lang == "ru":
@@ -420,6 +436,16 @@ def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
         hits = [e for e in trace.events if _matches(e, want)]
         if hits:
             fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses))
+    if exp.properties:
+        from ruleproof.properties.catalogue import BY_ID, View
+
+        view = View(trace.events)
+        for pid in exp.properties:
+            p = BY_ID[pid]
+            v = p.check(view, trace.outcome == "completed")
+            if v is not None:
+                at = ", ".join(f"#{n}" for n in v.events)
+                fail(Failure(f"property {pid}", "holds", f"violated at events {at}: {v.en}", p.clauses, v.events))
     if exp.visited is not None:
         visited = [e.values["step"] for e in trace.events if e.op == "enter"]
         if visited != list(exp.visited):

@@ -1,0 +1,111 @@
+"""A run written as a ruling scenario reads back as the same world and replays the same game;
+a counterexample saved as a ruling fails on the draft that produced it and passes on the rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+
+from ruleproof.cli import main
+from ruleproof.errors import RuleproofError
+from ruleproof.generators.strategies import worlds
+from ruleproof.model.rulebook import load_rulebook
+from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
+from ruleproof.model.scenario_write import (choices_from_trace, save_ruling, scenario_from_run,
+                                            scenario_from_trace)
+from ruleproof.model.state import State
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def rb():
+    return load_rulebook()
+
+
+def _fresh(world: State) -> State:
+    from dataclasses import replace
+
+    return replace(world, step="", visited=(), claims=(), windows_seen=())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(world=worlds())
+def test_generated_world_round_trips(tmp_path_factory, world: State) -> None:
+    doc = scenario_from_run(world, [3, 4], [], properties=["P540.3-action-marker"], clauses=("540.3",),
+                            provenance={"engine": "test"})
+    path = save_ruling(tmp_path_factory.mktemp("w") / "w.yaml", doc)
+    sc = load_scenario(path)
+    assert sc.initial_state() == _fresh(world)
+    assert sc.spec.dice == [3, 4] and sc.spec.expect.properties == ["P540.3-action-marker"]
+    assert sc.spec.provenance == {"engine": "test"}
+
+
+@pytest.mark.parametrize("path", shipped_rulings(), ids=lambda p: p.stem)
+def test_shipped_ruling_trace_replays(tmp_path: Path, rb, path: Path) -> None:
+    """Every shipped ruling's run, written back from its trace, gives the very same events."""
+    res = run_scenario(load_scenario(path), rb)
+    doc = scenario_from_trace(res.trace.events, properties=[], clauses=("512.6",), provenance={"engine": "test"})
+    again = run_scenario(load_scenario(save_ruling(tmp_path / path.name, doc)), rb)
+    assert again.passed, [f.text() for f in again.failures]
+    assert [(e.op, e.values) for e in again.trace.events] == [(e.op, e.values) for e in res.trace.events]
+
+
+def test_choices_from_trace_reads_rerolls(rb) -> None:
+    sc = load_scenario(ROOT / "rulings" / "512-reroll.yaml")
+    dice, responses = choices_from_trace(run_scenario(sc, rb).trace.events)
+    assert dice == [2, 5] and responses == [("reroll", "A", "gnome_luck")]
+
+
+def test_save_is_deterministic_and_keeps_order(tmp_path: Path, rb) -> None:
+    res = run_scenario(load_scenario(ROOT / "rulings" / "540-kele-attacker.yaml"), rb)
+    doc = scenario_from_trace(res.trace.events, properties=["P540.3-action-marker"], clauses=("540.3",),
+                              provenance={"engine": "test", "command": "ruleproof check --seed 1"})
+    a = save_ruling(tmp_path / "a.yaml", doc).read_text("utf-8")
+    b = save_ruling(tmp_path / "b.yaml", doc).read_text("utf-8")
+    assert a == b and "Келе" in a and "# found by: ruleproof check --seed 1" in a
+    assert list(yaml.safe_load(a)) == ["format", "id", "title", "source", "clauses", "cards", "action", "dice",
+                                       "responses", "expect", "provenance"]
+
+
+def test_save_refuses_an_invalid_document_and_writes_nothing(tmp_path: Path, rb) -> None:
+    res = run_scenario(load_scenario(ROOT / "rulings" / "540-kele-attacker.yaml"), rb)
+    doc = scenario_from_trace(res.trace.events, properties=["P999-nonsense"], clauses=("540.3",),
+                              provenance={"engine": "test"})
+    with pytest.raises(RuleproofError) as err:
+        save_ruling(tmp_path / "bad.yaml", doc)
+    assert err.value.code == "RP200" and "P999-nonsense" in str(err.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_property_is_located(tmp_path: Path, capsys) -> None:
+    data = yaml.safe_load((ROOT / "rulings" / "540-kele-attacker.yaml").read_text("utf-8"))
+    data["expect"]["properties"] = ["P540.3-action-marker", "P-nope"]
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    line = next(i for i, t in enumerate(path.read_text("utf-8").splitlines(), 1) if "P-nope" in t)
+    rc = main(["--lang", "en", "run", str(path)])
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == "" and "Traceback" not in err
+    assert err.startswith(f"{path}:{line}:") and "error RP200:" in err and "P540.3-action-marker" in err
+
+
+def test_property_expectation_fails_with_clauses_and_events(tmp_path: Path, rb) -> None:
+    """The same ruling with a property expectation: holds on the rules, fails on mutant M4."""
+    from ruleproof.generators.mutants import write_mutant
+    from ruleproof.properties.catalogue import BY_ID
+
+    data = yaml.safe_load((ROOT / "rulings" / "540-kele-attacker.yaml").read_text("utf-8"))
+    data["expect"] = {"properties": ["P540.3-action-marker"]}
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    sc = load_scenario(path)
+    assert run_scenario(sc, rb).passed
+    bad = run_scenario(sc, load_rulebook(write_mutant("M4", tmp_path)))
+    [f] = bad.failures
+    assert f.what == "property P540.3-action-marker" and f.expected == "holds"
+    assert f.clauses == BY_ID["P540.3-action-marker"].clauses and f.events
+    assert "violated at events #" in f.actual
