@@ -294,7 +294,8 @@ def save_hypothesis_violation(violation, rb: Rulebook, path: str | Path, *, repl
     events = st.trace.events
     if BY_ID[prop.id].check(View(events), st.trace.outcome == "completed") is None:
         raise RuleproofError("RP201", Location(str(path)), property=prop.id, replay=replay,
-                             problem="the completed run no longer violates it")
+                             problem="the completed run no longer violates it",
+                             problem_ru="доигранный до конца прогон его больше не нарушает")
     world = world_from_trace(events)
     dice, responses = choices_from_trace(events)
     reference = reference or load_rulebook()
@@ -311,5 +312,6 @@ def save_hypothesis_violation(violation, rb: Rulebook, path: str | Path, *, repl
     res = run_scenario(sc, rb)
     if not any(f.what == f"property {prop.id}" for f in res.failures):
         raise RuleproofError("RP201", Location(str(path)), property=prop.id, replay=replay,
-                             problem="the saved scenario does not reproduce the violation")
+                             problem="the saved scenario does not reproduce the violation",
+                             problem_ru="сохранённый сценарий не воспроизводит нарушение")
     return save_ruling(path, doc)

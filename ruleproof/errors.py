@@ -208,6 +208,16 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("unknown feature kind '{kind}'", "use one of: {known}"),
         "ru": ("неизвестный вид особенности '{kind}'", "используйте один из: {known}"),
     },
+    "RP200": {
+        "en": ("unknown property '{property}'", "name a property of the catalogue: {known}"),
+        "ru": ("неизвестное свойство '{property}'", "укажите свойство из каталога: {known}"),
+    },
+    "RP201": {
+        "en": ("the counterexample to {property} cannot be saved as a ruling: {problem}",
+               "replay it with: {replay} (and report it: this is a ruleproof bug)"),
+        "ru": ("контрпример к {property} нельзя сохранить как разъяснение: {problem_ru}",
+               "воспроизведите его командой: {replay} (и сообщите: это ошибка ruleproof)"),
+    },
     "RP150": {
         "en": ("{problem}", "{fix}"),
         "ru": ("{problem}", "{fix}"),
