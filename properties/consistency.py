@@ -391,7 +391,7 @@ class _Encoding:
         return out
 
     # the rulebook's facts: (label, expression, element)
-    def facts(self) -> list[tuple[str, z3.BoolRef, Element]]:
+    def facts(self, claims: tuple["Claim", ...]) -> list[tuple[str, z3.BoolRef, Element]]:
         rb, out = self.rb, []
         path = main_path(rb)
         for k, sid in enumerate(path):
@@ -428,7 +428,7 @@ class _Encoding:
             out.append((f"op:{e.key}", expr, Element(
                 f"step {e.step} / op {e.index + 1} {name}", "operation", tuple(o.cites),
                 str(rb.where(("steps", e.step, "operations", e.index))), f"{name}: {ru}", f"{name}: {en}")))
-        for sel in {s.key: s for c in CLAIMS for s in c.needs}.values():
+        for sel in {s.key: s for c in claims for s in c.needs}.values():
             if not self.find(sel):
                 where = self._placement(sel)
                 out.append((f"absent:{sel.key}", z3.Not(self.has(sel)), Element(
@@ -467,6 +467,7 @@ class ConsistencyOutcome:
     cores: tuple[Core, ...]
     elements: tuple[Element, ...]  # the rulebook elements of every minimal core
     claims: tuple[str, ...]  # the claims checked
+    clauses_checked: tuple[str, ...]  # the clauses they cite, in clause order
     seconds: float
     z3_version: str
     seed: int
@@ -474,10 +475,6 @@ class ConsistencyOutcome:
     path: str
     complete: bool = True  # every minimal core listed (False: stopped at MAX_CORES)
     reason: str = ""  # for unknown
-
-    @property
-    def clauses_checked(self) -> tuple[str, ...]:
-        return _sorted_clauses(cid for c in self.claims for cid in BY_ID[c].clauses)
 
 
 def _sorted_clauses(ids: Iterable[str]) -> tuple[str, ...]:
@@ -520,9 +517,12 @@ def consistency(rb: Rulebook, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAUL
     t0 = time.perf_counter()
     ctx = z3.Context()
     enc = _Encoding(rb, ctx)
-    facts = enc.facts()
+    facts = enc.facts(claims)
     fact_el = {name: el for name, _, el in facts}
-    claim_exprs = {f"claim:{c.id}": c.constraint(enc) for c in claims}
+    # a claim is tracked under its clause ids (and its own id, which tells two claims of a clause apart)
+    claim_of = {f"{'+'.join(c.clauses)} {c.id}": c.id for c in claims}
+    by_id = {c.id: c for c in claims}
+    claim_exprs = {name: by_id[cid].constraint(enc) for name, cid in claim_of.items()}
     labels = {n: z3.Bool(n, ctx) for n in [*fact_el, *claim_exprs]}
 
     def solver() -> z3.Solver:
@@ -538,6 +538,7 @@ def consistency(rb: Rulebook, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAUL
             status, _results(claims, status, cores, complete, reason, rb),
             _sorted_clauses(c for core in cores for c in core.clauses), cores,
             tuple({e.label: e for core in cores for e in core.elements}.values()), tuple(c.id for c in claims),
+            _sorted_clauses(cid for c in claims for cid in c.clauses),
             time.perf_counter() - t0, z3.get_version_string(), seed, rb.spec.id, rb.path, complete, reason)
 
     # the main check: every rulebook fact and every claim tracked under its label
@@ -562,8 +563,8 @@ def consistency(rb: Rulebook, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAUL
 
     def make_core(claim_set: list[str]) -> Core:
         kept = check.shrink(fact_names, claim_set)
-        ids = tuple(n.removeprefix("claim:") for n in claim_set)
-        return Core(ids, _sorted_clauses(c for i in ids for c in BY_ID[i].clauses), tuple(fact_el[n] for n in kept))
+        ids = tuple(claim_of[n] for n in claim_set)
+        return Core(ids, _sorted_clauses(c for i in ids for c in by_id[i].clauses), tuple(fact_el[n] for n in kept))
 
     try:
         if not check.sat(fact_names):  # the rulebook's own order is contradictory

@@ -83,6 +83,8 @@ def _print(out, rb, lang: str, clause_text) -> None:
         con.print(f"[bold red]{t('cons_conflict', lang, n=len(out.cores))}[/]")
         if not out.complete:
             con.print(t("cons_incomplete", lang, n=len(out.cores)))
+        if any(not core.claims for core in out.cores):
+            con.print(t("cons_not_checked", lang))
         for n, core in enumerate(out.cores, 1):
             head = t("cons_core", lang, n=n, claims=", ".join(core.claims)) if core.claims else \
                 t("cons_core_rulebook_only", lang, n=n)
@@ -98,6 +100,7 @@ def _print(out, rb, lang: str, clause_text) -> None:
                     con.print(f"    [bold]{cid}[/] «{escape(text)}»", soft_wrap=True)
             con.print(f"  {t('cons_core_elements', lang)}")
             for e in core.elements:
-                con.print(f"    {escape(e.where)}  {escape(e.text(lang))}", soft_wrap=True)
+                cites = f"  [dim]({', '.join(e.clauses)})[/]" if e.clauses else ""
+                con.print(f"    {escape(e.where)}  {escape(e.text(lang))}{cites}", soft_wrap=True)
         con.print(f"\n{t('replay', lang)}: ruleproof consistency {escape(out.path)}", soft_wrap=True)
     con.print(f"[dim]{t('cons_engine', lang, version=out.z3_version, seed=out.seed, seconds=out.seconds)}[/]")

@@ -33,7 +33,7 @@ def test_bundled_rulebook_is_consistent(capsys):
 def test_cost_draft_prints_the_core_with_clauses_and_lines(capsys):
     assert main(["--lang", "en", "consistency", COST]) == 1
     out = capsys.readouterr().out
-    assert "Verdict: CONFLICT — 2 minimal cores." in out
+    assert "Verdict: CONFLICT — minimal cores: 2." in out
     assert "Core 2: C540.2-reservation-needs-cost-x" in out
     assert "540.2 «" in out and "542.2 «" in out  # the clause with its (summary) text
     assert f"{COST}:{_fix_x_cost_line()}:" in out  # the moved operation, file:line
@@ -93,3 +93,10 @@ def test_bad_input_exits_2(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out == "" and "bad.yaml" in captured.err
     assert main(["consistency", "--rules-text", str(tmp_path / "nowhere")]) == 2
+
+
+def test_readme_lists_every_claim():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    section = readme[readme.index("## Clause consistency"):]
+    for c in CLAIMS:
+        assert f"| `{c.id}` | {', '.join(c.clauses)} |" in section, c.id
