@@ -118,24 +118,6 @@ _LABELS: dict[str, tuple[str, str]] = {
     "cons_no_text": ("(текста нет)", "(no text)"),
     "cons_assumes": ("опирается на допущения: {ids}", "rests on the assumptions: {ids}"),
     "cons_engine": ("Z3 {version}, seed {seed}, {seconds:.2f} с", "Z3 {version}, seed {seed}, {seconds:.2f} s"),
-    # clause consistency (ruleproof consistency) — keys cons_*
-    "cons_title": ("Согласованность пунктов: временные утверждения пунктов и порядок свода (Z3)",
-                   "Clause consistency: the clauses' temporal claims and the rulebook's order (Z3)"),
-    "cons_claims": ("Проверено утверждений: {n}; пункты: {clauses}", "Claims checked: {n}; clauses: {clauses}"),
-    "cons_consistent": ("Итог: согласовано — все {n} утверждений выполнимы вместе с порядком свода.",
-                        "Verdict: consistent — all {n} claims hold together with the rulebook's order."),
-    "cons_conflict": ("Итог: ПРОТИВОРЕЧИЕ — минимальных ядер: {n}.", "Verdict: CONFLICT — {n} minimal cores."),
-    "cons_incomplete": ("Показаны первые {n} ядер; могут быть и другие.",
-                        "The first {n} cores are shown; there may be more."),
-    "cons_unknown": ("Итог: не установлено — Z3 не дал ответа ({reason}). Это не «согласовано».",
-                     "Verdict: unknown — Z3 gave no answer ({reason}). This is not «consistent»."),
-    "cons_core": ("Ядро {n}: {claims}", "Core {n}: {claims}"),
-    "cons_core_rulebook_only": ("Ядро {n}: порядок самого свода противоречив", "Core {n}: the rulebook's own order is contradictory"),
-    "cons_core_clauses": ("пункты:", "clauses:"),
-    "cons_core_elements": ("элементы свода:", "rulebook elements:"),
-    "cons_no_text": ("(текста нет)", "(no text)"),
-    "cons_assumes": ("опирается на допущения: {ids}", "rests on the assumptions: {ids}"),
-    "cons_engine": ("Z3 {version}, seed {seed}, {seconds:.2f} с", "Z3 {version}, seed {seed}, {seconds:.2f} s"),
 }
 
 
