@@ -171,10 +171,6 @@ def _move(step, op, to_step, position=None, after=None, **params):
     return edit
 
 
-def _drop(step, op, **params):
-    return lambda d: _ops(d, step).pop(find_op(d, step, op, **params))
-
-
 def _window_before(step, window_id, before_op):
     def edit(d):
         w = _ops(d, step).pop(find_op(d, step, "window", id=window_id))
