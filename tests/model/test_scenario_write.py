@@ -109,3 +109,60 @@ def test_property_expectation_fails_with_clauses_and_events(tmp_path: Path, rb) 
     assert f.what == "property P540.3-action-marker" and f.expected == "holds"
     assert f.clauses == BY_ID["P540.3-action-marker"].clauses and f.events
     assert "violated at events #" in f.actual
+
+
+# --- counterexamples found by Hypothesis on the public mutants, saved as rulings -----------------------
+
+_FOUND: dict[str, tuple] = {}
+
+
+def _found(mutant: str, folder: Path):
+    """The mutant written to ``folder`` and the counterexample Hypothesis finds on it (searched once)."""
+    from ruleproof.generators.mutants import PUBLIC, write_mutant
+    from ruleproof.generators.run import hypothesis_pass
+
+    path = write_mutant(mutant, folder)
+    draft = load_rulebook(path)
+    if mutant not in _FOUND:
+        out = hypothesis_pass(draft, examples=300, only=frozenset({PUBLIC[mutant]}), cache_dir=None, shrinks=5)
+        _FOUND[mutant] = out.violations[PUBLIC[mutant]]
+    return path, draft, _FOUND[mutant]
+
+
+@pytest.mark.parametrize("mutant", ["M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8"])
+def test_saved_counterexample_fails_on_its_mutant_and_passes_on_the_rules(tmp_path: Path, rb, mutant: str) -> None:
+    from ruleproof.generators.mutants import PUBLIC
+    from ruleproof.model.scenario_write import save_hypothesis_violation
+
+    _, draft, violation = _found(mutant, tmp_path)
+    replay = f"ruleproof check {mutant}.yaml --examples 300"
+    saved = save_hypothesis_violation(violation, draft, tmp_path / "cx.yaml", replay=replay)
+    sc = load_scenario(saved)
+    assert sc.spec.expect.properties == [PUBLIC[mutant]] and sc.spec.provenance["command"] == replay
+    on_draft = run_scenario(sc, draft)
+    assert f"property {PUBLIC[mutant]}" in [f.what for f in on_draft.failures]
+    on_rules = run_scenario(sc, rb)
+    assert on_rules.passed, [f.text() for f in on_rules.failures]
+
+
+@pytest.mark.parametrize("mutant", ["M4", "M8"])
+def test_saved_counterexample_through_the_cli(tmp_path: Path, capsys, mutant: str) -> None:
+    from ruleproof.model.scenario_write import save_hypothesis_violation
+
+    path, draft, violation = _found(mutant, tmp_path)
+    saved = save_hypothesis_violation(violation, draft, tmp_path / "cx.yaml", replay="test")
+    assert main(["--lang", "en", "run", str(saved), "--rulebook", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"property {violation.prop.id}" in out and "violated at events" in out
+    assert main(["--lang", "en", "run", str(saved)]) == 0
+
+
+def test_widened_window_play_is_expected_unused(tmp_path: Path, rb) -> None:
+    """M8 offers a dice modifier in the reroll window: the saved ruling says the rules must not."""
+    from ruleproof.model.scenario_write import save_hypothesis_violation
+
+    _, draft, violation = _found("M8", tmp_path)
+    sc = load_scenario(save_hypothesis_violation(violation, draft, tmp_path / "cx.yaml", replay="test"))
+    widened = [r.play for r in sc.spec.responses if r.window == "reroll"]
+    assert widened and set(widened) <= set(sc.spec.expect.unused)
+    assert any(f.what.startswith("response ") for f in run_scenario(sc, draft).failures)
