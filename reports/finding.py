@@ -1,25 +1,44 @@
 """The one result type every engine produces.  Engines never format text; writers do.
 
+A :class:`Finding` says what was found (``kind``, ``verdict``), by which ``check`` and ``engine``,
+which clauses it rests on (ids only: the clause text is looked up when a report is written, through
+a ``clause_text(cid, lang)`` callable, so the official wording is quoted when a rules text is given),
+where in the input, the counterexample ``trace`` with the offending events (``highlight``), what
+replays it (``replay`` command, ``seed``, ``scenario`` file) and the ``assumptions`` it depends on.
+
 >>> f = Finding(kind="structure", check="S3-order", verdict="violated", engine="graph",
 ...             clauses=("512.6.1",), message={"ru": "порядок нарушен", "en": "order broken"},
 ...             element="edge dice → blocking", where="draft.yaml:40:9")
->>> f.text("en"), f.failed
-('order broken', True)
+>>> f.text("en"), f.failed, f.inconclusive
+('order broken', True, False)
+>>> r = CheckResult("S3-order", ("512.6.1",), {"ru": "порядок", "en": "order"}, "graph", (f,))
+>>> r.holds, r.verdict
+(False, 'violated')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Finding", "CheckResult", "KINDS", "VERDICTS"]
+__all__ = ["Finding", "CheckResult", "KINDS", "VERDICTS", "INCONCLUSIVE", "ENGINES"]
 
+#: what a finding is about
 KINDS = ("structure", "property", "vacuous", "conflict", "ruling", "unknown", "coverage")
-VERDICTS = ("holds", "violated", "unknown")
+#: ``holds``; ``violated``; inconclusive (``unknown``: e.g. Z3 unknown, ``timeout``, ``error``: the engine
+#: failed); ``uncovered``: a clause unit no property or ruling covers (information, not a verdict on the rules)
+VERDICTS = ("holds", "violated", "unknown", "timeout", "error", "uncovered")
+INCONCLUSIVE = ("unknown", "timeout", "error")
+#: the engines that produce findings
+ENGINES = ("graph", "interpreter", "hypothesis", "exhaustive", "z3", "coverage")
 
 
 @dataclass(frozen=True)
 class Finding:
-    """Something an engine found: what, where in the rules, where in the input, and on what it rests."""
+    """Something an engine found: what, where in the rules, where in the input, and on what it rests.
+
+    Construct with keyword arguments.  ``trace`` is a tuple of event dicts as
+    :func:`ruleproof.reports.trace.trace_to_json` makes them (seq, step, op, clauses, assumes, rule,
+    values and the state ``diff`` against the previous event)."""
 
     kind: str
     check: str
@@ -30,9 +49,11 @@ class Finding:
     element: str = ""
     where: str | None = None
     assumptions: tuple[str, ...] = ()
-    replay: str | None = None
-    trace: tuple[dict, ...] = ()  # the counterexample, as event dicts (step, clauses, op, values, rule)
+    replay: str | None = None  # the command that replays it
+    trace: tuple[dict, ...] = ()  # the counterexample, as event dicts
     highlight: tuple[int, ...] = ()  # the offending events' seq numbers
+    seed: int | None = None  # the seed the replay command uses (Hypothesis)
+    scenario: str | None = None  # a scenario file that replays it (rulings, saved counterexamples)
 
     def text(self, lang: str = "en") -> str:
         return self.message.get(lang) or self.message.get("en", "")
@@ -40,6 +61,19 @@ class Finding:
     @property
     def failed(self) -> bool:
         return self.verdict != "holds"
+
+    @property
+    def violated(self) -> bool:
+        return self.verdict == "violated"
+
+    @property
+    def inconclusive(self) -> bool:
+        return self.verdict in INCONCLUSIVE
+
+    @property
+    def path(self) -> list[str]:
+        """The steps the trace visited, in order (its ``enter`` events): the path in the phase graph."""
+        return [e["values"].get("step", e["step"]) for e in self.trace if e.get("op") == "enter"]
 
 
 @dataclass(frozen=True)
@@ -56,3 +90,12 @@ class CheckResult:
     @property
     def holds(self) -> bool:
         return not any(f.failed for f in self.findings)
+
+    @property
+    def verdict(self) -> str:
+        """``violated`` if a finding is, else ``unknown`` if one is inconclusive, else ``holds``."""
+        if any(f.violated or (f.failed and not f.inconclusive) for f in self.findings):
+            return "violated"
+        if any(f.inconclusive for f in self.findings):
+            return "unknown"
+        return "holds"

@@ -1,21 +1,32 @@
-"""JSON writer: check results as a versioned, machine-readable document.
+"""JSON writers: the check results (``ruleproof-check/1``, what ``check --format json`` prints) and the
+whole report bundle (``ruleproof-report/1``), which reads back into an equal :class:`Report`.
 
 >>> from ruleproof.reports.finding import CheckResult
 >>> doc = results_to_json([CheckResult("S1", ("512.6.1",), {"ru": "р", "en": "e"}, "graph")], {"id": "x"})
 >>> doc["schema"], doc["checks"][0]["holds"]
 ('ruleproof-check/1', True)
+>>> from ruleproof.reports.bundle import Report, Section
+>>> rep = Report(rulebook={"id": "x"}, sections=(Section("structure", (CheckResult("S1", ("512.6.1",),
+...              {"ru": "р", "en": "e"}, "graph"),)),))
+>>> load_json(dumps(report_to_json(rep))) == rep
+True
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, fields
 
-from .finding import CheckResult
+from .bundle import ClauseText, Report, Section
+from .coverage import Coverage, CoverageRow
+from .finding import CheckResult, Finding
 
-__all__ = ["SCHEMA", "results_to_json", "dumps"]
+__all__ = ["SCHEMA", "REPORT_SCHEMA", "results_to_json", "dumps", "report_to_json", "load_json",
+           "finding_to_json", "finding_from_json", "result_to_json", "result_from_json", "render"]
 
 SCHEMA = "ruleproof-check/1"
+REPORT_SCHEMA = "ruleproof-report/1"
+FILENAME = "report.json"
 
 
 def results_to_json(results: list[CheckResult], rulebook: dict, assumptions: dict | None = None) -> dict:
@@ -31,3 +42,87 @@ def results_to_json(results: list[CheckResult], rulebook: dict, assumptions: dic
 
 def dumps(doc: dict) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+
+
+# --- the report bundle ------------------------------------------------------------------------------
+
+_TUPLES = ("clauses", "assumptions", "highlight", "trace")
+
+
+def finding_to_json(f: Finding) -> dict:
+    out = {}
+    for fl in fields(Finding):
+        v = getattr(f, fl.name)
+        out[fl.name] = [dict(e) for e in v] if fl.name == "trace" else (list(v) if isinstance(v, tuple) else v)
+    return out
+
+
+def finding_from_json(d: dict) -> Finding:
+    known = {fl.name for fl in fields(Finding)}
+    kw = {k: (tuple(v) if k in _TUPLES else v) for k, v in d.items() if k in known}
+    kw["message"] = dict(kw.get("message", {}))
+    return Finding(**kw)
+
+
+def result_to_json(r: CheckResult) -> dict:
+    return {"check": r.check, "engine": r.engine, "clauses": list(r.clauses), "statement": dict(r.statement),
+            "note": r.note, "verdict": r.verdict, "holds": r.holds,
+            "findings": [finding_to_json(f) for f in r.findings]}
+
+
+def result_from_json(d: dict) -> CheckResult:
+    return CheckResult(d["check"], tuple(d["clauses"]), dict(d["statement"]), d["engine"],
+                       tuple(finding_from_json(f) for f in d.get("findings", ())), d.get("note", ""))
+
+
+def _coverage_to_json(c: Coverage) -> dict:
+    return {"counts": c.counts(),
+            "rows": [{fl.name: (list(getattr(r, fl.name)) if isinstance(getattr(r, fl.name), tuple)
+                                else getattr(r, fl.name)) for fl in fields(CoverageRow)} | {"coverage": r.coverage}
+                     for r in c.rows],
+            "findings": [finding_to_json(f) for f in c.findings]}
+
+
+def _coverage_from_json(d: dict) -> Coverage:
+    names = {fl.name for fl in fields(CoverageRow)}
+    return Coverage(tuple(CoverageRow(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in row.items()
+                                         if k in names}) for row in d["rows"]))
+
+
+def report_to_json(report: Report, clause_text: ClauseText | None = None, lang: str = "en") -> dict:
+    """The report as a ``ruleproof-report/1`` document.  ``quotes`` (the cited clauses' text in
+    ``lang``) is for readers only: :func:`load_json` does not need it."""
+    doc = {"schema": REPORT_SCHEMA, "rulebook": report.rulebook, "verdict": report.verdict,
+           "exit_code": report.exit_code,
+           "sections": [{"group": s.group, "stats": s.stats, "ok": s.ok,
+                         "results": [result_to_json(r) for r in s.results]} for s in report.sections],
+           "assumptions": report.assumptions,
+           "coverage": _coverage_to_json(report.coverage) if report.coverage else None,
+           "graph": report.graph, "meta": report.meta}
+    if clause_text is not None:
+        from .common import quoted_clauses
+
+        doc["quotes"] = {"lang": lang, "clauses": dict(quoted_clauses(report, clause_text, lang))}
+    return doc
+
+
+def load_json(text: str | bytes | dict) -> Report:
+    """Read a ``ruleproof-report/1`` document back into the :class:`Report` that was written."""
+    from ruleproof.errors import RuleproofError
+
+    doc = text if isinstance(text, dict) else json.loads(text)
+    if not isinstance(doc, dict) or doc.get("schema") != REPORT_SCHEMA:
+        raise RuleproofError("RP150", None, problem=f"not a {REPORT_SCHEMA} document "
+                             f"(schema: {doc.get('schema') if isinstance(doc, dict) else type(doc).__name__})",
+                             fix="give a report.json written by ruleproof check --report DIR")
+    return Report(rulebook=doc["rulebook"],
+                  sections=tuple(Section(s["group"], tuple(result_from_json(r) for r in s["results"]),
+                                         s.get("stats", {})) for s in doc["sections"]),
+                  assumptions=doc.get("assumptions", {}),
+                  coverage=_coverage_from_json(doc["coverage"]) if doc.get("coverage") else None,
+                  graph=doc.get("graph"), meta=doc.get("meta", {}))
+
+
+def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]:
+    """The JSON writer: ``report.json``."""
+    return {FILENAME: dumps(report_to_json(report, clause_text, lang))}

@@ -1,4 +1,7 @@
-"""Terminal writer (rich): summary table of checks, findings with locations and clause texts."""
+"""Terminal writer (rich): summary table of checks, findings with locations and clause texts.
+
+``print_report`` shows a whole report bundle; ``render`` gives the same as plain text (the
+terminal writer writes no file: ``write_reports`` prints it)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from ruleproof.i18n import t
 
 from .finding import CheckResult
 
-__all__ = ["print_check_results", "print_assumptions"]
+__all__ = ["print_check_results", "print_assumptions", "print_report", "render"]
 
 ClauseText = Callable[[str], str | None]
 
@@ -62,3 +65,82 @@ def print_assumptions(console: Console, assumptions: dict[str, dict], lang: str)
     for aid, a in assumptions.items():
         table.add_row(escape(aid), ", ".join(a["about"]) or "—", escape(a["statement"][lang]), escape(a["reason"][lang]))
     console.print(table)
+
+
+def print_report(console: Console, report, lang: str, clause_text) -> None:
+    """The whole report bundle on a terminal: a summary table per engine, each finding with the
+    clauses it cites, its failing trace as a table (with the state changes) and its replay, the
+    clause coverage figures and the assumptions.  (Progress while engines run is the caller's.)"""
+    from .common import (engine_label, generated_line, group_stats, group_title, kind_label, overall_line,
+                         replay_lines, verdict_label)
+    from .trace import print_trace
+
+    rb = report.rulebook
+    console.print(f"[bold]{escape(rb.get('title', {}).get(lang, rb['id']))}[/]")
+    counts = rb.get("counts") or {}
+    console.print(f"{t('rep_rulebook', lang)}: {escape(str(rb.get('path', rb['id'])))}"
+                  + (f" — {t('rep_rulebook_counts', lang, **counts)}" if counts else ""), soft_wrap=True)
+    summary = Table(title=t("rep_summary", lang))
+    for key in ("rep_col_group", "rep_col_checks_n", "rep_col_violated_n", "rep_col_unknown_n", "rep_col_result"):
+        summary.add_column(t(key, lang))
+    for s in report.sections:
+        bad = sum(r.verdict == "violated" for r in s.results)
+        unk = sum(r.verdict == "unknown" for r in s.results)
+        sv = "violated" if bad else ("unknown" if unk else "holds")
+        summary.add_row(t(f"rep_short_{s.group}", lang), str(len(s.results)), str(bad), str(unk),
+                        f"[{_STYLE[sv]}]{verdict_label(sv, lang)}[/]")
+    console.print(summary)
+    for s in report.sections:
+        table = Table(title=group_title(s.group, lang), caption=group_stats(s, lang) or None)
+        for key in ("rep_col_check", "rep_col_clauses", "rep_col_statement", "rep_col_result"):
+            table.add_column(t(key, lang), no_wrap=key == "rep_col_check")
+        for r in s.results:
+            table.add_row(r.check, ", ".join(r.clauses), escape(r.statement.get(lang, "")),
+                          f"[{_STYLE[r.verdict]}]{escape(verdict_label(r, lang))}[/]")
+        console.print(table)
+    for f in report.findings:
+        console.print(f"[{_STYLE.get(f.verdict, 'bold red')}]✗ {escape(f.check)}[/] — {escape(verdict_label(f, lang))} "
+                      f"({kind_label(f.kind, lang)}, {engine_label(f.engine, lang)}) {escape(f.where or '')}",
+                      highlight=False, soft_wrap=True)
+        if f.element:
+            console.print(f"  {t('rep_element', lang)}: {escape(f.element)}", highlight=False)
+        console.print(f"  {escape(f.text(lang))}", highlight=False)
+        for cid in f.clauses:
+            text = clause_text(cid, lang)
+            if text:
+                console.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
+        if f.assumptions:
+            console.print(f"  {t('rep_depends_on', lang)}: {escape(', '.join(f.assumptions))}", highlight=False)
+        if f.trace:
+            print_trace(console, list(f.trace), lang, title=t("rep_counterexample", lang), highlight=f.highlight,
+                        diff=True)
+        for k, v in replay_lines(f, lang):
+            console.print(f"  {t('rep_replay', lang)} — {k}: {escape(v)}", soft_wrap=True, highlight=False)
+    if report.coverage is not None:
+        console.print(t("rep_coverage_summary", lang, **report.coverage.counts()))
+        for f in report.coverage_findings:
+            console.print(f"  [yellow]{escape(f.text(lang))}[/]", highlight=False)
+    if report.assumptions:
+        table = Table(title=t("rep_assumptions", lang))
+        for key in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason"):
+            table.add_column(t(key, lang), no_wrap=key == "rep_col_id")
+        for aid, a in report.assumptions.items():
+            table.add_row(escape(aid), ", ".join(a.get("about", [])) or "—", escape(a["statement"][lang]),
+                          escape(a["reason"][lang]))
+        console.print(table)
+    console.print(f"[bold]{escape(overall_line(report, lang))}[/] {t('rep_exit_code', lang, code=report.exit_code)}")
+    console.print(f"[dim]{generated_line(report, lang)}[/]", highlight=False)
+
+
+_STYLE = {"holds": "green", "violated": "bold red", "unknown": "yellow", "timeout": "yellow", "error": "yellow",
+          "uncovered": "yellow"}
+
+
+def render(report, lang: str, clause_text, width: int = 140) -> str:
+    """The terminal report as plain text (no colours)."""
+    import io
+
+    buf = io.StringIO()
+    print_report(Console(file=buf, width=width, color_system=None, highlight=False, emoji=False), report, lang,
+                 clause_text)
+    return buf.getvalue()

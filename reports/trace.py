@@ -1,6 +1,25 @@
-"""Trace writer: an interpreter trace as a table a judge can read (step, clauses, event, values)."""
+"""Trace writer: an interpreter trace as a table a judge can read (step, clauses, event, values,
+what changed in the state).
+
+``trace_to_json`` turns the interpreter's events into plain dicts; each carries ``diff``, the
+state change the event made: a list of ``{"path": [...], "old": …, "new": …}`` (``old`` absent
+for a value that appears, ``new`` absent for one that goes).  The first event's diff is the whole
+initial state, so the states can be rebuilt from the dicts alone (:func:`states_from_trace`).
+
+>>> from ruleproof.model.state import Card, State
+>>> a = State(cards=(Card("kele", "Келе", "A", wounds=2),), action=None)
+>>> b = State(cards=(Card("kele", "Келе", "A", wounds=0),), action=None)
+>>> state_diff(flatten_state(a), flatten_state(b))
+[{'path': ['cards', 'kele', 'wounds'], 'old': 2, 'new': 0}]
+>>> format_diff(state_diff(flatten_state(a), flatten_state(b)))
+'kele.wounds: 2 → 0'
+>>> format_diff([{"path": ["visited"], "old": ["dice"], "new": ["dice", "calculation"]}])
+'visited += [calculation]'
+"""
 
 from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
 
 from rich.console import Console
 from rich.table import Table
@@ -8,7 +27,12 @@ from rich.text import Text
 
 from ruleproof.i18n import t
 
-__all__ = ["print_trace", "format_values", "trace_to_json"]
+__all__ = ["print_trace", "format_values", "format_diff", "trace_to_json", "flatten_state", "state_diff",
+           "apply_diff", "states_from_trace", "visible_events", "is_initial"]
+
+#: card fields that hold (name, number) pairs: shown and diffed as maps
+_PAIR_MAPS = ("printed", "modifiers", "resources", "uses")
+_MISSING = object()
 
 
 def format_values(values: dict) -> str:
@@ -23,34 +47,193 @@ def format_values(values: dict) -> str:
     return "; ".join(parts)
 
 
-def print_trace(console: Console, trace, lang: str, title: str = "", highlight: tuple[int, ...] = ()) -> None:
+def _show(v) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(":".join(map(str, i)) if isinstance(i, (tuple, list)) else str(i) for i in v) + "]"
+    if isinstance(v, dict):
+        return "{}" if not v else str(v)
+    return str(v)
+
+
+def format_diff(diff: list[dict], limit: int | None = None) -> str:
+    """``kele.wounds: 2 → 0; action.die_raw: — → 4`` (``cards.`` left out of the paths)."""
+    parts = []
+    for d in diff:
+        if d.get("old", d.get("new")) == {} and ("old" not in d or "new" not in d):
+            continue  # an empty map's placeholder appearing or going: its entries say it
+        path = d["path"][1:] if d["path"][:1] == ["cards"] else d["path"]
+        name = ".".join(map(str, path))
+        old, new = d.get("old"), d.get("new")
+        if isinstance(old, list) and isinstance(new, list) and old and len(new) > len(old) \
+                and new[:len(old)] == old:
+            parts.append(f"{name} += {_show(new[len(old):])}")
+        elif "old" not in d:
+            parts.append(f"{name} = {_show(d['new'])}")
+        elif "new" not in d:
+            parts.append(f"{name}: {_show(d['old'])} → ∅")
+        else:
+            parts.append(f"{name}: {_show(d['old'])} → {_show(d['new'])}")
+    if limit is not None and len(parts) > limit:
+        parts = parts[:limit] + [f"… (+{len(parts) - limit})"]
+    return "; ".join(parts)
+
+
+def is_initial(row: dict, position: int) -> bool:
+    """The first event of a trace carries the whole initial state as its diff."""
+    return position == 0 and bool(row.get("diff")) and all("old" not in d for d in row["diff"])
+
+
+def visible_events(rows: list[dict], highlight: tuple[int, ...] = ()) -> list[dict]:
+    """A counterexample shown compact: passes and window closings are implied (unless highlighted)."""
+    return [r for r in rows if r["op"] not in ("pass", "window_closed") or r["seq"] in highlight]
+
+
+def print_trace(console: Console, trace, lang: str, title: str = "", highlight: tuple[int, ...] = (),
+                diff: bool = False) -> None:
     """A Trace, or its events as dicts (as a Finding keeps them); ``highlight``: seqs to mark.
-    A counterexample (a list of dicts) is shown compact: passes and window closings are implied."""
+    A counterexample (a list of dicts) is shown compact: passes and window closings are implied.
+    ``diff``: add a column with what each event changed in the state."""
     compact = not hasattr(trace, "events")
     rows = trace if compact else trace_to_json(trace)
+    if compact:
+        rows = visible_events(list(rows), highlight)
+    keys = ("seq", "step", "clauses", "event", "values", "rule") + (("changes",) if diff else ())
     table = Table(title=title or None)
-    for key in ("seq", "step", "clauses", "event", "values", "rule"):
-        table.add_column(t(f"trace_{key}", lang), no_wrap=key in ("seq", "step", "rule"), overflow="fold",
-                         ratio=3 if key == "values" else None)
-    for r in rows:
-        if compact and r["op"] in ("pass", "window_closed") and r["seq"] not in highlight:
-            continue
+    for key in keys:
+        label = t(f"rep_col_{key}", lang) if key == "changes" else t(f"trace_{key}", lang)
+        table.add_column(label, no_wrap=key in ("seq", "step", "rule"), overflow="fold",
+                         ratio=3 if key in ("values", "changes") else None)
+    for i, r in enumerate(rows):
         values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
         event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
         rule = ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""
         style = "bold red" if r["seq"] in highlight else ("dim" if r["op"] in ("pass", "enter", "window_closed") else "")
-        cells = (str(r["seq"]), r["step"], ", ".join(r["clauses"]), event, format_values(values), rule)
+        cells = [str(r["seq"]), r["step"], ", ".join(r["clauses"]), event, format_values(values), rule]
+        if diff:
+            cells.append(t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8))
         table.add_row(*(Text(c) for c in cells), style=style)
     console.print(table)
 
 
-def trace_to_json(trace) -> list[dict]:
-    """A trace (or its list of events) as plain JSON-ready dicts."""
-    def plain(v):
-        if isinstance(v, (tuple, list)):
-            return [plain(i) for i in v]
-        return v
+# --- state snapshots as flat paths -------------------------------------------------------------
 
-    return [{"seq": e.seq, "step": e.step, "op": e.op, "clauses": list(e.clauses), "assumes": list(e.assumes),
-             "rule": e.where,
-             "values": {k: plain(v) for k, v in e.values.items()}} for e in getattr(trace, "events", trace)]
+
+def _plain(v):
+    if isinstance(v, (tuple, list)):
+        return [_plain(i) for i in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if is_dataclass(v):
+        return getattr(v, "id", None) or getattr(v, "name", None) or repr(v)
+    return str(v)
+
+
+def _record(out: dict, path: tuple, obj, skip: tuple[str, ...] = ()) -> None:
+    for f in fields(obj):
+        name = f.name
+        if name in skip:
+            continue
+        v = getattr(obj, name)
+        if name in _PAIR_MAPS and isinstance(v, tuple) and all(
+                isinstance(i, tuple) and len(i) == 2 and isinstance(i[0], str) for i in v):
+            if not v:
+                out[path + (name,)] = {}
+            for k, x in v:
+                out[path + (name, str(k))] = _plain(x)
+        elif name == "xs" and isinstance(v, tuple) and all(hasattr(x, "name") for x in v):
+            if not v:
+                out[path + (name,)] = {}
+            for x in v:
+                _record(out, path + (name, x.name), x, ("name",))
+        elif name == "modifications" and isinstance(v, tuple) and all(hasattr(m, "feature") for m in v):
+            if not v:
+                out[path + (name,)] = {}
+            for m in v:
+                _record(out, path + (name, m.feature), m, ("feature",))
+        else:
+            out[path + (name,)] = _plain(v)
+
+
+def flatten_state(state) -> dict[tuple[str, ...], object]:
+    """A game state as ``{path: value}``: cards by id (their features left out: they do not change),
+    the executing action (its X variables by name, modifications by feature), the rest as is."""
+    out: dict[tuple[str, ...], object] = {}
+    for f in fields(state):
+        v = getattr(state, f.name)
+        if f.name == "cards":
+            if not v:
+                out[("cards",)] = {}
+            for c in v:
+                _record(out, ("cards", c.id), c, ("id", "features"))
+        elif f.name == "action" and v is not None:
+            _record(out, ("action",), v)
+        else:
+            out[(f.name,)] = _plain(v)
+    return out
+
+
+def state_diff(old: dict, new: dict) -> list[dict]:
+    """What changed from one flat state to the next, in path order."""
+    out = []
+    for path in sorted(set(old) | set(new)):
+        a, b = old.get(path, _MISSING), new.get(path, _MISSING)
+        if a == b:
+            continue
+        entry: dict = {"path": list(path)}
+        if a is not _MISSING:
+            entry["old"] = a
+        if b is not _MISSING:
+            entry["new"] = b
+        out.append(entry)
+    return out
+
+
+def apply_diff(state: dict, diff: list[dict]) -> dict:
+    """A nested state (dicts) with ``diff`` applied: removals first, then new values."""
+    import copy
+
+    state = copy.deepcopy(state)
+    for d in diff:
+        if "new" not in d:
+            node = state
+            for k in d["path"][:-1]:
+                node = node.get(k, {})
+            if isinstance(node, dict):
+                node.pop(d["path"][-1], None)
+    for d in diff:
+        if "new" in d:
+            node = state
+            for k in d["path"][:-1]:
+                if not isinstance(node.get(k), dict):
+                    node[k] = {}
+                node = node[k]
+            node[d["path"][-1]] = copy.deepcopy(d["new"])
+    return state
+
+
+def states_from_trace(rows: list[dict]) -> list[dict]:
+    """The nested state after each event, rebuilt from the events' diffs."""
+    states, cur = [], {}
+    for r in rows:
+        cur = apply_diff(cur, r.get("diff", []))
+        states.append(cur)
+    return states
+
+
+def trace_to_json(trace) -> list[dict]:
+    """A trace (or its list of events) as plain JSON-ready dicts, each with its state diff."""
+    rows, prev = [], {}
+    for e in getattr(trace, "events", trace):
+        row = {"seq": e.seq, "step": e.step, "op": e.op, "clauses": list(e.clauses), "assumes": list(e.assumes),
+               "rule": e.where, "values": {k: _plain(v) for k, v in e.values.items()}}
+        state = getattr(e, "state", None)
+        if state is not None:
+            flat = flatten_state(state)
+            row["diff"] = state_diff(prev, flat)
+            prev = flat
+        rows.append(row)
+    return rows

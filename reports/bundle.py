@@ -1,0 +1,217 @@
+"""The report bundle: everything one run of ``ruleproof check`` found, as data the writers format.
+
+A :class:`Report` holds the rulebook (id, path, title, counts), the check results grouped by the
+engine that produced them (:class:`Section`: structure, rulings, hypothesis, exhaustive, z3,
+consistency — whichever ran), the rulebook's assumptions, the clause coverage, the phase graph as
+plain data (for the HTML picture) and the metadata (seed, examples, versions, language).  The only
+volatile part — when it was made and how long the engines took — is ``meta["generated"]``; every
+writer prints it in one marked place so that two runs compare equal once it is masked
+(:func:`mask_generated`).
+
+>>> from ruleproof.orchestrate import run_check
+>>> rep = report_from_check(run_check(), timestamp="2026-01-01T00:00:00Z")
+>>> [s.group for s in rep.sections], rep.exit_code, rep.rulebook["id"]
+(['structure'], 0, 'berserk-rp-4.1-2')
+>>> make_clause_text()("540.3", "en")[:40]
+'When applied to an action, the card stil'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+from .coverage import Coverage, build_coverage
+from .finding import CheckResult, Finding
+
+__all__ = ["Report", "Section", "ENGINE_GROUPS", "ClauseText", "report_from_check", "make_clause_text",
+           "graph_data", "versions", "mask_generated", "GENERATED_RE"]
+
+#: the engine groups a report can hold, in the order they are shown
+ENGINE_GROUPS = ("structure", "rulings", "hypothesis", "exhaustive", "z3", "consistency")
+#: attribute names of a CheckReport under which each group's results may be found
+_ATTRS = {"structure": ("structure",), "rulings": ("rulings",), "hypothesis": ("properties", "hypothesis_results"),
+          "exhaustive": ("exhaustive",), "z3": ("z3", "proofs", "z3_prove"), "consistency": ("consistency",)}
+
+ClauseText = Callable[[str, str], "str | None"]
+
+#: matches the one volatile line/attribute value every writer emits (a UTC timestamp)
+GENERATED_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+
+
+@dataclass(frozen=True)
+class Section:
+    """The results of one engine group, with its figures (e.g. examples, seed)."""
+
+    group: str
+    results: tuple[CheckResult, ...]
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return all(r.holds for r in self.results)
+
+
+@dataclass(frozen=True)
+class Report:
+    rulebook: dict  # id, path, title {ru, en}, edition, counts {steps, edges, operations, windows, assumptions}
+    sections: tuple[Section, ...]
+    assumptions: dict[str, dict] = field(default_factory=dict)
+    coverage: Coverage | None = None
+    graph: dict | None = None  # graph_data(): nodes and edges with their labels in both languages
+    meta: dict = field(default_factory=dict)  # seed, examples, versions, lang, rules_text, generated {at, seconds}
+
+    @property
+    def results(self) -> list[CheckResult]:
+        return [r for s in self.sections for r in s.results]
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding of the engines (coverage findings apart)."""
+        return [f for r in self.results for f in r.findings]
+
+    @property
+    def counterexamples(self) -> list[Finding]:
+        return [f for f in self.findings if f.trace]
+
+    @property
+    def coverage_findings(self) -> tuple[Finding, ...]:
+        return self.coverage.findings if self.coverage else ()
+
+    @property
+    def verdict(self) -> str:
+        """``violated`` (exit 1), ``unknown`` (inconclusive, exit 3) or ``holds`` (exit 0)."""
+        verdicts = {r.verdict for r in self.results}
+        return "violated" if "violated" in verdicts else ("unknown" if "unknown" in verdicts else "holds")
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "holds"
+
+    @property
+    def exit_code(self) -> int:
+        from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
+
+        return {"holds": EXIT_OK, "violated": EXIT_FINDING, "unknown": EXIT_INCONCLUSIVE}[self.verdict]
+
+    def section(self, group: str) -> Section | None:
+        return next((s for s in self.sections if s.group == group), None)
+
+
+def versions() -> dict[str, str]:
+    """ruleproof, z3-solver, hypothesis and Python versions (read from the installed metadata)."""
+    import platform
+    from importlib import metadata
+
+    out = {}
+    for name in ("ruleproof", "z3-solver", "hypothesis"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:  # pragma: no cover
+            out[name] = "?"
+    out["python"] = platform.python_version()
+    return out
+
+
+def graph_data(G) -> dict:
+    """The phase graph as plain data: steps (name, kind, rank, clauses) and edges (guard label)."""
+    from ruleproof.model.draw import _edge_label, _ordered_edges
+
+    nodes = [{"id": n, "name": dict(G.nodes[n]["name"]), "kind": G.nodes[n]["kind"], "rank": G.nodes[n]["rank"],
+              "stage": G.nodes[n]["stage"], "cites": list(G.nodes[n]["cites"]),
+              "terminal": bool(G.nodes[n]["terminal"])} for n in G]
+    edges = [{"from": u, "to": v, "guard": d["guard"], "cites": list(d["cites"]), "loop": bool(d["loop"]),
+              "label": {lang: _edge_label(d, lang, " · ") for lang in ("ru", "en")}} for u, v, d in _ordered_edges(G)]
+    return {"start": G.graph["start"], "nodes": nodes, "edges": edges}
+
+
+def make_clause_text(rules_text=None, index=None) -> ClauseText:
+    """``clause_text(cid, lang)``: the official Russian wording when a rules text is given (a path
+    or a loaded RulesText) and has the unit, else ruleproof's own summary in ``lang``."""
+    from ruleproof.model.clauses import default_index
+
+    index = index or default_index()
+    rules = rules_text
+    if isinstance(rules_text, (str, bytes)) or hasattr(rules_text, "__fspath__"):
+        from ruleproof.model.rules_text import load_rules_text
+
+        rules = load_rules_text(rules_text)
+
+    def clause_text(cid: str, lang: str = "en") -> str | None:
+        if rules is not None:
+            official = rules.text_of(cid)
+            if official:
+                return official
+        return index.summary(cid, lang) or None
+
+    return clause_text
+
+
+def _results_of(check, group: str) -> list[CheckResult] | None:
+    for attr in _ATTRS[group]:
+        value = getattr(check, attr, None)
+        if value is None:
+            continue
+        value = getattr(value, "results", value)
+        if isinstance(value, (list, tuple)) and all(isinstance(r, CheckResult) for r in value):
+            return list(value)
+    return None
+
+
+def report_from_check(check, *, lang: str = "en", rules_text: str | None = None, timestamp: str | None = None,
+                      coverage: bool = True, extra: dict[str, list[CheckResult]] | None = None) -> Report:
+    """Bundle an ``orchestrate.CheckReport``: each engine group that ran becomes a Section
+    (``extra``: more groups by name, for engines not yet on the CheckReport).  ``timestamp``
+    (ISO 8601, UTC) defaults to now."""
+    rb, G = check.rulebook, check.graph
+    h = getattr(check, "hypothesis", None)
+    sections = []
+    seconds: dict[str, float] = {}
+    for group in ENGINE_GROUPS:
+        results = (extra or {}).get(group)
+        if results is None:
+            results = _results_of(check, group)
+        if group == "structure" and results is None:
+            results = []
+        if results is None or (group != "structure" and not results):
+            continue
+        stats: dict = {}
+        if group == "hypothesis" and h is not None:
+            stats = {"examples": h.examples, "seed": h.seed}
+            seconds["hypothesis"] = round(h.seconds, 1)
+            results = [_with_seed(r, h.seed) for r in results]
+        sections.append(Section(group, tuple(results), stats))
+    counts = check.counts() if hasattr(check, "counts") else {}
+    assumptions = {aid: _plain_assumption(a) for aid, a in G.graph.get("assumptions", {}).items()}
+    meta = {"lang": lang, "seed": h.seed if h is not None else None,
+            "examples": h.examples if h is not None else 0, "rules_text": str(rules_text) if rules_text else None,
+            "versions": versions(),
+            "generated": {"at": timestamp or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                          "seconds": seconds}}
+    return Report(
+        rulebook={"id": rb.spec.id, "path": str(rb.path), "title": rb.spec.title.model_dump(),
+                  "edition": rb.spec.edition, "counts": counts},
+        sections=tuple(sections), assumptions=assumptions,
+        coverage=build_coverage(assumptions=assumptions) if coverage else None,
+        graph=graph_data(G), meta=meta)
+
+
+def _plain_assumption(a: dict) -> dict:
+    return {"about": [str(x) for x in a.get("about", [])], "statement": dict(a["statement"]),
+            "reason": dict(a["reason"])}
+
+
+def _with_seed(r: CheckResult, seed: int | None) -> CheckResult:
+    if seed is None or not r.findings:
+        return r
+    return dataclasses.replace(r, findings=tuple(dataclasses.replace(f, seed=f.seed if f.seed is not None else seed)
+                                                 for f in r.findings))
+
+
+def mask_generated(text: str) -> str:
+    """Replace the volatile parts (timestamp, durations) so that two runs can be compared."""
+    text = GENERATED_RE.sub("<generated>", text)
+    return re.sub(r'(<!-- rp-seconds -->|"seconds": \{|time=")[^<}"]*', r"\1…", text)

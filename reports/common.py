@@ -1,0 +1,115 @@
+"""What every writer says the same way: labels of verdicts, kinds, engines and groups, a result's
+short verdict, the clauses a report quotes, the replay lines.  Writers only lay these out.
+
+>>> from ruleproof.reports.finding import CheckResult
+>>> verdict_label(CheckResult("P", (), {"ru": "", "en": ""}, "hypothesis", note="200 examples"), "ru")
+'выполнено на 200 примерах'
+"""
+
+from __future__ import annotations
+
+import re
+
+from ruleproof.i18n import t
+
+from .bundle import ClauseText, Report
+from .finding import CheckResult, Finding
+
+__all__ = ["verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
+           "quoted_clauses", "replay_lines", "generated_line", "quotes_note", "file_stem", "path_of",
+           "coverage_label", "status_label"]
+
+
+def verdict_label(r: CheckResult | Finding | str, lang: str) -> str:
+    """A check's result in words: ``holds`` / ``holds on N examples`` / ``violated (2)`` / …"""
+    if isinstance(r, str):
+        return t(f"rep_verdict_{r}", lang)
+    if isinstance(r, Finding):
+        return t(f"rep_verdict_{r.verdict}", lang)
+    v = r.verdict
+    if v == "holds":
+        m = re.fullmatch(r"(\d+) examples", r.note or "")
+        return t("rep_passed_examples", lang, n=m.group(1)) if m else t("rep_verdict_holds", lang)
+    n = sum(f.failed for f in r.findings)
+    return f"{t(f'rep_verdict_{v}', lang)} ({n})" if n > 1 else t(f"rep_verdict_{v}", lang)
+
+
+def kind_label(kind: str, lang: str) -> str:
+    return t(f"rep_kind_{kind}", lang)
+
+
+def engine_label(engine: str, lang: str) -> str:
+    return t(f"rep_engine_{engine}", lang)
+
+
+def status_label(status: str, lang: str) -> str:
+    return t(status, lang)  # available | partial | referenced (the clause index's labels)
+
+
+def coverage_label(coverage: str, lang: str) -> str:
+    return t(f"rep_cov_{coverage}", lang)
+
+
+def group_title(group: str, lang: str) -> str:
+    return t(f"rep_group_{group}", lang)
+
+
+def group_stats(section, lang: str) -> str:
+    if section.group == "hypothesis" and "examples" in section.stats:
+        return t("rep_stats_hypothesis", lang, examples=section.stats["examples"],
+                 seed=section.stats.get("seed") if section.stats.get("seed") is not None else "—")
+    return ""
+
+
+def overall_line(report: Report, lang: str) -> str:
+    results = report.results
+    if report.verdict == "violated":
+        bad = [r for r in results if r.verdict == "violated"]
+        return t("rep_overall_violated", lang, bad=len(bad), n=len(results),
+                 count=sum(sum(f.failed for f in r.findings) for r in bad))
+    if report.verdict == "unknown":
+        return t("rep_overall_unknown", lang, bad=sum(r.verdict == "unknown" for r in results), n=len(results))
+    return t("rep_overall_holds", lang, n=len(results))
+
+
+def quoted_clauses(report: Report, clause_text: ClauseText, lang: str) -> list[tuple[str, str]]:
+    """(id, text) of every clause the findings cite, in order of first citation."""
+    seen: dict[str, str] = {}
+    for f in [*report.findings, *report.coverage_findings]:
+        for cid in f.clauses:
+            if cid not in seen:
+                seen[cid] = clause_text(cid, lang) or ""
+    return [(cid, text) for cid, text in seen.items() if text]
+
+
+def quotes_note(report: Report, lang: str) -> str:
+    src = report.meta.get("rules_text")
+    return t("rep_quote_official", lang, src=src) if src else t("rep_quote_summary", lang)
+
+
+def replay_lines(f: Finding, lang: str) -> list[tuple[str, str]]:
+    out = []
+    if f.replay:
+        out.append((t("rep_command", lang), f.replay))
+    if f.seed is not None:
+        out.append((t("rep_seed", lang), str(f.seed)))
+    if f.scenario:
+        out.append((t("rep_scenario", lang), f.scenario))
+    return out
+
+
+def generated_line(report: Report, lang: str) -> str:
+    """The one volatile line of every report: when it was made and how long the engines took."""
+    gen = report.meta.get("generated", {})
+    secs = ", ".join(t("rep_seconds", lang, engine=k, seconds=v) for k, v in sorted(gen.get("seconds", {}).items()))
+    return f"{t('rep_generated', lang)}: {gen.get('at', '')}" + (f" ({secs})" if secs else "")
+
+
+def file_stem(check: str, n: int = 0, total: int = 1) -> str:
+    """A file name for a check id: ``P540.3-action-marker`` → ``P540.3-action-marker`` (safe chars only)."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", check).strip("._") or "check"
+    return f"{stem}-{n + 1}" if total > 1 else stem
+
+
+def path_of(f: Finding) -> list[str]:
+    return f.path

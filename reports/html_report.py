@@ -1,0 +1,229 @@
+"""HTML writer: ``report.html``, one self-contained file that works offline (inline CSS and SVG, no
+script, no external URL): the summary, a table per engine, each finding with its clause quotes, its
+trace (offending events highlighted: ``tr.rp-offending``) and its replay, the phase graph with each
+counterexample's path highlighted (``.on-path``), the clause coverage and the assumptions."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ruleproof.i18n import t
+
+from .bundle import ClauseText, Report
+from .common import (coverage_label, engine_label, file_stem, generated_line, group_stats, group_title,
+                     kind_label, overall_line, quotes_note, replay_lines, status_label, verdict_label)
+from .finding import Finding
+from .svg_graph import graph_svg
+from .trace import format_diff, format_values, is_initial, visible_events
+
+__all__ = ["render", "FILENAME"]
+
+FILENAME = "report.html"
+
+CSS = """
+:root { --bad: #c62828; --ok: #2e7d32; --unk: #b26a00; --muted: #555; --line: #d0d7de; }
+* { box-sizing: border-box; }
+body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; margin: 0 auto; max-width: 1280px;
+       padding: 1.2rem 1.6rem; color: #1f2328; line-height: 1.45; }
+h1 { font-size: 1.6rem; margin: 0 0 .4rem; } h2 { font-size: 1.3rem; margin-top: 2rem;
+  border-bottom: 1px solid var(--line); padding-bottom: .2rem; } h3 { font-size: 1.1rem; margin-bottom: .3rem; }
+table { border-collapse: collapse; width: 100%; margin: .6rem 0 1rem; font-size: .88rem; }
+th, td { border: 1px solid var(--line); padding: .25rem .45rem; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; }
+.rp-overall { font-weight: bold; font-size: 1.05rem; }
+span.rp-verdict-holds, p.rp-verdict-holds, tr.rp-verdict-holds > td:last-child { color: var(--ok); }
+span.rp-verdict-violated, p.rp-verdict-violated, tr.rp-verdict-violated > td:last-child { color: var(--bad);
+  font-weight: bold; }
+span.rp-verdict-unknown, p.rp-verdict-unknown, tr.rp-verdict-unknown > td:last-child, span.rp-verdict-timeout,
+span.rp-verdict-error { color: var(--unk); }
+.rp-generated, .rp-stats, .rp-note { color: var(--muted); font-size: .88rem; }
+.rp-finding { border: 1px solid var(--line); border-left: 5px solid var(--bad); padding: .2rem 1rem .6rem;
+              margin: 1rem 0; border-radius: 4px; }
+.rp-finding dl { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8rem; margin: .4rem 0; }
+.rp-finding dt { font-weight: bold; } .rp-finding dd { margin: 0; }
+.rp-message { font-size: 1rem; }
+blockquote.rp-quote { margin: .4rem 0; padding: .3rem .8rem; border-left: 4px solid #8c959f; background: #f6f8fa; }
+blockquote.rp-quote b { margin-right: .4rem; }
+table.rp-trace td { font-family: "DejaVu Sans Mono", monospace; font-size: .8rem; }
+table.rp-trace tr.rp-offending td { background: #ffe3e3; color: #8b0000; font-weight: bold; }
+table.rp-trace tr.rp-quiet td { color: #777; }
+code, .rp-replay code { background: #f6f8fa; padding: 0 .25rem; border-radius: 3px; }
+figure { margin: 1rem 0; overflow-x: auto; } figcaption { font-weight: bold; margin-bottom: .4rem; }
+svg.rp-graph text { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; }
+.rp-cov-none td.rp-cov { color: var(--bad); } .rp-cov-indirect td.rp-cov { color: var(--unk); }
+nav ul { display: flex; flex-wrap: wrap; gap: .2rem 1.2rem; padding: 0; list-style: none; }
+"""
+
+
+def _e(s) -> str:
+    return escape(str(s), quote=True)
+
+
+def _td(cell) -> str:
+    if isinstance(cell, tuple):  # (class, html)
+        return f'<td class="{cell[0]}">{cell[1]}</td>'
+    return f"<td>{cell}</td>"
+
+
+def _table(head: list[str], rows: list[tuple[str, list]], cls: str = "") -> str:
+    """``rows``: (tr attributes, cells already escaped — or (class, html) pairs)."""
+    out = [f'<table class="{cls}">' if cls else "<table>", "<thead><tr>"
+           + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr></thead><tbody>"]
+    for attrs, cells in rows:
+        out.append(f"<tr{attrs}>" + "".join(_td(c) for c in cells) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def trace_table(f: Finding, lang: str) -> str:
+    rows = []
+    for i, r in enumerate(visible_events(list(f.trace), f.highlight)):
+        values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
+        event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
+        changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []))
+        cls = "rp-offending" if r["seq"] in f.highlight else ("rp-quiet" if r["op"] in ("pass", "enter") else "")
+        attrs = (f' class="{cls}"' if cls else "") + f' data-seq="{r["seq"]}" data-step="{_e(r["step"])}"'
+        rule = ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""
+        rows.append((attrs, [_e(x) for x in (r["seq"], r["step"], ", ".join(r["clauses"]), event,
+                                             format_values(values), changes, rule)]))
+    head = [t(f"rep_col_{k}", lang) for k in ("seq", "step", "clauses", "event", "values", "changes", "rule")]
+    return _table(head, rows, "rp-trace")
+
+
+def _finding(f: Finding, n: int, lang: str, clause_text: ClauseText) -> str:
+    out = [f'<article class="rp-finding" id="finding-{n}" data-check="{_e(f.check)}" data-kind="{_e(f.kind)}" '
+           f'data-verdict="{_e(f.verdict)}">',
+           f'<h3><span class="rp-verdict-{_e(f.verdict)}">✗</span> <code class="rp-check-id">{_e(f.check)}</code> — '
+           f'<span class="rp-verdict-{_e(f.verdict)}">{_e(verdict_label(f, lang))}</span></h3>', "<dl>",
+           f"<dt>{_e(t('rep_kind', lang))}</dt><dd>{_e(kind_label(f.kind, lang))}</dd>",
+           f"<dt>{_e(t('rep_engine', lang))}</dt><dd>{_e(engine_label(f.engine, lang))}</dd>"]
+    if f.where:
+        out.append(f"<dt>{_e(t('rep_where', lang))}</dt><dd><code>{_e(f.where)}</code></dd>")
+    if f.element:
+        out.append(f"<dt>{_e(t('rep_element', lang))}</dt><dd>{_e(f.element)}</dd>")
+    if f.assumptions:
+        out.append(f"<dt>{_e(t('rep_depends_on', lang))}</dt><dd>{_e(', '.join(f.assumptions))}</dd>")
+    out += ["</dl>", f'<p class="rp-message">{_e(f.text(lang))}</p>']
+    for cid in f.clauses:
+        text = clause_text(cid, lang)
+        if text:
+            out.append(f'<blockquote class="rp-quote" data-clause="{_e(cid)}"><b>{_e(cid)}</b>«{_e(text)}»</blockquote>')
+    if f.trace:
+        out += [f"<h4>{_e(t('rep_counterexample', lang))}</h4>", trace_table(f, lang)]
+    replay = replay_lines(f, lang)
+    if replay:
+        out += [f'<div class="rp-replay"><h4>{_e(t("rep_replay", lang))}</h4><ul>']
+        out += [f"<li>{_e(k)}: <code>{_e(v)}</code></li>" for k, v in replay] + ["</ul></div>"]
+    out.append("</article>")
+    return "\n".join(out)
+
+
+def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]:
+    rb = report.rulebook
+    title = rb.get("title", {}).get(lang, rb["id"])
+    v = report.verdict
+    toc = [("summary", t("rep_summary", lang))] + [(f"group-{s.group}", t(f"rep_short_{s.group}", lang))
+                                                   for s in report.sections]
+    toc += [("findings", t("rep_findings", lang))]
+    if report.graph:
+        toc.append(("graph", t("rep_graph", lang)))
+    if report.coverage is not None:
+        toc.append(("coverage", t("rep_coverage", lang)))
+    if report.assumptions:
+        toc.append(("assumptions", t("rep_assumptions", lang)))
+    toc.append(("run", t("rep_run", lang)))
+    counts = rb.get("counts") or {}
+    out = ["<!doctype html>", f'<html lang="{_e(lang)}">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{_e(t('rep_title', lang))}: {_e(rb['id'])}</title>", f"<style>{CSS}</style>", "</head>",
+           f'<body data-verdict="{v}" data-exit-code="{report.exit_code}">', "<header>",
+           f'<h1 id="rp-title">{_e(t("rep_title", lang))}: {_e(title)}</h1>',
+           f'<p class="rp-rulebook">{_e(t("rep_rulebook", lang))}: <code>{_e(rb["id"])}</code> — '
+           f'<code>{_e(rb.get("path", ""))}</code>'
+           + (f"; {_e(t('rep_rulebook_counts', lang, **counts))}" if counts else "")
+           + (f" ({_e(rb['edition'])})" if rb.get("edition") else "") + "</p>",
+           f'<p class="rp-overall rp-verdict-{v}">{_e(overall_line(report, lang))} '
+           f'{_e(t("rep_exit_code", lang, code=report.exit_code))}.</p>',
+           f'<p class="rp-generated">{_e(generated_line(report, lang))}</p>', "</header>",
+           "<nav><ul>" + "".join(f'<li><a href="#{a}">{_e(b)}</a></li>' for a, b in toc) + "</ul></nav>"]
+
+    out += ['<section id="summary">', f"<h2>{_e(t('rep_summary', lang))}</h2>"]
+    rows = []
+    for s in report.sections:
+        sv = "holds" if s.ok else ("violated" if any(r.verdict == "violated" for r in s.results) else "unknown")
+        rows.append((f' data-group="{s.group}" class="rp-verdict-{sv}"',
+                     [_e(t(f"rep_short_{s.group}", lang)), str(len(s.results)),
+                      str(sum(r.verdict == "violated" for r in s.results)),
+                      str(sum(r.verdict == "unknown" for r in s.results)), _e(verdict_label(sv, lang))]))
+    out += [_table([t(k, lang) for k in ("rep_col_group", "rep_col_checks_n", "rep_col_violated_n",
+                                         "rep_col_unknown_n", "rep_col_result")], rows, "rp-summary"), "</section>"]
+
+    for s in report.sections:
+        out += [f'<section id="group-{s.group}" class="rp-group">', f"<h2>{_e(group_title(s.group, lang))}</h2>"]
+        stats = group_stats(s, lang)
+        if stats:
+            out.append(f'<p class="rp-stats">{_e(stats)}</p>')
+        rows = [(f' data-check="{_e(r.check)}" class="rp-verdict-{r.verdict}"',
+                 [f"<code>{_e(r.check)}</code>", _e(", ".join(r.clauses)), _e(r.statement.get(lang, "")),
+                  ("✗ " if not r.holds else "✓ ") + _e(verdict_label(r, lang))]) for r in s.results]
+        out += [_table([t(k, lang) for k in ("rep_col_check", "rep_col_clauses", "rep_col_statement",
+                                             "rep_col_result")], rows, "rp-checks"), "</section>"]
+
+    out += ['<section id="findings">', f"<h2>{_e(t('rep_findings', lang))}</h2>"]
+    if not report.findings:
+        out.append(f"<p>{_e(t('rep_no_findings', lang))}</p>")
+    out += [_finding(f, i + 1, lang, clause_text) for i, f in enumerate(report.findings)]
+    if report.findings:
+        out.append(f'<p class="rp-note">{_e(quotes_note(report, lang))}</p>')
+    out.append("</section>")
+
+    if report.graph:
+        out += ['<section id="graph">', f"<h2>{_e(t('rep_graph', lang))}</h2>"]
+        ces = report.counterexamples
+        if not ces:
+            out += [f'<p class="rp-note">{_e(t("rep_graph_no_path", lang))}</p>',
+                    f'<figure data-check="">{graph_svg(report.graph, lang, [], t("rep_graph", lang))}</figure>']
+        seen: dict[str, int] = {}
+        for f in ces:
+            caption = t("rep_graph_path", lang, check=f.check, path=" → ".join(f.path))
+            stem = file_stem(f.check, seen.get(f.check, 0), 2 if seen.get(f.check) else 1)
+            seen[f.check] = seen.get(f.check, 0) + 1
+            out += [f'<figure class="rp-path" id="graph-{_e(stem)}" data-check="{_e(f.check)}" '
+                    f'data-path="{_e(" ".join(f.path))}">', f"<figcaption>{_e(caption)}</figcaption>",
+                    graph_svg(report.graph, lang, f.path, caption), "</figure>"]
+        out.append("</section>")
+
+    if report.coverage is not None:
+        cov = report.coverage
+        out += ['<section id="coverage">', f"<h2>{_e(t('rep_coverage', lang))}</h2>",
+                f"<p>{_e(t('rep_coverage_summary', lang, **cov.counts()))}</p>"]
+        if cov.uncovered:
+            out += [f"<h3>{_e(t('rep_uncovered', lang))}</h3>"]
+            out += [f'<blockquote class="rp-quote rp-uncovered" data-clause="{_e(r.clause)}"><b>{_e(r.clause)}</b>'
+                    f'«{_e(clause_text(r.clause, lang) or "")}»</blockquote>' for r in cov.uncovered]
+        rows = [(f' class="rp-cov-{r.coverage}" data-clause="{_e(r.clause)}"',
+                 [_e(r.clause), _e(status_label(r.status, lang)), ("rp-cov", _e(coverage_label(r.coverage, lang))),
+                  _e(", ".join(r.properties)), _e(", ".join(r.rulings)), _e(", ".join(r.checks)),
+                  _e(", ".join(r.assumptions))]) for r in cov.rows]
+        out += [_table([t(k, lang) for k in ("rep_col_unit", "rep_col_text_status", "rep_col_coverage",
+                                             "rep_col_properties", "rep_col_rulings", "rep_col_structure",
+                                             "rep_col_assumptions")], rows, "rp-coverage"), "</section>"]
+
+    if report.assumptions:
+        out += ['<section id="assumptions">', f"<h2>{_e(t('rep_assumptions', lang))}</h2>"]
+        rows = [(f' data-assumption="{_e(aid)}"', [_e(aid), _e(", ".join(a.get("about", [])) or "—"),
+                                                   _e(a["statement"][lang]), _e(a["reason"][lang])])
+                for aid, a in report.assumptions.items()]
+        out += [_table([t(k, lang) for k in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason")],
+                       rows, "rp-assumptions"), "</section>"]
+
+    meta = report.meta
+    out += ['<section id="run">', f"<h2>{_e(t('rep_run', lang))}</h2>", "<ul>"]
+    if meta.get("versions"):
+        out.append(f"<li>{_e(t('rep_versions', lang))}: "
+                   + _e(", ".join(f"{k} {v}" for k, v in meta["versions"].items())) + "</li>")
+    out.append(f"<li>{_e(t('rep_language', lang))}: {_e(lang)}</li>")
+    if meta.get("seed") is not None:
+        out.append(f"<li>{_e(t('rep_seed', lang))}: {_e(meta['seed'])}</li>")
+    out += ["</ul>", "</section>", "</body>", "</html>"]
+    return {FILENAME: "\n".join(out) + "\n"}

@@ -1,0 +1,131 @@
+"""Markdown writer: ``report.md`` — summary, one table per engine, each finding with its trace,
+replay and the clauses it cites, the clause coverage, the assumptions and the run details."""
+
+from __future__ import annotations
+
+from ruleproof.i18n import t
+
+from .bundle import ClauseText, Report
+from .common import (coverage_label, engine_label, generated_line, group_stats, group_title, kind_label,
+                     overall_line, quoted_clauses, quotes_note, replay_lines, status_label, verdict_label)
+from .finding import Finding
+from .trace import format_diff, format_values, is_initial, visible_events
+
+__all__ = ["render", "FILENAME"]
+
+FILENAME = "report.md"
+
+
+def _cell(text) -> str:
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>") or " "
+
+
+def _table(head: list[str], rows: list[list]) -> list[str]:
+    out = ["| " + " | ".join(_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return out + [""]
+
+
+def _code(text: str) -> str:
+    tick = "``" if "`" in text else "`"
+    return f"{tick}{text}{tick}"
+
+
+def trace_table(f: Finding, lang: str) -> list[str]:
+    rows = []
+    for i, r in enumerate(visible_events(list(f.trace), f.highlight)):
+        mark = r["seq"] in f.highlight
+        values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
+        event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
+        changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8)
+        cells = [f"**▶ {r['seq']}**" if mark else str(r["seq"]), r["step"], ", ".join(r["clauses"]),
+                 f"**{event}**" if mark else event, format_values(values), changes]
+        rows.append(cells)
+    head = [t(f"rep_col_{k}", lang) for k in ("seq", "step", "clauses", "event", "values", "changes")]
+    return _table(head, rows)
+
+
+def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]:
+    rb = report.rulebook
+    out = [f"# {t('rep_title', lang)}: {rb.get('title', {}).get(lang, rb['id'])}", ""]
+    counts = rb.get("counts") or {}
+    line = f"**{t('rep_rulebook', lang)}:** {_code(rb['id'])} — {_code(rb.get('path', ''))}"
+    if counts:
+        line += f"; {t('rep_rulebook_counts', lang, **counts)}"
+    out += [line + (f" ({rb['edition']})" if rb.get("edition") else ""), ""]
+    out += [f"**{overall_line(report, lang)}** {t('rep_exit_code', lang, code=report.exit_code)}.", ""]
+    out += [f"*{generated_line(report, lang)}*", ""]
+
+    out += [f"## {t('rep_summary', lang)}", ""]
+    out += _table([t(k, lang) for k in ("rep_col_group", "rep_col_checks_n", "rep_col_violated_n",
+                                        "rep_col_unknown_n", "rep_col_result")],
+                  [[t(f"rep_short_{s.group}", lang), len(s.results), sum(r.verdict == "violated" for r in s.results),
+                    sum(r.verdict == "unknown" for r in s.results),
+                    verdict_label("holds" if s.ok else ("violated" if any(r.verdict == "violated" for r in s.results)
+                                                        else "unknown"), lang)]
+                   for s in report.sections])
+
+    for s in report.sections:
+        out += [f"## {group_title(s.group, lang)}", ""]
+        stats = group_stats(s, lang)
+        if stats:
+            out += [f"*{stats}*", ""]
+        out += _table([t(k, lang) for k in ("rep_col_check", "rep_col_clauses", "rep_col_statement", "rep_col_result")],
+                      [[_code(r.check), ", ".join(r.clauses), r.statement.get(lang, ""),
+                        ("✗ " if not r.holds else "✓ ") + verdict_label(r, lang)] for r in s.results])
+
+    out += [f"## {t('rep_findings', lang)}", ""]
+    findings = report.findings
+    if not findings:
+        out += [t("rep_no_findings", lang), ""]
+    for f in findings:
+        out += [f"### ✗ {f.check} — {verdict_label(f, lang)}", ""]
+        out += [f"- **{t('rep_kind', lang)}:** {kind_label(f.kind, lang)}; **{t('rep_engine', lang)}:** "
+                f"{engine_label(f.engine, lang)}"]
+        if f.where:
+            out.append(f"- **{t('rep_where', lang)}:** {_code(f.where)}")
+        if f.element:
+            out.append(f"- **{t('rep_element', lang)}:** {f.element}")
+        out.append(f"- **{t('rep_col_clauses', lang)}:** {', '.join(f.clauses)}")
+        if f.assumptions:
+            out.append(f"- **{t('rep_depends_on', lang)}:** {', '.join(f.assumptions)}")
+        out += ["", f.text(lang), ""]
+        if f.trace:
+            out += [f"**{t('rep_counterexample', lang)}**", ""] + trace_table(f, lang)
+        replay = replay_lines(f, lang)
+        if replay:
+            out += [f"**{t('rep_replay', lang)}**", ""] + [f"- {k}: {_code(v)}" for k, v in replay] + [""]
+
+    quotes = quoted_clauses(report, clause_text, lang)
+    if quotes:
+        out += [f"## {t('rep_quotes', lang)}", "", f"*{quotes_note(report, lang)}*", ""]
+        for cid, text in quotes:
+            out += [f"> **{cid}** — {text}", ""]
+
+    if report.coverage is not None:
+        cov = report.coverage
+        out += [f"## {t('rep_coverage', lang)}", "", t("rep_coverage_summary", lang, **cov.counts()), ""]
+        if cov.uncovered:
+            out += [f"### {t('rep_uncovered', lang)}", ""]
+            out += [f"- **{r.clause}** — {clause_text(r.clause, lang) or ''}" for r in cov.uncovered] + [""]
+        out += _table([t(k, lang) for k in ("rep_col_unit", "rep_col_text_status", "rep_col_coverage",
+                                            "rep_col_properties", "rep_col_rulings", "rep_col_structure",
+                                            "rep_col_assumptions")],
+                      [[r.clause, status_label(r.status, lang), coverage_label(r.coverage, lang),
+                        ", ".join(r.properties), ", ".join(r.rulings), ", ".join(r.checks), ", ".join(r.assumptions)]
+                       for r in cov.rows])
+
+    if report.assumptions:
+        out += [f"## {t('rep_assumptions', lang)}", ""]
+        out += _table([t(k, lang) for k in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason")],
+                      [[aid, ", ".join(a.get("about", [])) or "—", a["statement"][lang], a["reason"][lang]]
+                       for aid, a in report.assumptions.items()])
+
+    meta = report.meta
+    out += [f"## {t('rep_run', lang)}", ""]
+    if meta.get("versions"):
+        out.append(f"- {t('rep_versions', lang)}: " + ", ".join(f"{k} {v}" for k, v in meta["versions"].items()))
+    out.append(f"- {t('rep_language', lang)}: {lang}")
+    if meta.get("seed") is not None:
+        out.append(f"- {t('rep_seed', lang)}: {meta['seed']}")
+    return {FILENAME: "\n".join(out).rstrip() + "\n"}

@@ -1,0 +1,98 @@
+"""The phase graph as inline SVG for the HTML report: no external resources, deterministic output.
+
+Steps are boxes, top to bottom by rank; a path (the steps a counterexample visited) is marked: its
+steps and edges get the CSS class ``on-path`` and ``data-path-index`` (the positions in the path),
+so a reader sees it in colour and a test can find it.
+
+>>> g = {"start": "a", "nodes": [{"id": "a", "name": {"en": "A", "ru": "А"}, "rank": 0, "cites": ["1"]},
+...      {"id": "b", "name": {"en": "B", "ru": "Б"}, "rank": 1, "cites": []}],
+...      "edges": [{"from": "a", "to": "b", "loop": False, "label": {"en": "", "ru": ""}}]}
+>>> svg = graph_svg(g, "ru", path=["a", "b"])
+>>> svg.count('class="rp-step on-path"'), 'data-from="a" data-to="b"' in svg
+(2, True)
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+__all__ = ["graph_svg"]
+
+W, H, GAP, MARGIN = 250, 50, 84, 360
+
+
+def _q(s) -> str:
+    return escape(str(s), quote=True)
+
+
+def graph_svg(graph: dict, lang: str, path: list[str] | None = None, title: str = "") -> str:
+    path = list(path or [])
+    ranks = sorted({n["rank"] for n in graph["nodes"]})
+    layer = {r: [n for n in graph["nodes"] if n["rank"] == r] for r in ranks}
+    widest = max(len(v) for v in layer.values())
+    width = MARGIN * 2 + widest * W + (widest - 1) * 40
+    cx = width / 2
+    pos = {}
+    for row, r in enumerate(ranks):
+        for i, n in enumerate(layer[r]):
+            pos[n["id"]] = (cx + (i - (len(layer[r]) - 1) / 2) * (W + 40), 40 + row * GAP + H / 2)
+    height = 40 + len(ranks) * GAP + 10
+    row_of = {n["id"]: ranks.index(n["rank"]) for n in graph["nodes"]}
+    on_steps = {s: [i for i, p in enumerate(path) if p == s] for s in set(path)}
+    pairs = list(zip(path, path[1:]))
+    on_edges = {pair: [i for i, p in enumerate(pairs) if p == pair] for pair in set(pairs)}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="rp-graph" viewBox="0 0 {width:.0f} {height:.0f}" '
+           f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="{_q(title)}">',
+           "<defs>"
+           '<marker id="rp-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" '
+           'markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker>'
+           '<marker id="rp-arrow-hl" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="11" markerHeight="11" '
+           'markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#d62728"/></marker>'
+           "</defs>"]
+    if title:
+        out.append(f"<title>{_q(title)}</title>")
+    side = 1
+    for e in graph["edges"]:
+        u, v = e["from"], e["to"]
+        (x1, y1), (x2, y2) = pos[u], pos[v]
+        hl = (u, v) in on_edges
+        span = abs(row_of[v] - row_of[u])
+        if span == 1 and not e["loop"] and x1 == x2:
+            d = f"M{x1:.0f},{y1 + H / 2:.0f} L{x2:.0f},{y2 - H / 2 - 2:.0f}"
+            lx, ly, anchor = x1 + 8, (y1 + y2) / 2 + 4, "start"
+        else:
+            sgn = 1 if e["loop"] else -side
+            if not e["loop"]:
+                side = -side
+            bulge = W / 2 + 30 + 18 * span
+            sx, ex = x1 + sgn * W / 2, x2 + sgn * W / 2
+            d = (f"M{sx:.0f},{y1:.0f} C{x1 + sgn * bulge:.0f},{y1:.0f} {x2 + sgn * bulge:.0f},{y2:.0f} "
+                 f"{ex + sgn * 2:.0f},{y2:.0f}")
+            lx, ly, anchor = x1 + sgn * (W / 2 + 8 + 13.5 * span), (y1 + y2) / 2 + 4, "start" if sgn > 0 else "end"
+        cls = "rp-edge on-path" if hl else "rp-edge"
+        data = f' data-path-index="{" ".join(map(str, on_edges[(u, v)]))}"' if hl else ""
+        dash = ' stroke-dasharray="6 4"' if e["loop"] else ""
+        out.append(f'<g class="{cls}" data-from="{_q(u)}" data-to="{_q(v)}"{data}>'
+                   f'<path d="{d}" fill="none" stroke="{"#d62728" if hl else "#333"}" '
+                   f'stroke-width="{2.6 if hl else 1.2}"{dash} '
+                   f'marker-end="url(#{"rp-arrow-hl" if hl else "rp-arrow"})"/>')
+        label = e.get("label", {}).get(lang, "")
+        if label:
+            out.append(f'<text x="{lx:.0f}" y="{ly:.0f}" text-anchor="{anchor}" font-size="10.5" '
+                       f'fill="{"#d62728" if hl else "#444"}">{_q(label)}</text>')
+        out.append("</g>")
+    for n in graph["nodes"]:
+        x, y = pos[n["id"]]
+        hl = n["id"] in on_steps
+        cls = "rp-step on-path" if hl else "rp-step"
+        data = f' data-path-index="{" ".join(map(str, on_steps[n["id"]]))}"' if hl else ""
+        out.append(f'<g class="{cls}" data-step="{_q(n["id"])}"{data}>'
+                   f'<rect x="{x - W / 2:.0f}" y="{y - H / 2:.0f}" width="{W}" height="{H}" rx="9" '
+                   f'fill="{"#ffe08a" if hl else "#eef3fb"}" stroke="{"#d62728" if hl else "#4a6fa5"}" '
+                   f'stroke-width="{2.4 if hl else 1.2}"/>'
+                   f'<text x="{x:.0f}" y="{y - 4:.0f}" text-anchor="middle" font-size="13" font-weight="bold">'
+                   f'{_q(n["name"].get(lang, n["id"]))}</text>'
+                   f'<text x="{x:.0f}" y="{y + 14:.0f}" text-anchor="middle" font-size="10.5" fill="#333">'
+                   f'{_q(n["id"])} · {_q(" ".join(n.get("cites", [])[:2]))}</text></g>')
+    out.append("</svg>")
+    return "".join(out)
