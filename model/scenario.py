@@ -343,10 +343,14 @@ class Failure:
     actual: Any
     clauses: tuple[str, ...] = ()
     events: tuple[int, ...] = ()  # seq numbers of the offending events (a violated property)
+    actual_ru: Any = None  # ``actual`` in Russian, where it is a sentence
+
+    def shown(self, lang: str = "en") -> Any:
+        return self.actual_ru if lang == "ru" and self.actual_ru is not None else self.actual
 
     def text(self, lang: str = "en") -> str:
         if lang == "ru":
-            return f"{self.what}: ожидалось {self.expected!r}, получено {self.actual!r}"
+            return f"{self.what}: ожидалось {self.expected!r}, получено {self.shown(lang)!r}"
         return f"{self.what}: expected {self.expected!r}, got {self.actual!r}"
 
 
@@ -445,7 +449,8 @@ def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
             v = p.check(view, trace.outcome == "completed")
             if v is not None:
                 at = ", ".join(f"#{n}" for n in v.events)
-                fail(Failure(f"property {pid}", "holds", f"violated at events {at}: {v.en}", p.clauses, v.events))
+                fail(Failure(f"property {pid}", "holds", f"violated at events {at}: {v.en}", p.clauses, v.events,
+                             f"нарушено в событиях {at}: {v.ru}"))
     if exp.visited is not None:
         visited = [e.values["step"] for e in trace.events if e.op == "enter"]
         if visited != list(exp.visited):

@@ -91,21 +91,27 @@ def _rulebook(config: pytest.Config):
     return state["rb"]
 
 
-def _excluded(path: Path, config: pytest.Config) -> bool:
-    parts = path.parts
+def _relative(path: Path, config: pytest.Config) -> Path:
+    try:
+        return path.relative_to(config.rootpath)
+    except ValueError:
+        return path
+
+
+def _excluded(rel: Path, config: pytest.Config) -> bool:
+    parts = rel.parts
     if any(p == "data" and "tests" in parts[:i] for i, p in enumerate(parts)):
         return True
-    try:
-        rel = path.relative_to(config.rootpath).as_posix()
-    except ValueError:
-        rel = path.as_posix()
-    return any(fnmatch.fnmatch(rel, pat) for pat in config.getini("ruleproof_exclude"))
+    return any(fnmatch.fnmatch(rel.as_posix(), pat) for pat in config.getini("ruleproof_exclude"))
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    if file_path.suffix not in (".yaml", ".yml") or _excluded(file_path, parent.config):
+    if file_path.suffix not in (".yaml", ".yml"):
         return None
-    if "rulings" not in file_path.parent.parts:
+    rel = _relative(file_path, parent.config)
+    if _excluded(rel, parent.config):
+        return None
+    if "rulings" not in rel.parent.parts:
         try:
             with open(file_path, "rb") as fh:
                 head = fh.read(HEAD_BYTES).decode("utf-8", "replace")
@@ -197,7 +203,7 @@ def failure_text(result, rb, replay: str, lang: str = "en", width: int = 120) ->
         if tuple(f.clauses) != tuple(spec.clauses):
             lines.append(f"      {t('clauses', lang)}: {', '.join(f.clauses)}")
         lines.append(f"      {t('plug_expected', lang)}: {f.expected!r}")
-        lines.append(f"      {t('plug_actual', lang)}: {f.actual!r}")
+        lines.append(f"      {t('plug_actual', lang)}: {f.shown(lang)!r}")
         highlight += tuple(f.events)
     out = io.StringIO()
     con = Console(file=out, width=width, color_system=None, force_terminal=False, soft_wrap=False)
