@@ -243,8 +243,8 @@ def test_itf_structure(m4_report):
     rebuilt = states_from_trace(list(f.trace))
     last = {k: _decode(v) for k, v in doc["states"][-1].items() if k not in ("#meta", "event")}
     assert last == {k: rebuilt[-1].get(k) for k in last}
-    card = next(iter(last["cards"]))
-    assert last["cards"][card]["action_markers"] == 0  # M4: no action marker, the violation itself
+    source = last["action"]["source"]
+    assert last["cards"][source]["action_markers"] == 0  # M4: no action marker, the violation itself
 
 
 # --- atomic writing, determinism ----------------------------------------------------------------------
@@ -406,3 +406,18 @@ def test_every_report_label_is_translated():
         assert not re.search(r"[А-Яа-яЁё]", en), f"{key}: Cyrillic in the English label: {en!r}"
     assert set(WRITERS) == {"term", "md", "html", "json", "junit", "itf"}
     assert writers_mod.FORMATS[0] == "term"
+
+
+def test_module_entry_point(mutants_dir, tmp_path, capsys):
+    """``python -m ruleproof.reports``: the calls ``check --report`` makes, end to end."""
+    from ruleproof.generators.mutants import write_mutant
+    from ruleproof.reports.__main__ import main
+
+    m1 = write_mutant("M1", mutants_dir)
+    assert main([str(m1), "--report", str(tmp_path / "a"), "--format", "md,junit", "--lang", "ru"]) == 1
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["report.junit.xml", "report.md"]
+    assert "Отчёты записаны:" in capsys.readouterr().err
+    assert main(["--report", str(tmp_path / "b"), "--format", "md,pdf"]) == 2
+    assert "RP150" in capsys.readouterr().err and not (tmp_path / "b").exists()
+    assert main(["--report", str(tmp_path / "c"), "--format", "json"]) == 0
+    assert load_json((tmp_path / "c" / "report.json").read_text("utf-8")).verdict == "holds"

@@ -1,0 +1,91 @@
+"""The HTML report in a real browser: headless Chromium (Debian's ``chromium``; ``.ci/run`` installs
+it when missing) opens the report of the mutant M4, whose action-marker property a short Hypothesis
+run violates, takes a screenshot and dumps the rendered page; the test finds the violated property,
+the trace table with the offending event highlighted, the highlighted path in the phase graph, and
+Russian text rendered.  Skipped when Chromium is absent."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ruleproof.reports.writers import write_reports
+
+M4_PROP = "P540.3-action-marker"
+GRAPH_RED = (0xD6, 0x27, 0x28)  # the colour of a highlighted edge/box outline in the phase graph
+
+
+def _chromium(tmp_path: Path, page: Path, *args: str) -> subprocess.CompletedProcess:
+    chromium = shutil.which("chromium")
+    if not chromium:
+        pytest.skip("needs chromium (.ci/run installs it)")
+    return subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                           "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}", *args, page.as_uri()],
+                          capture_output=True, text=True, timeout=180)
+
+
+@pytest.fixture(scope="module")
+def page(m4_report, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("html")
+    write_reports(m4_report, out, "html", "ru")
+    return out / "report.html"
+
+
+def test_rendered_dom_has_the_key_elements(page, m4_report, tmp_path):
+    proc = _chromium(tmp_path, page, "--dump-dom")
+    dom = proc.stdout
+    assert "<h1" in dom, proc.stderr[-2000:]
+    # the Russian heading, as the browser decoded it
+    assert re.search(r'<h1 id="rp-title">Отчёт ruleproof: Расширенные правила «Берсерк\. Герои»', dom)
+    assert "<h2>Находки</h2>" in dom and "<h2>Граф фаз</h2>" in dom and "<h2>Покрытие пунктов</h2>" in dom
+    # the violated property
+    (f,) = m4_report.findings
+    article = re.search(rf'<article class="rp-finding" id="finding-1" data-check="{re.escape(M4_PROP)}"'
+                        r'.*?</article>', dom, re.S)
+    assert article, "no finding for the violated property"
+    assert "нарушено" in article.group(0) and "540.3" in article.group(0)
+    # the trace table, the offending event highlighted
+    table = re.search(r'<table class="rp-trace">.*?</table>', article.group(0), re.S).group(0)
+    rows = re.findall(r'<tr[^>]*data-seq="(\d+)"', table)
+    assert len(rows) > 10
+    offending = [int(s) for s in re.findall(r'<tr class="rp-offending" data-seq="(\d+)"', table)]
+    assert offending == list(f.highlight)
+    # the highlighted path in the phase graph
+    figure = re.search(rf'<figure class="rp-path"[^>]*data-check="{re.escape(M4_PROP)}".*?</figure>', dom, re.S)
+    assert figure, "no phase graph for the counterexample"
+    steps = re.findall(r'<g class="rp-step on-path" data-step="([^"]+)" data-path-index="([\d ]+)"', figure.group(0))
+    by_index = sorted((int(i), s) for s, idx in steps for i in idx.split())
+    assert [s for _, s in by_index] == f.path and f.path[-2:] == ["payment", "handover"]
+    assert len(re.findall(r'<g class="rp-edge on-path"', figure.group(0))) == len(set(zip(f.path, f.path[1:])))
+    plain = set(re.findall(r'<g class="rp-step" data-step="([^"]+)"', figure.group(0)))
+    assert plain == {n["id"] for n in m4_report.graph["nodes"]} - set(f.path)  # unvisited steps stay plain
+
+
+def test_screenshot_shows_text_and_the_highlighted_path(page, tmp_path):
+    Image = pytest.importorskip("PIL.Image")
+    import numpy as np
+
+    shot = tmp_path / "report.png"
+    proc = _chromium(tmp_path, page, "--window-size=1300,9000", f"--screenshot={shot}")
+    assert shot.is_file(), proc.stderr[-2000:]
+    px = np.asarray(Image.open(shot).convert("RGB")).astype(int)
+    assert px.shape == (9000, 1300, 3)
+    dark = int((px[:140].sum(axis=2) < 200).sum())
+    assert dark > 2000, "the heading is not drawn"  # the Cyrillic heading is drawn: not a blank page
+    assert len(np.unique(px[:2000].reshape(-1, 3), axis=0)) > 50  # text, tables, colours
+    reds = int((np.abs(px - np.array(GRAPH_RED)).max(axis=2) <= 12).sum())
+    assert reds > 1500, "the counterexample's path is not drawn highlighted"
+
+
+def test_cyrillic_font_available():
+    """Cyrillic renders as glyphs only if a font has them (the screenshot test relies on it)."""
+    fc = shutil.which("fc-list")
+    if not fc or not shutil.which("chromium"):
+        pytest.skip("needs fontconfig and chromium")
+    fonts = subprocess.run([fc, ":lang=ru", "family"], capture_output=True, text=True).stdout
+    assert fonts.strip(), "no font with Cyrillic: the browser would draw empty boxes"
