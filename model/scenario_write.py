@@ -48,8 +48,8 @@ from .interpreter import ScriptedChoices, Stepper, run
 from .rulebook import Rulebook
 from .state import Action, Card, State
 
-__all__ = ["scenario_from_run", "scenario_from_trace", "save_ruling", "save_hypothesis_violation",
-           "choices_from_trace", "world_from_trace", "replay_answers", "PaddedChoices"]
+__all__ = ["scenario_from_run", "scenario_from_trace", "save_ruling", "dump_ruling", "save_hypothesis_violation",
+           "save_trace_violation", "choices_from_trace", "world_from_trace", "replay_answers", "PaddedChoices"]
 
 FORMAT = "ruleproof-scenario/1"
 _FEATURE_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Feature) if f.name not in ("id", "kind")}
@@ -283,28 +283,39 @@ def save_hypothesis_violation(violation, rb: Rulebook, path: str | Path, *, repl
     fail on ``rb`` before it is written.  ``reference`` (default: the bundled rulebook) decides
     which scripted plays go under ``expect.unused`` and the expected outcome.
     """
+    st = replay_answers(rb, violation.played.world, list(violation.played.answers))
+    return save_trace_violation(st.trace.events, rb, path, property=violation.prop.id, replay=replay,
+                                engine="hypothesis", reference=reference)
+
+
+def save_trace_violation(events: list, rb: Rulebook, path: str | Path, *, property: str, replay: str,
+                         engine: str, reference: Rulebook | None = None) -> Path:
+    """Save a trace of ``rb`` that violates ``property`` as a ruling at ``path`` (any engine: explore,
+    prove, diff).  The trace may stop early: its world, dice and responses are replayed on ``rb`` and
+    the action is completed (passes, lowest die face) before the property is checked again."""
     from ruleproof.properties.catalogue import BY_ID, View
 
     from .rulebook import load_rulebook
     from .scenario import Scenario, ScenarioSpec, run_scenario
     from .yaml_source import LocMap
 
-    prop = violation.prop
-    st = replay_answers(rb, violation.played.world, list(violation.played.answers))
-    events = st.trace.events
-    if BY_ID[prop.id].check(View(events), st.trace.outcome == "completed") is None:
+    prop = BY_ID[property]
+    world = world_from_trace(events)
+    dice, responses = choices_from_trace(events)
+    full = PaddedChoices(dice, responses)
+    trace = run(rb, world, full)
+    found = prop.check(View(trace.events), trace.outcome == "completed")
+    if found is None:
         raise RuleproofError("RP201", Location(str(path)), property=prop.id, replay=replay,
                              problem="the completed run no longer violates it",
                              problem_ru="доигранный до конца прогон его больше не нарушает")
-    world = world_from_trace(events)
-    dice, responses = choices_from_trace(events)
     reference = reference or load_rulebook()
-    ref_choices = PaddedChoices(dice, responses)
+    ref_choices = PaddedChoices(full.dice, responses)
     ref_trace = run(reference, world, ref_choices)
     unused = [f for _, _, f in ref_choices.left_over()]
-    provenance = {"engine": "hypothesis", "property": prop.id, "rulebook": str(rb.path),
+    provenance = {"engine": engine, "property": prop.id, "rulebook": str(rb.path),
                   "reference": _rulebook_name(reference), "command": replay,
-                  "violation": {"en": violation.violation.en, "ru": violation.violation.ru}}
+                  "violation": {"en": found.en, "ru": found.ru}}
     doc = scenario_from_run(world, ref_choices.dice, responses, properties=[prop.id], clauses=prop.clauses,
                             provenance=provenance, unused=unused, outcome=ref_trace.outcome,
                             title={"ru": f"Контрпример: {prop.ru}", "en": f"Counterexample: {prop.en}"})

@@ -166,3 +166,30 @@ def test_widened_window_play_is_expected_unused(tmp_path: Path, rb) -> None:
     widened = [r.play for r in sc.spec.responses if r.window == "reroll"]
     assert widened and set(widened) <= set(sc.spec.expect.unused)
     assert any(f.what.startswith("response ") for f in run_scenario(sc, draft).failures)
+
+
+def test_a_trace_stopped_early_is_completed_and_saved(tmp_path: Path, rb) -> None:
+    """Any engine's trace (here: a ruling's run on M4 cut right after its last play) saves as a ruling."""
+    from ruleproof.generators.mutants import write_mutant
+    from ruleproof.model.scenario_write import save_trace_violation
+
+    draft = load_rulebook(write_mutant("M4", tmp_path))
+    events = run_scenario(load_scenario(ROOT / "rulings" / "540-kele-attacker.yaml"), draft).trace.events
+    last_play = max(e.seq for e in events if e.op == "play")
+    events = events[: last_play + 1]
+    assert events[-1].op == "play" and not any(e.op == "give_action_marker" for e in events)
+    saved = save_trace_violation(events, draft, tmp_path / "cx.yaml", property="P540.3-action-marker",
+                                 replay="test", engine="explore")
+    sc = load_scenario(saved)
+    assert sc.spec.provenance["engine"] == "explore" and sc.spec.provenance["reference"] == "bundled"
+    assert not run_scenario(sc, draft).passed and run_scenario(sc, rb).passed
+
+
+def test_a_trace_that_violates_nothing_is_refused(tmp_path: Path, rb) -> None:
+    from ruleproof.model.scenario_write import save_trace_violation
+
+    events = run_scenario(load_scenario(ROOT / "rulings" / "540-kele-attacker.yaml"), rb).trace.events
+    with pytest.raises(RuleproofError) as err:
+        save_trace_violation(events, rb, tmp_path / "cx.yaml", property="P540.3-action-marker", replay="r",
+                             engine="explore")
+    assert err.value.code == "RP201" and not (tmp_path / "cx.yaml").exists()
