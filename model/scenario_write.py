@@ -27,8 +27,10 @@ file is written (a counterexample that does not replay is an error, RP201, not a
 >>> from ruleproof.model.state import Action, Card, State
 >>> w = State(cards=(Card("a", "A-card", "A", printed=(("health", 3),)),), action=Action("hit", "spell", "a"))
 >>> doc = scenario_from_run(w, [], [], properties=[], clauses=("512.6",), provenance={"engine": "doc"})
->>> doc["format"], doc["cards"]["a"], doc["action"]
-('ruleproof-scenario/1', {'name': 'A-card', 'controller': 'A', 'printed': {'health': 3}}, {'feature': 'hit', 'kind': 'spell', 'source': 'a'})
+>>> doc["format"], doc["cards"]["a"]
+('ruleproof-scenario/1', {'name': 'A-card', 'controller': 'A', 'printed': {'health': 3}})
+>>> doc["action"], doc["expect"]
+({'feature': 'hit', 'kind': 'spell', 'source': 'a'}, {'outcome': 'completed', 'properties': []})
 """
 
 from __future__ import annotations
