@@ -29,7 +29,11 @@ def verdict_label(r: CheckResult | Finding | str, lang: str) -> str:
     v = r.verdict
     if v == "holds":
         m = re.fullmatch(r"(\d+) examples", r.note or "")
-        return t("rep_passed_examples", lang, n=m.group(1)) if m else t("rep_verdict_holds", lang)
+        if m:
+            return t("rep_passed_examples", lang, n=m.group(1))
+        if r.note.startswith("proved"):
+            return t("rep_proved", lang)
+        return t("rep_verdict_holds", lang)
     n = sum(f.failed for f in r.findings)
     return f"{t(f'rep_verdict_{v}', lang)} ({n})" if n > 1 else t(f"rep_verdict_{v}", lang)
 
@@ -55,10 +59,18 @@ def group_title(group: str, lang: str) -> str:
 
 
 def group_stats(section, lang: str) -> str:
-    if section.group == "hypothesis" and "examples" in section.stats:
-        return t("rep_stats_hypothesis", lang, examples=section.stats["examples"],
-                 seed=section.stats.get("seed") if section.stats.get("seed") is not None else "—")
-    return ""
+    """The figures of an engine group in words: examples, seed, timeout, depth, …"""
+    st = section.stats
+    if section.group == "hypothesis" and "examples" in st:
+        return t("rep_stats_hypothesis", lang, examples=st["examples"],
+                 seed=st.get("seed") if st.get("seed") is not None else "—")
+    parts = [t(f"rep_stat_{k}", lang, v=st[k]) for k in ("seed", "timeout_ms", "max_depth", "states", "traces")
+             if st.get(k) is not None]
+    if st.get("complete") is False:
+        parts.append(t("rep_stat_incomplete", lang))
+    if st.get("z3_version"):
+        parts.append(f"Z3 {st['z3_version']}")
+    return "; ".join(parts)
 
 
 def overall_line(report: Report, lang: str) -> str:

@@ -421,3 +421,35 @@ def test_module_entry_point(mutants_dir, tmp_path, capsys):
     assert "RP150" in capsys.readouterr().err and not (tmp_path / "b").exists()
     assert main(["--report", str(tmp_path / "c"), "--format", "json"]) == 0
     assert load_json((tmp_path / "c" / "report.json").read_text("utf-8")).verdict == "holds"
+
+
+def test_later_engines_join_the_report(bundled_check):
+    """An engine outcome on the CheckReport (e.g. Z3's: results, seconds, seed) becomes a section;
+    durations in notes go to the volatile line, so the rest stays deterministic."""
+    from types import SimpleNamespace
+
+    from ruleproof.reports.bundle import report_from_check
+
+    def z3_outcome(seconds):
+        proved = CheckResult("P540.3-action-marker", ("540.3",), {"ru": "маркер", "en": "marker"}, "z3",
+                             note=f"proved (bmc, {seconds} s)")
+        return SimpleNamespace(results=[proved], seconds=seconds, seed=0, timeout_ms=5000, max_depth=20,
+                               z3_version="4.13.0")
+
+    def bundle(seconds):
+        check = SimpleNamespace(**{k: getattr(bundled_check, k) for k in ("rulebook", "graph", "structure",
+                                                                           "properties", "hypothesis")},
+                                z3=z3_outcome(seconds))
+        return report_from_check(check, timestamp="2026-01-01T00:00:00Z")
+
+    a, b = bundle(0.12), bundle(3.5)
+    assert [s.group for s in a.sections] == ["structure", "hypothesis", "z3"]
+    z3 = a.section("z3")
+    assert z3.results[0].note == "proved (bmc)" and z3.stats["timeout_ms"] == 5000
+    assert a.meta["generated"]["seconds"]["z3"] == 0.1
+    fa, fb = _files(a, "en"), _files(b, "en")
+    assert "| `P540.3-action-marker` | 540.3 | marker | ✓ proved |" in fa["report.md"]
+    assert "*seed 0; timeout 5000 ms per query; depth up to 20; Z3 4.13.0*" in fa["report.md"]
+    assert "## Proof with Z3" in fa["report.md"] and "## Доказательство в Z3" in _files(a, "ru")["report.md"]
+    for name in fa:
+        assert mask_generated(fa[name]) == mask_generated(fb[name]), name
