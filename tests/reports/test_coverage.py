@@ -55,3 +55,20 @@ def test_uncovered_units_in_every_writer(bundled_report):
         assert load_json(files["report.json"]).coverage == bare
     md = render_reports(rep, "md", "en", make_clause_text())["report.md"]
     assert "| 540.3 | in the excerpts | none |" in md
+
+
+def test_reports_quote_the_official_wording_when_given(m4_report, seeds):
+    """With a rules text, the clauses are quoted in the official Russian wording (in both languages);
+    without, in ruleproof's summary."""
+    rep = dataclasses.replace(m4_report, meta={**m4_report.meta, "rules_text": str(seeds)})
+    official = make_clause_text(seeds)
+    assert official("540.3", "en").startswith("Если особенность, модифицирующая ресурсы")
+    assert official("306", "ru") == default_index().summary("306", "ru")  # not in the text: the summary
+    for lang, note in (("en", "Official wording from:"), ("ru", "Официальный текст из:")):
+        files = render_reports(rep, "md,html,junit", lang, official)
+        assert "> **540.3** — Если особенность, модифицирующая ресурсы" in files["report.md"]
+        assert f"*{note} {seeds}" in files["report.md"]
+        assert 'data-clause="540.3"><b>540.3</b>«Если особенность' in files["report.html"]
+        assert "540.3: «Если особенность" in files["report.junit.xml"]
+    summary = render_reports(m4_report, "md", "en", make_clause_text())["report.md"]
+    assert "> **540.3** — When applied to an action" in summary and "*ruleproof's summary" in summary
