@@ -12,13 +12,14 @@ involved and the state after it.  The same rulebook, state and choices give the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from .features import Effect, Feature
 from .rulebook import Rulebook
 from .schema import OperationSpec
 from .state import Action, Card, Modification, State, XVar, other_player
+from .state import evolve as replace  # the fast path: no per-call checks
 from .vocabulary import parse_guard
 
 __all__ = ["Event", "Trace", "Cursor", "start", "NEEDS_DIE", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
@@ -183,28 +184,31 @@ class _Run:
         self.strikes = rb.table("strike_table")
         self.words = rb.table("trigger_words")
         self.where = None  # the rulebook location of the element being executed
+        self._wheres: dict[tuple, str] = {}
+        self._guards: dict[str, object] = {}
         self.on_closed: Callable[[str], None] | None = None
 
     # --- events ---------------------------------------------------------------------------------
     def emit(self, state: State, op: str, clauses, values: dict, assumes=()) -> None:
         self.trace.events.append(Event(self.seq0 + len(self.trace.events), state.step, op, tuple(clauses), values,
-                                       state, tuple(assumes), str(self.where) if self.where else ""))
+                                       state, tuple(assumes), self.where or ""))
+
+    def locate(self, path: tuple) -> str:
+        """The rulebook location (file:line) of an element, as events carry it."""
+        where = self._wheres.get(path)
+        if where is None:
+            where = self._wheres[path] = str(self.rb.where(path))
+        return where
 
     # --- guards -----------------------------------------------------------------------------------
     def guard(self, text: str, state: State) -> bool:
-        g = parse_guard(text)
-        assert g is not None  # validated at load
-        a = state.action
-        value = {
-            "always": lambda: True,
-            "dice_step_skippable": lambda: a.kind in ("spell", "effect") and not a.needs_magnitude,
-            "is_attack": lambda: a.is_attack,
-            "action_illegal": lambda: a.legal is False,
-            "action_blocked": lambda: a.blocked,
-            "compound_has_next": lambda: a.parts_left > 0,
-            "resource_modified": lambda: bool(self.exemptions(state, True)),
-            "visited": lambda: g.arg in state.visited,
-        }[g.name]()
+        g = self._guards.get(text)
+        if g is None:
+            g = self._guards[text] = parse_guard(text)
+            assert g is not None  # validated at load
+        if g.name == "always":
+            return not g.negated
+        value = _GUARD_MEANINGS[g.name](self, state, g.arg)
         return not value if g.negated else value
 
     # --- the main loop ------------------------------------------------------------------------------
@@ -225,7 +229,7 @@ class _Run:
                     cur = Cursor("next", cur.step, entered=cur.entered)
                     continue
                 op = spec.operations[cur.op]
-                self.where = self.rb.where(("steps", cur.step, "operations", cur.op))
+                self.where = self.locate(("steps", cur.step, "operations", cur.op))
                 if not self.guard(op.when, s):
                     self.emit(s, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
                     cur = replace(cur, op=cur.op + 1)
@@ -249,23 +253,23 @@ class _Run:
                     return s, Cursor("done", cur.step, entered=cur.entered, outcome="step_limit"), None
                 spec = steps[cur.step]
                 s = replace(s, step=cur.step, visited=s.visited + (cur.step,))
-                self.where = self.rb.where(("steps", cur.step))
+                self.where = self.locate(("steps", cur.step))
                 self.emit(s, "enter", spec.cites, {"step": cur.step, "kind": spec.kind}, spec.assumes)
                 cur = Cursor("op", cur.step, 0, entered=cur.entered + 1)
             elif at == "next":
                 spec = steps[cur.step]
                 if not spec.next:
-                    self.where = self.rb.where(("steps", cur.step))
+                    self.where = self.locate(("steps", cur.step))
                     self.emit(s, "end", spec.cites, {"step": cur.step})
                     return s, Cursor("done", cur.step, entered=cur.entered, outcome="completed"), None
                 taken = next((i for i, e in enumerate(spec.next) if self.guard(e.when, s)), None)
                 if taken is None:
-                    self.where = self.rb.where(("steps", cur.step))
+                    self.where = self.locate(("steps", cur.step))
                     self.trace.outcome = "deadlock"
                     self.emit(s, "deadlock", spec.cites, {"step": cur.step})
                     return s, Cursor("done", cur.step, entered=cur.entered, outcome="deadlock"), None
                 edge = spec.next[taken]
-                self.where = self.rb.where(("steps", cur.step, "next", taken))
+                self.where = self.locate(("steps", cur.step, "next", taken))
                 self.emit(s, "goto", edge.cites, {"from": cur.step, "to": edge.to, "guard": edge.when}, edge.assumes)
                 s = replace(s, step=edge.to)
                 cur = Cursor("enter", edge.to, entered=cur.entered)
@@ -294,7 +298,7 @@ class _Run:
     def _answer(self, s: State, cur: Cursor, answer: object) -> tuple[State, Cursor]:
         """Take the answer to the choice ``cur`` waits at; return the configuration after it."""
         op = self.rb.spec.steps[cur.step].operations[cur.op]
-        self.where = self.rb.where(("steps", cur.step, "operations", cur.op))
+        self.where = self.locate(("steps", cur.step, "operations", cur.op))
         if cur.at == "die":
             s = s.with_action(die_rolls=s.action.die_rolls + (answer,), die_effect_on_stack=True)
             _done(self, s, op, die=answer)
@@ -408,6 +412,19 @@ class _Run:
         if feature.kind == "block":
             return not a.blocked
         return True
+
+
+#: the meaning of each guard word of the vocabulary: (run, state, argument) -> bool
+_GUARD_MEANINGS: dict[str, Callable[[_Run, State, str | None], bool]] = {
+    "always": lambda r, s, arg: True,
+    "dice_step_skippable": lambda r, s, arg: s.action.kind in ("spell", "effect") and not s.action.needs_magnitude,
+    "is_attack": lambda r, s, arg: s.action.is_attack,
+    "action_illegal": lambda r, s, arg: s.action.legal is False,
+    "action_blocked": lambda r, s, arg: s.action.blocked,
+    "compound_has_next": lambda r, s, arg: s.action.parts_left > 0,
+    "resource_modified": lambda r, s, arg: bool(r.exemptions(s, True)),
+    "visited": lambda r, s, arg: arg in s.visited,
+}
 
 
 # --- the meaning of each operation ---------------------------------------------------------------------

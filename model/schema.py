@@ -24,6 +24,8 @@ A rulebook (YAML)::
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -74,8 +76,9 @@ class OperationSpec(_Cited):
     op: Word
     when: Word = "always"
 
-    @property
+    @cached_property
     def params(self) -> dict[str, Any]:
+        """The operation's parameters (read-only: computed once, shared by every run)."""
         return dict(self.model_extra or {})
 
 

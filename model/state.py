@@ -18,13 +18,29 @@ from dataclasses import dataclass, field, replace
 
 from .features import Feature
 
-__all__ = ["Card", "XVar", "Modification", "Action", "State", "PLAYERS", "other_player"]
+__all__ = ["Card", "XVar", "Modification", "Action", "State", "PLAYERS", "other_player", "evolve"]
 
 PLAYERS = ("A", "B")  # A is the active player
 
 
 def other_player(p: str) -> str:
     return "B" if p == "A" else "A"
+
+
+def evolve(obj, **changes):
+    """``dataclasses.replace`` for the frozen records of a run, without its per-call checks (the
+    interpreter's and explorer's fast path: a run makes hundreds of thousands of these).  Only
+    field names are accepted; there is no ``__post_init__`` to run.
+
+    >>> c = Card("k", "Келе", "A", wounds=2)
+    >>> evolve(c, wounds=0).wounds, c.wounds
+    (0, 2)
+    """
+    new = object.__new__(obj.__class__)
+    d = new.__dict__
+    d.update(obj.__dict__)
+    d.update(changes)
+    return new
 
 
 def _get(pairs: tuple[tuple[str, int], ...], key: str, default: int = 0) -> int:
@@ -193,8 +209,8 @@ class State:
         raise KeyError(card_id)
 
     def with_card(self, card: Card) -> "State":
-        return replace(self, cards=tuple(card if c.id == card.id else c for c in self.cards))
+        return evolve(self, cards=tuple(card if c.id == card.id else c for c in self.cards))
 
     def with_action(self, **changes) -> "State":
         assert self.action is not None
-        return replace(self, action=replace(self.action, **changes))
+        return evolve(self, action=evolve(self.action, **changes))

@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
 #: ``run=<function(args, lang) -> exit code>`` as the parser default) — one line per module
 EXTRA_COMMANDS: tuple[str, ...] = (
     "ruleproof.cmd_consistency",
+    "ruleproof.cmd_explore",
 )
 
 

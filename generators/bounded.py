@@ -1,0 +1,117 @@
+"""Bounded worlds for the exhaustive explorer: a fixed, enumerable family of cards, features and
+game actions, built from the same vocabulary the Hypothesis strategies draw from.
+
+The family is a product of small axes — the action's kind, one X of each kind (its value up to a
+bound), whether a defender deals a return strike — times a few *loadouts*: which features the
+players hold.  Each loadout gives the players the features one group of windows admits, so that
+together they make every window of the bundled rulebook offer every feature kind it allows, while
+each single world stays small enough to enumerate every play.
+
+>>> ws = bounded_worlds(x_max=1)
+>>> len(ws) > 50, len({w.name for w in ws}) == len(ws)
+(True, True)
+>>> sorted({w.state.action.kind for w in ws})
+['attack', 'effect', 'simple_strike', 'spell']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ruleproof.model.features import Effect, Feature
+from ruleproof.model.state import Action, Card, State, XVar
+
+__all__ = ["World", "LOADOUTS", "bounded_worlds"]
+
+_ATTACKS = ("simple_strike", "attack")
+
+
+@dataclass(frozen=True)
+class World:
+    name: str  # e.g. "spell/cost=2/dice" — what it is, for reports and replays
+    state: State
+
+
+def _f(fid: str, kind: str, **kw) -> Feature:
+    return Feature(fid, kind, **kw)
+
+
+#: loadout name -> (features of the source's side A, features of side B); ids are unique
+LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
+    "none": ((), ()),
+    "dice": ((_f("a_reroll", "reroll"), _f("a_plus", "dice_modifier", mode="add", amount=1)),
+             (_f("b_minus_x", "dice_modifier", mode="sub", x=("property", "self", "movement")),)),
+    "calculation": ((_f("a_mag", "magnitude_modifier", amount=1),
+                     _f("a_mag_x", "magnitude_modifier", x=("wounds", "target", ""))),
+                    (_f("b_reduce", "reduce_to_strength", strength="weak"),
+                     _f("b_vanish", "sudden_action", effects=(Effect("leave_zone", "source"),)),
+                     _f("b_prevent", "prevention"))),
+    "defence": ((_f("a_protect", "protection"), _f("a_replace", "replacement")),
+                (_f("b_block", "block"), _f("b_grow", "sudden_action",
+                                            effects=(Effect("add_modifier", "source", 1, "movement"),)))),
+    "triggers": ((_f("a_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 2),),
+                     then_if_healthy=("close",)),
+                  _f("a_free", "resource_modification", resources=("close",), modifies="source")),
+                 (_f("b_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),)),
+                  _f("b_spite", "after_ability", on_status="any", effects=(Effect("wound", "source", 1),)))),
+    "payment": ((_f("a_paid", "payment_trigger", on="payment"), _f("a_acts", "payment_trigger", on="acts")),
+                (_f("b_closed", "payment_trigger", on="closes_after"),)),
+    "printed": ((_f("a_open", "resource_modifier", form="per_turn", resources=("close",), limit=1),),
+                (_f("b_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
+                    applies_to=_ATTACKS),)),
+}
+
+
+def _card(cid: str, controller: str, features: tuple[Feature, ...], wounds: int = 1) -> Card:
+    printed = (("health", 5), ("movement", 2), ("named_power", 1), ("strike_medium", 2), ("strike_strong", 3),
+               ("strike_weak", 1))
+    return Card(cid, cid, controller, printed=printed, modifiers=(("movement", 1),), wounds=wounds,
+                resources=(("close", 1), ("crystal", 2)), features=features)
+
+
+def _xs(setup: str, value: int) -> tuple[tuple[XVar, ...], tuple[tuple[str, str, str], ...]]:
+    cost: list[tuple[str, str, str]] = [("src", "close", "1")]
+    if setup == "cost":
+        return (XVar("X", "cost", chosen=value),), (*cost, ("src", "crystal", "X"))
+    if setup == "targets":
+        return (XVar("X", "targets", chosen=value),), tuple(cost)
+    if setup == "chosen":
+        return (XVar("X", "magnitude_chosen", chosen=value),), tuple(cost)
+    if setup in ("computed", "implicit"):
+        kind = "magnitude_computed" if setup == "computed" else "implicit"
+        return (XVar("X", kind, compute=("wounds", "target", "")),), tuple(cost)
+    return (), tuple(cost)
+
+
+def bounded_worlds(x_max: int = 2, loadouts: tuple[str, ...] | None = None) -> list[World]:
+    """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``)."""
+    out: list[World] = []
+    for loadout in loadouts or tuple(LOADOUTS):
+        a_feats, b_feats = LOADOUTS[loadout]
+        for kind in ("simple_strike", "attack", "spell", "effect"):
+            setups = ("none", "cost", "targets") + (() if kind in _ATTACKS else ("chosen", "computed", "implicit"))
+            for setup in setups:
+                values = {"cost": range(0, x_max + 1), "targets": range(1, x_max + 1),
+                          "chosen": range(0, x_max + 1)}.get(setup, (None,))
+                for value in values:
+                    for defender in ((False, True) if kind == "simple_strike" else (False,)):
+                        xs, cost = _xs(setup, value)
+                        cards = [_card("src", "A", a_feats), _card("tgt", "B", b_feats, wounds=0)]
+                        if defender:
+                            cards.append(_card("def", "B", ()))
+                            cost = (*cost, ("def", "close", "1"))
+                        action = Action(feature="act", kind=kind, source="src", targets=("tgt",),
+                                        defender="def" if defender else None,
+                                        needs_magnitude=True, xs=xs, cost=cost,
+                                        magnitude_base=None if xs or kind in _ATTACKS else 1)
+                        name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
+                                                    "defender" if defender else "", loadout) if p and p != "none")
+                        out.append(World(name or kind, State(cards=tuple(cards), action=action)))
+        for kind, variant, changes in (("spell", "no-magnitude", {"needs_magnitude": False}),
+                                       ("simple_strike", "compound", {"parts_left": 1})):
+            a_cards = (_card("src", "A", a_feats), _card("tgt", "B", b_feats, wounds=0))
+            action = Action(feature="act", kind=kind, source="src", targets=("tgt",), cost=(("src", "close", "1"),),
+                            magnitude_base=None if kind in _ATTACKS else 1, **changes)
+            name = "/".join(p for p in (kind, variant, loadout) if p != "none")
+            out.append(World(name, State(cards=a_cards, action=action)))
+    return out

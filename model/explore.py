@@ -1,0 +1,328 @@
+"""Exhaustive exploration: every play of every bounded world, breadth first, over the interpreter.
+
+A configuration of a run is an immutable, hashable pair (:class:`~.state.State`,
+:class:`~.interpreter.Cursor`); :meth:`_Run.advance` takes it from one choice to the next.  The
+explorer expands each configuration with every answer the bounds allow — every die face, every
+response offered in a window (at most ``plays_per_window`` plays per window) and passing — and
+checks every property of the catalogue on every finished trace.
+
+Configurations are hashed and counted (``states``); a node of the search is a configuration *with
+the history that led to it*, because the properties read the whole trace: two plays that reach the
+same configuration by different histories are both checked, so "holds" covers every trace within
+the bounds.  The search is breadth first in the number of choices, so the first violation found of
+each property is a shortest counterexample (fewest choices; ties: fewest events).
+
+>>> from ruleproof.model.rulebook import load_rulebook
+>>> from ruleproof.generators.bounded import bounded_worlds
+>>> out = explore(load_rulebook(), bounded_worlds(x_max=0, loadouts=("none",)))
+>>> out.complete, out.deadlocks, not out.violations
+(True, [], True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+from .interpreter import Cursor, Event, _Run, start
+from .rulebook import Rulebook
+
+__all__ = ["Bounds", "Counterexample", "ExploreOutcome", "explore", "explore_results", "merge"]
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The finite domains of an exhaustive pass."""
+
+    x_max: int = 2  # X values 0..x_max (targets 1..x_max)
+    plays_per_window: int = 1  # responses played per window (then only passing)
+    die: tuple[int, int] | None = None  # die faces (default: the rulebook's die_faces table)
+    loadouts: tuple[str, ...] | None = None  # which feature loadouts (default: all)
+    max_nodes: int = 5_000_000  # a safety stop: reaching it makes the pass bounded (incomplete)
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    property: str
+    world: str  # the bounded world's name
+    world_index: int
+    answers: tuple  # the choices, in order (die values; feature ids or None for a pass)
+    events: tuple[Event, ...]
+    offending: tuple[int, ...]  # seq numbers of the events the property points at
+    message: dict[str, str]
+
+    @property
+    def choices(self) -> int:
+        return len(self.answers)
+
+
+@dataclass
+class ExploreOutcome:
+    states: int = 0  # distinct configurations (state + cursor) at choices and forced passes
+    transitions: int = 0  # choices taken (a forced pass is not a choice: counted in ``forced``)
+    forced: int = 0
+    traces: int = 0  # finished runs checked
+    depth: int = 0  # the most answers (choices and forced passes) on any run: in this tree, the longest shortest path
+    steps: int = 0  # the most interpreter events of any run (the depth at which an event-level BMC is complete)
+    events: int = 0  # events produced
+    seconds: float = 0.0
+    complete: bool = True
+    worlds: int = 0
+    deadlocks: list[tuple[str, tuple, str]] = field(default_factory=list)  # (world, answers, outcome)
+    violations: dict[str, Counterexample] = field(default_factory=dict)
+    ops_fired: Counter = field(default_factory=Counter)  # rulebook location of an operation -> times executed
+    windows_opened: Counter = field(default_factory=Counter)  # window id -> times opened
+    responses: Counter = field(default_factory=Counter)  # (window id, feature kind) -> times played
+
+    @property
+    def states_per_second(self) -> float:
+        return self.states / self.seconds if self.seconds else 0.0
+
+
+@dataclass
+class _Node:
+    state: object
+    cursor: Cursor
+    ask: object
+    events: tuple  # the whole trace so far (shared tuples; cheap to extend)
+    answers: tuple
+
+
+def explore(rb: Rulebook, worlds: list, bounds: Bounds = Bounds(), only: frozenset[str] | None = None,
+            progress=None, jobs: int = 1) -> ExploreOutcome:
+    """Every play of every world in ``worlds`` (:class:`~ruleproof.generators.bounded.World`).
+
+    ``jobs`` > 1 splits the worlds between that many processes (each explores its share and the
+    outcomes are merged: the same figures and the same shortest counterexamples as one process)."""
+    if jobs > 1 and len(worlds) > 1:
+        return _explore_parallel(rb, worlds, bounds, only, jobs)
+    return _explore(rb, list(enumerate(worlds)), bounds, only, progress)
+
+
+def _explore(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -> ExploreOutcome:
+    from ruleproof.properties.catalogue import check_all
+
+    out = ExploreOutcome(worlds=len(indexed))
+    faces = bounds.die or (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
+    die_values = tuple(range(faces[0], faces[1] + 1))
+    seen: set = set()
+    started = time.perf_counter()
+    runner = _Run(rb)
+    best: dict[str, tuple[int, int]] = {}  # property -> (choices, events) of its shortest counterexample
+    nodes = 0
+
+    ppw = bounds.plays_per_window
+
+    def step(node: _Node, answer) -> _Node:
+        """Take ``answer``, then every forced pass (a player offered nothing, or the window's plays
+        used up): those are not choices, so they make no node of their own."""
+        runner.trace.events = []
+        runner.seq0 = len(node.events)
+        answers = node.answers + (answer,)
+        s, cur, ask = runner.advance(node.state, node.cursor, answer)
+        while ask is not None and ask.kind == "respond" and (not ask.options or len(cur.played) >= ppw):
+            out.forced += 1
+            key = (s, cur)
+            if key not in seen:
+                seen.add(key)
+                out.states += 1
+            s, cur, ask = runner.advance(s, cur, None)
+            answers += (None,)
+        return _Node(s, cur, ask, node.events + tuple(runner.trace.events), answers)
+
+    for n, (wi, world) in enumerate(indexed):
+        if progress:
+            progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
+        s, cur = start(rb, world.state)
+        runner.trace.events = []
+        runner.seq0 = 0
+        s, cur, ask = runner.advance(s, cur)
+        first = _Node(s, cur, ask, tuple(runner.trace.events), ())
+        if ask is not None and ask.kind == "respond" and not ask.options:
+            first = step(first, None)
+        queue = deque([first])
+        while queue:
+            node = queue.popleft()
+            nodes += 1
+            if nodes > bounds.max_nodes:
+                out.complete = False
+                queue.clear()
+                break
+            key = (node.state, node.cursor)
+            if key not in seen:
+                seen.add(key)
+                out.states += 1
+            if node.ask is None:
+                _finish(node, world, wi, out, best, check_all, only)
+                continue
+            if node.ask.kind == "die":
+                answers = die_values
+            else:
+                answers = (None, *(f.id for _, f in node.ask.options))
+            for answer in answers:
+                out.transitions += 1
+                queue.append(step(node, answer))
+        if not out.complete:
+            break
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+_NOT_OPS = frozenset({"enter", "goto", "end", "deadlock", "step_limit", "pass", "play", "window_closed"})
+
+
+_SHARED: dict = {}  # what a forked worker inherits: the rulebook, the worlds, the bounds
+
+
+def _worker(indices: list[int]) -> ExploreOutcome:
+    rb, worlds, bounds, only = _SHARED["args"]
+    return _explore(rb, [(i, worlds[i]) for i in indices], bounds, only)
+
+
+def _explore_parallel(rb: Rulebook, worlds: list, bounds: Bounds, only, jobs: int) -> ExploreOutcome:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    started = time.perf_counter()
+    _SHARED["args"] = (rb, worlds, bounds, only)
+    shares = [list(range(j, len(worlds), jobs)) for j in range(jobs)]
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            parts = list(pool.map(_worker, shares))
+    finally:
+        _SHARED.clear()
+    out = merge(parts)
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def merge(parts: list[ExploreOutcome]) -> ExploreOutcome:
+    """One outcome from the outcomes of disjoint shares of the worlds (figures add up; a state
+    reached in two shares is counted twice — worlds differ in their action, so none is)."""
+    out = ExploreOutcome()
+    for p in parts:
+        for name in ("states", "transitions", "forced", "traces", "events", "worlds"):
+            setattr(out, name, getattr(out, name) + getattr(p, name))
+        out.depth, out.steps = max(out.depth, p.depth), max(out.steps, p.steps)
+        out.complete = out.complete and p.complete
+        out.deadlocks += p.deadlocks
+        for c in ("ops_fired", "windows_opened", "responses"):
+            getattr(out, c).update(getattr(p, c))
+        for pid, cx in p.violations.items():
+            old = out.violations.get(pid)
+            if old is None or (cx.choices, len(cx.events), cx.world_index) < (old.choices, len(old.events),
+                                                                                 old.world_index):
+                out.violations[pid] = cx
+    out.deadlocks.sort()
+    return out
+
+
+def _finish(node: _Node, world, wi: int, out: ExploreOutcome, best: dict, check_all, only) -> None:
+    out.traces += 1
+    events = node.events
+    out.depth = max(out.depth, len(node.answers))
+    out.steps = max(out.steps, len(events))
+    out.events += len(events)
+    for e in events:
+        if e.op not in _NOT_OPS and not e.values.get("skipped"):
+            out.ops_fired[e.where] += 1
+        if e.op == "window":
+            out.windows_opened[e.values["id"]] += 1
+        elif e.op == "play":
+            out.responses[(e.values["window"], e.values["kind"])] += 1
+    outcome = node.cursor.outcome
+    if outcome != "completed":
+        out.deadlocks.append((world.name, node.answers, outcome))
+    for prop, violation in check_all(list(events), outcome == "completed", only):
+        size = (len(node.answers), len(events))
+        if prop.id not in best or size < best[prop.id]:
+            best[prop.id] = size
+            out.violations[prop.id] = Counterexample(prop.id, world.name, wi, node.answers, events,
+                                                     violation.events, {"ru": violation.ru, "en": violation.en})
+
+
+def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozenset[str] | None = None) -> list:
+    """The outcome as :class:`~ruleproof.reports.finding.CheckResult` records (engine ``exhaustive``):
+    one per property, then termination (deadlocks), then action coverage."""
+    from ruleproof.properties.catalogue import PROPERTIES
+    from ruleproof.reports.finding import CheckResult, Finding
+    from ruleproof.reports.trace import trace_to_json
+
+    bounded = "" if out.complete else " (stopped at max_nodes: bounded, incomplete)"
+    note = f"{out.traces} runs, {out.states} states{bounded}"
+    results = []
+    for p in PROPERTIES:
+        if only is not None and p.id not in only:
+            continue
+        cx = out.violations.get(p.id)
+        findings: tuple = ()
+        if cx is not None:
+            findings = (Finding(kind="property", check=p.id, verdict="violated", engine="exhaustive",
+                                clauses=p.clauses, message=cx.message,
+                                element=f"world {cx.world}, {cx.choices} choices",
+                                where=str(rb.path), replay=f"{replay} --only {p.id} --save-ruling {p.id}.yaml",
+                                trace=tuple(trace_to_json(list(cx.events))), highlight=cx.offending),)
+        elif not out.complete:
+            findings = (Finding(kind="unknown", check=p.id, verdict="unknown", engine="exhaustive",
+                                clauses=p.clauses, message={"en": "the bounded search stopped before the end",
+                                                            "ru": "ограниченный перебор остановлен до конца"}),)
+        results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "exhaustive", findings, note=note))
+    results.append(_termination(out, rb, replay))
+    results.append(_coverage(out, rb))
+    return results
+
+
+def _termination(out: ExploreOutcome, rb: Rulebook, replay: str):
+    from ruleproof.reports.finding import CheckResult, Finding
+
+    findings = []
+    for world, answers, outcome in out.deadlocks[:20]:
+        findings.append(Finding(
+            kind="structure", check="X1-termination", verdict="violated", engine="exhaustive", clauses=("512.6",),
+            message={"en": f"the run of world {world} ends in {outcome} after {len(answers)} choices "
+                           f"{list(answers)}: a step with no edge to take, or no end",
+                     "ru": f"прогон мира {world} заканчивается {outcome} после {len(answers)} выборов "
+                           f"{list(answers)}: шаг без перехода или бесконечный цикл"},
+            element=f"world {world}", where=str(rb.path), replay=replay))
+    return CheckResult("X1-termination", ("512.6", "512.7"),
+                       {"en": "Every run of a game action reaches its end (no deadlock, no endless loop).",
+                        "ru": "Каждое игродействие доходит до конца (без тупиков и бесконечных циклов)."},
+                       "exhaustive", tuple(findings), note=f"{len(out.deadlocks)} runs without an end")
+
+
+def _coverage(out: ExploreOutcome, rb: Rulebook):
+    """Every operation executed, every window opened and every feature kind it admits played."""
+    from ruleproof.reports.finding import CheckResult, Finding
+
+    findings = []
+    for sid, step in rb.spec.steps.items():
+        for i, op in enumerate(step.operations):
+            where = str(rb.where(("steps", sid, "operations", i)))
+            label = op.op + "".join(f" {k}={v}" for k, v in op.params.items() if k in ("x", "id"))
+            if op.op == "window":
+                wid = op.params["id"]
+                missing = [k for k in op.params["allows"] if not out.responses.get((wid, k))]
+                if not out.windows_opened.get(wid):
+                    missing = ["(never opened)"]
+                if missing:
+                    findings.append(Finding(
+                        kind="coverage", check="X2-action-coverage", verdict="violated", engine="exhaustive",
+                        clauses=tuple(op.cites),
+                        message={"en": f"window {wid} of step {sid}: never played in it: {', '.join(missing)}",
+                                 "ru": f"окно {wid} шага {sid}: ни разу не разыграно: {', '.join(missing)}"},
+                        element=f"window {wid}", where=where))
+            elif not out.ops_fired.get(where):
+                findings.append(Finding(
+                    kind="coverage", check="X2-action-coverage", verdict="violated", engine="exhaustive",
+                    clauses=tuple(op.cites),
+                    message={"en": f"operation {label} of step {sid} never ran in any bounded world",
+                             "ru": f"операция {label} шага {sid} не выполнилась ни в одном мире перебора"},
+                    element=f"{sid}: {label}", where=where))
+    fired = sum(1 for _ in out.ops_fired)
+    return CheckResult("X2-action-coverage", ("512.6", "512.7"),
+                       {"en": "Every operation runs, every window opens and admits each feature kind it allows "
+                              "in some bounded world.",
+                        "ru": "Каждая операция выполняется, каждое окно открывается, и в нём разыгрывается каждый "
+                              "допустимый вид особенностей — хотя бы в одном мире перебора."},
+                       "exhaustive", tuple(findings), note=f"{fired} operations ran")

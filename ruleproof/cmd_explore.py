@@ -1,0 +1,148 @@
+"""`ruleproof explore [RULEBOOK] [--bounds …] [--jobs N]`: every play of every bounded world.
+
+Prints a table per property (holds on every run within the bounds, or violated with the shortest
+counterexample), termination (runs without an end) and action coverage (operations, windows and
+responses that never fired), then the figures: worlds, distinct states, choices, runs, depth,
+seconds, states per second.  Exit 0 all hold, 1 a finding, 2 bad input, 3 the search was stopped
+by ``max-nodes`` before the end (bounded, so nothing is claimed to hold).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.console import Console
+
+from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, RuleproofError
+from ruleproof.i18n import t
+
+__all__ = ["add_parser", "run", "parse_bounds", "SCHEMA"]
+
+SCHEMA = "ruleproof-explore/1"
+_KEYS = {"x": "x_max", "plays": "plays_per_window", "die": "die", "loadouts": "loadouts", "max-nodes": "max_nodes"}
+
+
+def add_parser(sub, common, texts) -> None:
+    p = sub.add_parser("explore", parents=[common, texts],
+                       help="exhaustive exploration: every play of every bounded world, every property")
+    p.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
+    p.add_argument("--bounds", default="", metavar="K=V,…",
+                   help="x=MAX (X values, default 1), plays=N (responses per window, default 1), die=LO-HI "
+                        "(default: the rulebook's die), loadouts=A+B (feature loadouts, default all), "
+                        "max-nodes=N (a safety stop; reaching it makes the result inconclusive)")
+    p.add_argument("--only", nargs="*", metavar="ID", help="only these properties")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--format", choices=("term", "json"), default="term")
+    p.add_argument("--save-ruling", metavar="PATH",
+                   help="save the shortest counterexample (of the first violated property) as a ruling scenario")
+    p.set_defaults(run=run)
+
+
+def parse_bounds(text: str):
+    """``x=2,plays=1,die=1-6,loadouts=dice+payment`` -> :class:`~ruleproof.model.explore.Bounds`.
+
+    >>> parse_bounds("x=2,die=1-3").x_max, parse_bounds("x=2,die=1-3").die
+    (2, (1, 3))
+    """
+    from ruleproof.generators.bounded import LOADOUTS
+    from ruleproof.model.explore import Bounds
+
+    values: dict = {"x_max": 1}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, _, raw = part.partition("=")
+        name = _KEYS.get(key.strip())
+        try:
+            if name is None:
+                raise ValueError(f"unknown bound '{key}'")
+            if name == "die":
+                lo, _, hi = raw.partition("-")
+                values[name] = (int(lo), int(hi))
+                if not 1 <= values[name][0] <= values[name][1]:
+                    raise ValueError("die=LO-HI needs 1 <= LO <= HI")
+            elif name == "loadouts":
+                values[name] = tuple(raw.split("+"))
+                bad = [x for x in values[name] if x not in LOADOUTS]
+                if bad:
+                    raise ValueError(f"unknown loadout {', '.join(bad)} (known: {', '.join(LOADOUTS)})")
+            else:
+                values[name] = int(raw)
+                if values[name] < (1 if name == "max_nodes" else 0):
+                    raise ValueError(f"{key} must be {'1' if name == 'max_nodes' else '0'} or more")
+        except ValueError as exc:
+            raise RuleproofError("RP150", None, problem=f"--bounds {part}: {exc}",
+                                 fix="e.g. --bounds x=2,plays=1,die=1-6,loadouts=dice+payment") from None
+    return Bounds(**values)
+
+
+def _bounds_arg(b) -> str:
+    parts = [f"x={b.x_max}", f"plays={b.plays_per_window}"]
+    if b.die:
+        parts.append(f"die={b.die[0]}-{b.die[1]}")
+    if b.loadouts:
+        parts.append("loadouts=" + "+".join(b.loadouts))
+    return ",".join(parts)
+
+
+def run(args, lang: str) -> int:
+    from ruleproof.cli import _clause_text_fn, _console
+    from ruleproof.generators.bounded import bounded_worlds
+    from ruleproof.model.explore import explore, explore_results
+    from ruleproof.model.rulebook import load_rulebook
+
+    clause_text = _clause_text_fn(args, lang)
+    bounds = parse_bounds(args.bounds)
+    if args.jobs < 1:
+        raise RuleproofError("RP150", None, problem="--jobs must be 1 or more", fix="e.g. --jobs 2")
+    only = frozenset(args.only) if args.only else None
+    if only:
+        from ruleproof.properties.catalogue import BY_ID
+
+        unknown = sorted(only - set(BY_ID))
+        if unknown:
+            raise RuleproofError("RP150", None, problem=f"--only: no property {', '.join(unknown)}",
+                                 fix=f"name properties of the catalogue, e.g. {next(iter(BY_ID))}")
+    rb = load_rulebook(args.rulebook)
+    worlds = bounded_worlds(bounds.x_max, bounds.loadouts)
+    if args.format == "json" or not sys.stderr.isatty() or args.jobs > 1:
+        out = explore(rb, worlds, bounds, only, jobs=args.jobs)
+    else:
+        with Console(stderr=True).status("explore…") as status:
+            out = explore(rb, worlds, bounds, only, progress=lambda m: status.update(m))
+    replay = "ruleproof explore" + (f" {args.rulebook}" if args.rulebook else "") + f" --bounds {_bounds_arg(bounds)}"
+    results = explore_results(out, rb, replay, only)
+    saved = None
+    if args.save_ruling and out.violations:
+        from ruleproof.model.scenario_write import save_trace_violation
+
+        pid = next(r.check for r in results if r.check in out.violations)
+        cx = out.violations[pid]
+        saved = save_trace_violation(list(cx.events), rb, args.save_ruling, property=pid,
+                                     replay=f"{replay} --only {pid}", engine="exhaustive")
+    figures = {"worlds": out.worlds, "states": out.states, "transitions": out.transitions, "forced_passes": out.forced,
+               "runs": out.traces, "depth": out.depth, "max_events": out.steps, "events": out.events,
+               "seconds": round(out.seconds, 2), "states_per_second": round(out.states_per_second),
+               "complete": out.complete, "jobs": args.jobs}
+    if args.format == "json":
+        from ruleproof.reports.json_report import results_to_json
+
+        doc = results_to_json(results, {"id": rb.spec.id, "path": rb.path, "bounds": _bounds_arg(bounds),
+                                        **figures, "saved_ruling": str(saved) if saved else None},
+                              rb.spec.model_dump()["assumptions"])
+        doc["schema"] = SCHEMA
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
+    else:
+        from ruleproof.reports.terminal import print_check_results
+
+        con = _console()
+        con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
+        con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds))
+        print_check_results(con, t("ex_results", lang), results, lang, clause_text)
+        con.print(t("ex_figures", lang, **figures))
+        if saved:
+            con.print(t("ex_saved", lang, path=saved, rulebook=args.rulebook or ""))
+        if not out.complete:
+            con.print(f"[yellow]{t('ex_incomplete', lang)}[/]")
+    if any(not r.holds and r.verdict != "unknown" for r in results):
+        return EXIT_FINDING
+    return EXIT_OK if out.complete else EXIT_INCONCLUSIVE
