@@ -242,6 +242,20 @@ _LABELS: dict[str, tuple[str, str]] = {
     "rep_seconds": ("{engine}: {seconds} с", "{engine}: {seconds} s"),
     "rep_itf_files": ("Трассы в формате ITF", "Traces in ITF"),
     "rep_written": ("Отчёты записаны: {paths}", "Reports written: {paths}"),
+    # exhaustive exploration (ruleproof explore) — keys ex_*
+    "ex_title": ("Полный перебор: каждая партия каждого мира в границах", "Exhaustive exploration: every play of every bounded world"),
+    "ex_bounds": ("Границы: {bounds}; миров: {worlds}", "Bounds: {bounds}; worlds: {worlds}"),
+    "ex_results": ("Свойства на всех прогонах в границах", "Properties on every run within the bounds"),
+    "ex_figures": ("Миров {worlds}, различных состояний {states}, выборов {transitions} (и вынужденных пасов "
+                   "{forced_passes}), прогонов {runs}, глубина {depth}, событий в прогоне до {max_events}; "
+                   "{seconds} с, {states_per_second} состояний/с, процессов {jobs}",
+                   "Worlds {worlds}, distinct states {states}, choices {transitions} (and forced passes "
+                   "{forced_passes}), runs {runs}, depth {depth}, up to {max_events} events a run; "
+                   "{seconds} s, {states_per_second} states/s, processes {jobs}"),
+    "ex_saved": ("Контрпример сохранён как решение: {path} (ruleproof run {path} --rulebook {rulebook})",
+                 "Counterexample saved as a ruling: {path} (ruleproof run {path} --rulebook {rulebook})"),
+    "ex_incomplete": ("Перебор остановлен границей max-nodes: результат неполный (ничего не утверждается).",
+                      "The search stopped at max-nodes: the result is incomplete (nothing is claimed to hold)."),
 }
 
 
