@@ -102,7 +102,7 @@ def print_trace(console: Console, trace, lang: str, title: str = "", highlight: 
     keys = ("seq", "step", "clauses", "event", "values", "rule") + (("changes",) if diff else ())
     table = Table(title=title or None)
     for key in keys:
-        label = t(f"rep_col_{key}", lang) if key == "changes" else t(f"trace_{key}", lang)
+        label = t(f"rep_col_{key}", lang) if diff else t(f"trace_{key}", lang)  # a report's columns are capitalised
         table.add_column(label, no_wrap=key in ("seq", "step", "rule"), overflow="fold",
                          ratio=3 if key in ("values", "changes") else None)
     for i, r in enumerate(rows):
