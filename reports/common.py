@@ -113,7 +113,8 @@ def replay_lines(f: Finding, lang: str) -> list[tuple[str, str]]:
 def generated_line(report: Report, lang: str) -> str:
     """The one volatile line of every report: when it was made and how long the engines took."""
     gen = report.meta.get("generated", {})
-    secs = ", ".join(t("rep_seconds", lang, engine=k, seconds=v) for k, v in sorted(gen.get("seconds", {}).items()))
+    secs = ", ".join(t("rep_seconds", lang, engine=t(f"rep_short_{k}", lang), seconds=v)
+                     for k, v in sorted(gen.get("seconds", {}).items()))
     return f"{t('rep_generated', lang)}: {gen.get('at', '')}" + (f" ({secs})" if secs else "")
 
 

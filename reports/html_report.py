@@ -141,7 +141,7 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
            f'<p class="rp-rulebook">{_e(t("rep_rulebook", lang))}: <code>{_e(rb["id"])}</code> — '
            f'<code>{_e(rb.get("path", ""))}</code>'
            + (f"; {_e(t('rep_rulebook_counts', lang, **counts))}" if counts else "")
-           + (f" ({_e(rb['edition'])})" if rb.get("edition") else "") + "</p>",
+           + (f" ({_e(t('rep_edition', lang, edition=rb['edition']))})" if rb.get("edition") else "") + "</p>",
            f'<p class="rp-overall rp-verdict-{v}">{_e(overall_line(report, lang))} '
            f'{_e(t("rep_exit_code", lang, code=report.exit_code))}.</p>',
            f'<p class="rp-generated">{_e(generated_line(report, lang))}</p>', "</header>",

@@ -52,7 +52,7 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
     line = f"**{t('rep_rulebook', lang)}:** {_code(rb['id'])} — {_code(rb.get('path', ''))}"
     if counts:
         line += f"; {t('rep_rulebook_counts', lang, **counts)}"
-    out += [line + (f" ({rb['edition']})" if rb.get("edition") else ""), ""]
+    out += [line + (f" ({t('rep_edition', lang, edition=rb['edition'])})" if rb.get("edition") else ""), ""]
     out += [f"**{overall_line(report, lang)}** {t('rep_exit_code', lang, code=report.exit_code)}.", ""]
     out += [f"*{generated_line(report, lang)}*", ""]
 

@@ -129,6 +129,7 @@ _LABELS: dict[str, tuple[str, str]] = {
                             "{assumptions} допущений",
                             "{steps} steps, {edges} edges, {operations} operations, {windows} priority windows, "
                             "{assumptions} assumptions"),
+    "rep_edition": ("редакция «{edition}»", "edition «{edition}»"),
     "rep_summary": ("Итог", "Summary"),
     "rep_overall_holds": ("Все проверки выполнены ({n}).", "Every check holds ({n})."),
     "rep_overall_violated": ("Нарушено проверок: {bad} из {n}; находок: {count}.",
