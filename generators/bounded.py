@@ -84,14 +84,14 @@ def _xs(setup: str, value: int) -> tuple[tuple[XVar, ...], tuple[tuple[str, str,
 
 
 def bounded_worlds(x_max: int = 2, loadouts: tuple[str, ...] | None = None) -> list[World]:
-    """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``)."""
+    """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``, at least 1)."""
     out: list[World] = []
     for loadout in loadouts or tuple(LOADOUTS):
         a_feats, b_feats = LOADOUTS[loadout]
         for kind in ("simple_strike", "attack", "spell", "effect"):
             setups = ("none", "cost", "targets") + (() if kind in _ATTACKS else ("chosen", "computed", "implicit"))
             for setup in setups:
-                values = {"cost": range(0, x_max + 1), "targets": range(1, x_max + 1),
+                values = {"cost": range(0, x_max + 1), "targets": range(1, max(x_max, 1) + 1),
                           "chosen": range(0, x_max + 1)}.get(setup, (None,))
                 for value in values:
                     for defender in ((False, True) if kind == "simple_strike" else (False,)):

@@ -296,6 +296,7 @@ def _coverage(out: ExploreOutcome, rb: Rulebook):
     from ruleproof.reports.finding import CheckResult, Finding
 
     findings = []
+    verdict = "violated" if out.complete else "unknown"  # a search stopped early cannot say "never"
     for sid, step in rb.spec.steps.items():
         for i, op in enumerate(step.operations):
             where = str(rb.where(("steps", sid, "operations", i)))
@@ -307,14 +308,14 @@ def _coverage(out: ExploreOutcome, rb: Rulebook):
                     missing = ["(never opened)"]
                 if missing:
                     findings.append(Finding(
-                        kind="coverage", check="X2-action-coverage", verdict="violated", engine="exhaustive",
+                        kind="coverage", check="X2-action-coverage", verdict=verdict, engine="exhaustive",
                         clauses=tuple(op.cites),
                         message={"en": f"window {wid} of step {sid}: never played in it: {', '.join(missing)}",
                                  "ru": f"окно {wid} шага {sid}: ни разу не разыграно: {', '.join(missing)}"},
                         element=f"window {wid}", where=where))
             elif not out.ops_fired.get(where):
                 findings.append(Finding(
-                    kind="coverage", check="X2-action-coverage", verdict="violated", engine="exhaustive",
+                    kind="coverage", check="X2-action-coverage", verdict=verdict, engine="exhaustive",
                     clauses=tuple(op.cites),
                     message={"en": f"operation {label} of step {sid} never ran in any bounded world",
                              "ru": f"операция {label} шага {sid} не выполнилась ни в одном мире перебора"},

@@ -1,0 +1,211 @@
+"""The exhaustive explorer: every play of bounded worlds, shortest counterexamples, termination, coverage."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from ruleproof.cli import main
+from ruleproof.generators.bounded import LOADOUTS, bounded_worlds
+from ruleproof.generators.mutants import PUBLIC, mutant_yaml, mutate, write_mutant
+from ruleproof.model.explore import Bounds, explore, explore_results
+from ruleproof.model.interpreter import ScriptedChoices, Stepper, run
+from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
+from ruleproof.model.scenario import load_scenario, run_scenario
+from ruleproof.model.scenario_write import choices_from_trace
+from ruleproof.properties.catalogue import BY_ID, View
+
+SMALL = Bounds(x_max=0, die=(1, 2))
+#: the smallest loadout in which each public mutant's property fails (found by `ruleproof explore`)
+MUTANT_LOADOUT = {"M1": "none", "M2": "none", "M3": "none", "M4": "triggers", "M5": "triggers", "M6": "triggers",
+                  "M7": "none", "M8": "dice"}
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load_rulebook()
+
+
+@pytest.fixture(scope="module")
+def bundled_small(bundled):
+    return explore(bundled, bounded_worlds(0), SMALL)
+
+
+def _results(out, rb):
+    return {r.check: r for r in explore_results(out, rb, "ruleproof explore")}
+
+
+def test_every_property_holds_on_every_bounded_run_of_the_bundled_rulebook(bundled_small, bundled):
+    out = bundled_small
+    assert out.complete and not out.violations and not out.deadlocks
+    assert out.traces > 1000 and out.states > out.traces and out.depth > 20
+    results = _results(out, bundled)
+    assert all(r.holds for r in results.values()), [r.check for r in results.values() if not r.holds]
+    assert set(BY_ID) < set(results)
+
+
+def test_every_operation_window_and_response_fires_on_the_bundled_rulebook(bundled_small, bundled):
+    out = bundled_small
+    for sid, step in bundled.spec.steps.items():
+        for i, op in enumerate(step.operations):
+            if op.op == "window":
+                wid = op.params["id"]
+                assert out.windows_opened[wid] > 0, wid
+                for kind in op.params["allows"]:
+                    assert out.responses[(wid, kind)] > 0, (wid, kind)
+            else:
+                assert out.ops_fired[str(bundled.where(("steps", sid, "operations", i)))] > 0, (sid, i, op.op)
+
+
+@pytest.mark.parametrize("mutant", sorted(PUBLIC))
+def test_each_public_mutant_gives_a_counterexample_that_replays(mutant):
+    rb = load_rulebook_text(mutant_yaml(mutant), f"{mutant}.yaml")
+    pid = PUBLIC[mutant]
+    out = explore(rb, bounded_worlds(0, (MUTANT_LOADOUT[mutant],)), SMALL)
+    assert pid in out.violations
+    cx = out.violations[pid]
+    # the counterexample replays with scripted choices and violates the same property there
+    dice, responses = choices_from_trace(list(cx.events))
+    world = bounded_worlds(0, (MUTANT_LOADOUT[mutant],))[cx.world_index]
+    assert world.name == cx.world
+    trace = run(rb, world.state, ScriptedChoices(dice, responses))
+    assert BY_ID[pid].check(View(trace.events), trace.outcome == "completed") is not None
+    finding = _results(out, rb)[pid].findings[0]
+    assert finding.engine == "exhaustive" and finding.trace and set(finding.highlight) <= {e["seq"] for e in finding.trace}
+    assert "--save-ruling" in finding.replay
+
+
+def _all_runs(rb, world, faces=(1, 2)):
+    """Brute force, independent of the explorer: every sequence of answers, depth first, by replay."""
+    def walk(answers):
+        st = Stepper(rb, world.state)
+        for a in answers:
+            st.answer(a)
+        if st.ask is None:
+            yield answers, st.trace
+            return
+        options = range(faces[0], faces[1] + 1) if st.ask.kind == "die" else [None, *(f.id for _, f in st.ask.options)]
+        for a in options:
+            if st.ask.kind == "respond" and a is not None and len(st.cursor.played) >= 1:
+                continue
+            yield from walk(answers + [a])
+    yield from walk([])
+
+
+def test_the_counterexample_is_a_shortest_one():
+    rb = load_rulebook_text(mutant_yaml("M7"), "M7.yaml")
+    worlds = [w for w in bounded_worlds(0, ("calculation",)) if w.name.startswith("spell")][:3]
+    out = explore(rb, worlds, SMALL, only=frozenset({"P512.6.3-legality-once"}))
+    cx = out.violations["P512.6.3-legality-once"]
+    runs = [(len(a), w.name) for w in worlds for a, tr in _all_runs(rb, w)
+            if BY_ID["P512.6.3-legality-once"].check(View(tr.events), tr.outcome == "completed")]
+    assert runs and cx.choices == min(n for n, _ in runs)
+    # and the explorer saw exactly as many runs as the brute force
+    assert out.traces == sum(1 for w in worlds for _ in _all_runs(rb, w))
+
+
+def test_a_step_without_an_edge_to_take_is_a_deadlock_finding(tmp_path):
+    data = mutate("M1")  # any draft; then guard the default edge out of blocking: spells find no edge
+    data["id"] = "deadlock-draft"
+    data["steps"]["blocking"]["next"][-1]["when"] = "is_attack"
+    path = tmp_path / "deadlock.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    rb = load_rulebook(path)
+    out = explore(rb, bounded_worlds(0, ("none",)), SMALL, only=frozenset())
+    assert out.deadlocks and all(o == "deadlock" for _, _, o in out.deadlocks)
+    termination = _results(out, rb)["X1-termination"]
+    assert not termination.holds and "deadlock" in termination.findings[0].text("en")
+
+
+def test_an_operation_that_never_runs_is_a_coverage_finding(tmp_path):
+    data = mutate("M1")
+    data["id"] = "never-draft"
+    ops = data["steps"]["calculation"]["operations"]
+    target = next(o for o in ops if o["op"] == "fix_x" and o["x"] == "implicit")
+    target["when"] = "action_blocked"  # never true at the calculation step
+    path = tmp_path / "never.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    rb = load_rulebook(path)
+    out = explore(rb, bounded_worlds(0, ("none",)), SMALL, only=frozenset())
+    coverage = _results(out, rb)["X2-action-coverage"]
+    texts = [f.text("en") for f in coverage.findings]
+    assert any("fix_x x=implicit" in s and "never ran" in s for s in texts), texts
+    assert all(f.kind == "coverage" and f.where for f in coverage.findings)
+
+
+def test_two_processes_give_the_same_outcome_as_one():
+    rb = load_rulebook_text(mutant_yaml("M4"), "M4.yaml")
+    worlds = bounded_worlds(0, ("triggers", "payment"))
+    one, two = explore(rb, worlds, SMALL), explore(rb, worlds, SMALL, jobs=2)
+    for name in ("states", "transitions", "traces", "depth", "events", "worlds"):
+        assert getattr(one, name) == getattr(two, name), name
+    assert one.violations.keys() == two.violations.keys()
+    for pid in one.violations:
+        a, b = one.violations[pid], two.violations[pid]
+        assert (a.world, a.answers) == (b.world, b.answers)
+    assert one.ops_fired == two.ops_fired and one.responses == two.responses
+
+
+def test_max_nodes_makes_the_result_inconclusive(bundled):
+    out = explore(bundled, bounded_worlds(0, ("none",)), Bounds(x_max=0, max_nodes=5))
+    assert not out.complete
+    results = _results(out, bundled)
+    assert all(r.verdict == "unknown" for pid, r in results.items() if pid in BY_ID)
+
+
+def test_the_bounded_worlds_cover_every_loadout_and_x_kind():
+    ws = bounded_worlds(1)
+    assert {w.name.split("/")[-1] for w in ws} >= set(LOADOUTS) - {"none"}
+    kinds = {x.kind for w in ws for x in w.state.action.xs}
+    assert kinds == {"cost", "targets", "magnitude_chosen", "magnitude_computed", "implicit"}
+    assert any(w.state.action.parts_left for w in ws) and any(not w.state.action.needs_magnitude for w in ws)
+
+
+# --- the command ------------------------------------------------------------------------------------------
+
+def test_cli_explore_json_on_a_mutant_and_save_ruling(tmp_path, capsys):
+    draft = write_mutant("M4", tmp_path)
+    saved = tmp_path / "cx.yaml"
+    code = main(["explore", str(draft), "--bounds", "x=0,die=1-2,loadouts=triggers", "--format", "json",
+                 "--only", "P540.3-action-marker", "--save-ruling", str(saved)])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1 and doc["schema"] == "ruleproof-explore/1" and not doc["ok"]
+    failing = [c for c in doc["checks"] if not c["holds"]]
+    assert [c["check"] for c in failing][0] == "P540.3-action-marker"
+    assert doc["rulebook"]["complete"] and doc["rulebook"]["states"] > 0
+    # the saved counterexample is a ruling: it fails on the mutant and passes on the bundled rulebook
+    sc = load_scenario(saved)
+    assert not run_scenario(sc, load_rulebook(draft)).passed
+    assert run_scenario(sc, load_rulebook()).passed
+
+
+def test_cli_explore_term_bundled_small(capsys):
+    code = main(["--lang", "en", "explore", "--bounds", "x=0,die=1-2,loadouts=payment+triggers"])
+    out = capsys.readouterr().out
+    assert "Exhaustive exploration" in out and "states/s" in out
+    # a restricted loadout leaves windows unplayed: reported as coverage findings, exit 1
+    assert code == 1 and "X2-action-coverage" in out
+
+
+@pytest.mark.parametrize("bounds, needle", [("x=-1", "x must be 0 or more"), ("die=3-1", "die=LO-HI"),
+                                            ("loadouts=nope", "unknown loadout nope"), ("y=1", "unknown bound")])
+def test_cli_explore_bad_bounds_exit_2(bounds, needle, capsys):
+    assert main(["explore", "--bounds", bounds]) == 2
+    captured = capsys.readouterr()
+    assert needle in captured.err and "Traceback" not in captured.err and not captured.out
+
+
+def test_cli_explore_incomplete_exits_3(capsys):
+    assert main(["explore", "--bounds", "x=0,loadouts=none,max-nodes=3", "--format", "json"]) == 3
+    assert json.loads(capsys.readouterr().out)["rulebook"]["complete"] is False
+
+
+def test_the_product_of_axes():
+    """Per loadout: simple strike (no X, cost, targets; with and without a defender), attack (the
+    same, no defender), spell and effect (also chosen, computed, implicit magnitude X), each X value
+    in its range, plus a spell without magnitude and a compound strike."""
+    assert len(bounded_worlds(0, ("none",))) == 6 + 3 + 6 + 6 + 2
+    assert len(bounded_worlds(1, ("none",))) == 8 + 4 + 8 + 8 + 2  # cost=1 and chosen=1 added
+    assert len(bounded_worlds(1)) == len(LOADOUTS) * 30
