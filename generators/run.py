@@ -102,7 +102,7 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
             found[exc.prop.id] = exc
             first = first if first is not None else time.perf_counter() - started
     elapsed = time.perf_counter() - started
-    replay = "ruleproof check" + (f" {rulebook_arg}" if rulebook_arg else "") + f" --examples {examples}" + (
+    replay = "ruleproof check" + (f" {rulebook_arg}" if rulebook_arg else "") + f" --engines hypothesis --examples {examples}" + (
         f" --seed {seed}" if seed is not None else "")
     results = []
     for p in wanted:

@@ -22,7 +22,7 @@ from .state import Action, Card, Modification, State, XVar, other_player
 from .state import evolve as replace  # the fast path: no per-call checks
 from .vocabulary import parse_guard
 
-__all__ = ["Event", "Trace", "Cursor", "start", "NEEDS_DIE", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
+__all__ = ["Event", "Trace", "Cursor", "NotOffered", "start", "NEEDS_DIE", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
 
 MAX_STEPS = 100  # steps entered in one run; a compound loop that never ends stops here
 
@@ -59,6 +59,10 @@ class Choices(Protocol):
     def die(self, state: State, why: str, faces: tuple[int, int]) -> int: ...
 
     def respond(self, window: str, player: str, options: list[tuple[str, Feature]], state: State) -> str | None: ...
+
+
+class NotOffered(KeyError):
+    """An answer that is not among the options of the pending choice (a replay gone astray)."""
 
 
 class OutOfChoices(Exception):
@@ -318,8 +322,11 @@ class _Run:
             if self.on_closed is not None:
                 self.on_closed(wid)
             return s, Cursor("op", cur.step, cur.op + 1, entered=cur.entered)
-        card_id, feature = next((c, f) for c, f in options if f.id == answer)
         offered = tuple(f.id for _, f in options)
+        card_id, feature = next(((c, f) for c, f in options if f.id == answer), (None, None))
+        if feature is None:
+            raise NotOffered(f"{answer!r} is not offered to player {cur.player} in window {wid} "
+                             f"(offered: {', '.join(offered) or 'nothing'})")
         cur = replace(cur, played=cur.played + (feature.id,))
         if feature.kind in NEEDS_DIE:
             return s, replace(cur, at="reroll", feature=feature.id, card=card_id, offered=offered)

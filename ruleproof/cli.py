@@ -18,6 +18,7 @@ from rich.table import Table
 
 from ruleproof.errors import EXIT_BAD_INPUT, EXIT_FINDING, EXIT_OK, Location, RuleproofError
 from ruleproof.i18n import LANGS, default_lang, t
+from ruleproof.orchestrate import ENGINES
 
 __all__ = ["main", "build_parser"]
 
@@ -37,10 +38,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", parents=[common, texts], help="run every available check on a rulebook")
     c.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
-    c.add_argument("--format", choices=("term", "json"), default="term")
+    c.add_argument("--engines", default=",".join(ENGINES), metavar="E,…",
+                   help=f"which engines (default all): {', '.join(ENGINES)}; structure always runs")
+    c.add_argument("--format", default="term", metavar="F,…",
+                   help="term, md, html, json, junit, itf (comma-separated; default term). Without --report, "
+                        "json is printed on stdout; files need --report DIR")
+    c.add_argument("--report", metavar="DIR", help="write the reports of --format into DIR (atomically)")
     c.add_argument("--examples", type=int, default=200, metavar="N",
-                   help="Hypothesis examples for the properties (0: structure only; default 200)")
+                   help="Hypothesis examples for the properties (0: no Hypothesis pass; default 200)")
     c.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: derandomized)")
+    c.add_argument("--bounds", default="", metavar="K=V,…", help="bounds of the exhaustive pass (see explore)")
+    c.add_argument("--timeout", type=float, metavar="SEC", help="Z3 time limit per query (default: prove's)")
+    c.add_argument("--jobs", type=int, default=1, metavar="N", help="run the engines in N processes (default 1)")
+    c.add_argument("--save-ruling", metavar="PATH",
+                   help="save the first counterexample (exhaustive, Z3, then Hypothesis) as a ruling scenario")
 
     k = sub.add_parser("clauses", parents=[common, texts], help="list the clause index; compare rules texts")
     k.add_argument("--against", metavar="NEW", help="a newer rules text: list clauses whose wording changed")
@@ -73,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
 EXTRA_COMMANDS: tuple[str, ...] = (
     "ruleproof.cmd_consistency",
     "ruleproof.cmd_explore",
+    "ruleproof.cmd_prove",
 )
 
 
@@ -117,49 +129,63 @@ def _clause_text_fn(args, lang: str):
     return text
 
 
+def _engines(text: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+    unknown = [n for n in names if n not in ENGINES]
+    if unknown:
+        raise RuleproofError("RP150", None, problem=f"unknown engine {', '.join(unknown)}",
+                             fix=f"use a comma-separated list of: {', '.join(ENGINES)}")
+    return names
+
+
 def cmd_check(args, lang: str) -> int:
     from ruleproof.orchestrate import run_check
-    from ruleproof.reports.json_report import dumps, results_to_json
-    from ruleproof.reports.terminal import print_assumptions, print_check_results
+    from ruleproof.reports.bundle import make_clause_text, report_from_check
+    from ruleproof.reports.writers import parse_formats, write_reports
 
-    clause_text = _clause_text_fn(args, lang)  # parse --rules-text first: bad input fails early
+    # bad input fails before any engine runs
+    formats = parse_formats(args.format)
+    clause_text = make_clause_text(args.rules_text)
+    engines = _engines(args.engines)
     if args.examples < 0:
         raise RuleproofError("RP150", None, problem="--examples must be 0 or more", fix="e.g. --examples 200")
-    if args.format == "json" or not sys.stderr.isatty():
-        report = run_check(args.rulebook, args.examples, args.seed)
-    else:
-        with Console(stderr=True).status("Hypothesis…") as status:
-            report = run_check(args.rulebook, args.examples, args.seed, progress=lambda m: status.update(m))
-    assumptions = report.graph.graph["assumptions"]
-    if args.format == "json":
-        meta = {"id": report.rulebook.spec.id, "path": report.rulebook.path, **report.counts(),
-                "hypothesis": {"examples": args.examples, "seed": args.seed} if report.properties else None}
-        sys.stdout.write(dumps(results_to_json(report.results, meta, assumptions)))
-    else:
-        con = _console()
-        c = report.counts()
-        con.print(f"[bold]{report.rulebook.spec.title.model_dump()[lang]}[/]")
-        con.print(f"{t('rulebook', lang)}: {report.rulebook.path} — {c['steps']} {t('steps', lang)}, "
-                  f"{c['edges']} {t('edges', lang)}, {c['operations']} {t('operations', lang)}, "
-                  f"{c['windows']} {t('windows', lang)}")
-        print_check_results(con, t("structure_title", lang), report.structure, lang, clause_text)
-        if report.properties:
-            print_check_results(con, t("properties_title", lang), report.properties, lang, clause_text)
-            h = report.hypothesis
-            from ruleproof.generators.run import load_profile
+    if args.jobs < 1:
+        raise RuleproofError("RP150", None, problem="--jobs must be 1 or more", fix="e.g. --jobs 2")
+    files = [f for f in formats if f != "term" and not (f == "json" and not args.report)]
+    if files and not args.report:
+        raise RuleproofError("RP150", None, problem=f"--format {','.join(files)} writes files",
+                             fix="add --report DIR (the folder for the report files)")
+    from ruleproof.cmd_explore import parse_bounds
 
-            con.print(t("hypothesis_stats", lang, examples=h.examples, seconds=h.seconds, profile=load_profile()))
-        print_assumptions(con, assumptions, lang)
-        bad = [r for r in report.results if not r.holds]
-        if bad:
-            con.print(t("summary_bad", lang, bad=len(bad), n=len(report.results),
-                        count=sum(len(r.findings) for r in bad)))
-        elif report.properties:
-            con.print(t("summary_ok_sampled", lang, n=len(report.results), m=len(report.properties),
-                        examples=args.examples))
-        else:
-            con.print(t("summary_ok", lang, n=len(report.results)))
-    return EXIT_OK if report.ok else EXIT_FINDING
+    bounds = parse_bounds(args.bounds)
+    kw = dict(engines=engines, jobs=args.jobs, bounds=bounds,
+              timeout_ms=int(args.timeout * 1000) if args.timeout else None)
+    if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
+        check = run_check(args.rulebook, args.examples, args.seed, **kw)
+    else:
+        with Console(stderr=True).status("check…") as status:
+            check = run_check(args.rulebook, args.examples, args.seed, progress=lambda m: status.update(m), **kw)
+    report = report_from_check(check, lang=lang, rules_text=args.rules_text)
+    if args.save_ruling:
+        found = check.counterexample()
+        if found is not None:
+            from ruleproof.model.scenario_write import save_trace_violation
+
+            engine, pid, events = found
+            saved = save_trace_violation(events, check.rulebook, args.save_ruling, property=pid, engine=engine,
+                                         replay="ruleproof check" + (f" {args.rulebook}" if args.rulebook else ""))
+            print(t("ex_saved", lang, path=saved, rulebook=args.rulebook or ""), file=sys.stderr)
+    if args.report:
+        paths = write_reports(report, args.report, formats, lang, clause_text, console=_console())
+        if paths:
+            print(t("rep_written", lang, paths=", ".join(str(x) for x in paths)), file=sys.stderr)
+    elif "json" in formats:
+        from ruleproof.reports.json_report import render as render_json
+
+        sys.stdout.write(next(iter(render_json(report, lang, clause_text).values())))
+    else:
+        write_reports(report, ".", ("term",), lang, clause_text, console=_console())
+    return report.exit_code
 
 
 def cmd_clauses(args, lang: str) -> int:

@@ -1,8 +1,12 @@
-"""What `ruleproof check` runs, as data: load, build the graph, run every available engine.
+"""What `ruleproof check` runs, as data: load, build the graph, run every engine asked for.
 
-Engines so far: the structural checks of the phase graph and the property catalogue under
-Hypothesis.  Later engines (rulings, exhaustive exploration, Z3) add their :class:`CheckResult`
-lists here.
+Engines (``ENGINES``, in report order): ``structure`` (the phase graph's checks; always),
+``rulings`` (every shipped ruling on this rulebook, interpreter), ``hypothesis`` (the property
+catalogue on generated worlds), ``exhaustive`` (every play of the bounded worlds), ``z3`` (the
+properties proved for every play) and ``consistency`` (the clauses' ordering claims, unsat cores).
+Each engine returns :class:`~ruleproof.reports.finding.CheckResult` records; with ``jobs`` > 1 the
+engines run in that many worker processes (forked: each builds its own Z3 context), and the same
+results come back as from one process.
 
 >>> report = run_check()
 >>> report.rulebook.spec.id, report.ok
@@ -11,8 +15,10 @@ lists here.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import networkx as nx
 
@@ -21,7 +27,22 @@ from ruleproof.model.rulebook import Rulebook, load_rulebook
 from ruleproof.model.structure import run_structure_checks
 from ruleproof.reports.finding import CheckResult
 
-__all__ = ["CheckReport", "run_check"]
+__all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "ENGINES", "DEFAULT_ENGINES"]
+
+ENGINES = ("structure", "rulings", "hypothesis", "exhaustive", "z3", "consistency")
+DEFAULT_ENGINES = ENGINES
+
+
+@dataclass
+class EngineRun:
+    """One engine's results, its figures, and its counterexamples as event lists (property -> events)."""
+
+    group: str
+    results: list[CheckResult]
+    seconds: float
+    stats: dict = field(default_factory=dict)
+    counterexamples: dict[str, list] = field(default_factory=dict)
+    outcome: object | None = None  # the engine's own outcome object (kept in one process only)
 
 
 @dataclass
@@ -29,12 +50,17 @@ class CheckReport:
     rulebook: Rulebook
     graph: nx.DiGraph
     structure: list[CheckResult]
-    properties: list[CheckResult] = field(default_factory=list)
-    hypothesis: object | None = None  # generators.run.HypothesisOutcome
+    properties: list[CheckResult] = field(default_factory=list)  # the Hypothesis pass
+    hypothesis: object | None = None  # generators.run.HypothesisOutcome (one process) or None
+    rulings: list[CheckResult] = field(default_factory=list)
+    exhaustive: list[CheckResult] = field(default_factory=list)
+    z3: list[CheckResult] = field(default_factory=list)
+    consistency: list[CheckResult] = field(default_factory=list)
+    runs: dict[str, EngineRun] = field(default_factory=dict)
 
     @property
     def results(self) -> list[CheckResult]:
-        return [*self.structure, *self.properties]
+        return [*self.structure, *self.rulings, *self.properties, *self.exhaustive, *self.z3, *self.consistency]
 
     @property
     def ok(self) -> bool:
@@ -47,18 +73,135 @@ class CheckReport:
                 "windows": sum(op["op"] == "window" for op in ops),
                 "assumptions": len(self.rulebook.spec.assumptions)}
 
+    def counterexample(self) -> tuple[str, str, list] | None:
+        """(engine, property, events) of the first counterexample: exhaustive (shortest), Z3, then
+        Hypothesis, each in catalogue order."""
+        for group in ("exhaustive", "z3", "hypothesis"):
+            run = self.runs.get(group)
+            if run and run.counterexamples:
+                pid = next(iter(run.counterexamples))
+                return group, pid, run.counterexamples[pid]
+        return None
+
+
+# --- the engines: (rulebook, options) -> EngineRun --------------------------------------------------------
+
+def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
+    """Every shipped ruling on ``rb``: a ruling whose outcome differs is a finding (kind ``ruling``)."""
+    from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
+    from ruleproof.reports.finding import Finding
+    from ruleproof.reports.trace import trace_to_json
+
+    started = time.perf_counter()
+    results = []
+    arg = f" --rulebook {opts['rulebook_arg']}" if opts.get("rulebook_arg") else ""
+    for path in shipped_rulings():
+        sc = load_scenario(path, rb.index)
+        res = run_scenario(sc, rb)
+        findings = ()
+        if not res.passed:
+            rel = f"rulings/{path.name}"
+            findings = (Finding(kind="ruling", check=sc.spec.id, verdict="violated", engine="interpreter",
+                                clauses=tuple(sc.spec.clauses),
+                                message={lang: "; ".join(f.shown(lang) if hasattr(f, "shown") else f.text(lang)
+                                                         for f in res.failures) for lang in ("ru", "en")},
+                                element=sc.spec.id, where=rel, assumptions=tuple(sc.spec.assumptions),
+                                replay=f"ruleproof run {rel}{arg}", scenario=rel,
+                                trace=tuple(trace_to_json(res.trace))),)
+        results.append(CheckResult(sc.spec.id, tuple(sc.spec.clauses), sc.spec.title.model_dump(), "interpreter",
+                                   findings))
+    return EngineRun("rulings", results, time.perf_counter() - started, {"rulings": len(results)})
+
+
+def _hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
+    from ruleproof.generators.run import hypothesis_pass
+
+    out = hypothesis_pass(rb, examples=opts["examples"], seed=opts.get("seed"), rulebook_arg=opts.get("rulebook_arg"),
+                          progress=opts.get("progress"))
+    cx = {pid: list(exc.events) for pid, exc in out.violations.items()}
+    return EngineRun("hypothesis", out.results, out.seconds, {"examples": out.examples, "seed": out.seed}, cx, out)
+
+
+def _exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
+    from ruleproof.generators.bounded import bounded_worlds
+    from ruleproof.model.explore import Bounds, explore, explore_results
+
+    bounds = opts.get("bounds") or Bounds()
+    out = explore(rb, bounded_worlds(bounds.x_max, bounds.loadouts), bounds, jobs=opts.get("explore_jobs", 1))
+    replay = "ruleproof explore" + (f" {opts['rulebook_arg']}" if opts.get("rulebook_arg") else "")
+    stats = {"states": out.states, "traces": out.traces, "complete": out.complete, "depth": out.depth,
+             "worlds": out.worlds}
+    cx = {pid: list(c.events) for pid, c in out.violations.items()}
+    return EngineRun("exhaustive", explore_results(out, rb, replay), out.seconds, stats, cx)
+
+
+def _z3(rb: Rulebook, opts: dict) -> EngineRun:
+    from ruleproof.properties.prove import prove
+
+    kw = {"timeout_ms": opts["timeout_ms"]} if opts.get("timeout_ms") else {}
+    out = prove(rb, seed=opts.get("z3_seed", 0), **kw)
+    cx = {v.pid: list(v.counterexample.trace.events) for v in out.verdicts
+          if v.counterexample is not None and v.counterexample.trace is not None}
+    return EngineRun("z3", out.results, out.seconds, {"z3_version": out.z3_version, "seed": out.seed}, cx)
+
+
+def _consistency(rb: Rulebook, opts: dict) -> EngineRun:
+    from ruleproof.properties.consistency import consistency
+
+    out = consistency(rb)
+    return EngineRun("consistency", out.results, out.seconds,
+                     {"status": out.status, "z3_version": out.z3_version, "seed": out.seed})
+
+
+_RUNNERS: dict[str, Callable[[Rulebook, dict], EngineRun]] = {
+    "rulings": run_rulings, "hypothesis": _hypothesis, "exhaustive": _exhaustive, "z3": _z3,
+    "consistency": _consistency}
+
+_SHARED: dict = {}  # what a forked worker inherits
+
+
+def _worker(group: str) -> EngineRun:
+    rb, opts = _SHARED["args"]
+    run = _RUNNERS[group](rb, {**opts, "progress": None})
+    run.outcome = None  # not sent back between processes: the results and counterexamples are
+    return run
+
 
 def run_check(path: str | Path | None = None, examples: int = 0, seed: int | None = None,
-              progress=None) -> CheckReport:
-    """Structure always; the properties under Hypothesis when ``examples`` > 0."""
+              progress=None, engines: tuple[str, ...] | None = None, jobs: int = 1, bounds=None,
+              timeout_ms: int | None = None) -> CheckReport:
+    """Structure always; then each engine of ``engines`` (default: the Hypothesis pass when
+    ``examples`` > 0 — the behaviour of the first releases).  ``jobs`` > 1: engines in parallel."""
     rb = load_rulebook(path)
     G = build_graph(rb)
     report = CheckReport(rb, G, run_structure_checks(G, rb.index))
-    if examples > 0:
-        from ruleproof.generators.run import hypothesis_pass
+    if engines is None:
+        engines = ("hypothesis",) if examples > 0 else ()
+    wanted = [e for e in ENGINES if e in engines and e in _RUNNERS and (e != "hypothesis" or examples > 0)]
+    opts = {"examples": examples, "seed": seed, "rulebook_arg": str(path) if path else None, "bounds": bounds,
+            "timeout_ms": timeout_ms, "progress": progress}
+    runs: list[EngineRun] = []
+    if jobs > 1 and len(wanted) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-        outcome = hypothesis_pass(rb, examples=examples, seed=seed, rulebook_arg=str(path) if path else None,
-                                  progress=progress)
-        report.properties = outcome.results
-        report.hypothesis = outcome
+        _SHARED["args"] = (rb, opts)
+        try:
+            # longest first, so that the pool is busy to the end
+            order = sorted(wanted, key=lambda e: ("exhaustive", "hypothesis", "z3", "rulings", "consistency").index(e))
+            with ProcessPoolExecutor(min(jobs, len(order)), mp_context=multiprocessing.get_context("fork")) as pool:
+                done = dict(zip(order, pool.map(_worker, order)))
+        finally:
+            _SHARED.clear()
+        runs = [done[e] for e in wanted]
+    else:
+        for e in wanted:
+            if progress:
+                progress(e)
+            runs.append(_RUNNERS[e](rb, opts))
+    for r in runs:
+        report.runs[r.group] = r
+        if r.group == "hypothesis":
+            report.hypothesis = r.outcome
+        setattr(report, "properties" if r.group == "hypothesis" else r.group, r.results)
     return report

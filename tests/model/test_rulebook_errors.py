@@ -15,7 +15,7 @@ from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 
 
 def run_check(path: Path | str, capsys, lang: str = "en") -> tuple[int, str, str]:
-    rc = main(["--lang", lang, "check", str(path)])
+    rc = main(["--lang", lang, "check", str(path), "--engines", "structure"])
     out, err = capsys.readouterr()
     return rc, out, err
 

@@ -17,11 +17,12 @@ CYRILLIC = re.compile("[А-Яа-яЁё]")
 
 
 def test_json_output(capsys):
-    assert main(["check", "--format", "json", "--examples", "0"]) == 0
+    assert main(["check", "--format", "json", "--engines", "structure"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["schema"] == "ruleproof-check/1" and doc["ok"] is True
-    assert doc["rulebook"]["id"] == "berserk-rp-4.1-2" and doc["rulebook"]["steps"] == 9
-    assert [c["check"] for c in doc["checks"]] == [c.id for c in STRUCTURE_CHECKS]
+    assert doc["schema"] == "ruleproof-report/1" and doc["verdict"] == "holds" and doc["exit_code"] == 0
+    assert doc["rulebook"]["id"] == "berserk-rp-4.1-2" and doc["rulebook"]["counts"]["steps"] == 9
+    [section] = doc["sections"]
+    assert [c["check"] for c in section["results"]] == [c.id for c in STRUCTURE_CHECKS]
     assert set(doc["assumptions"]) >= {"A-die-roll", "A-strike-table", "A-action-marker"}
 
 
@@ -29,16 +30,16 @@ def test_json_output_with_a_finding(write_rulebook, op_index, capsys):
     def edit(d):
         d["steps"]["dice"]["operations"][op_index(d, "dice", "window", id="reroll")]["first"] = "non_active_player"
     path = write_rulebook(edit)
-    assert main(["check", str(path), "--format", "json", "--examples", "0"]) == 1
+    assert main(["check", str(path), "--format", "json", "--engines", "structure"]) == 1
     doc = json.loads(capsys.readouterr().out)
-    [bad] = [c for c in doc["checks"] if not c["holds"]]
+    [bad] = [c for c in doc["sections"][0]["results"] if c["verdict"] != "holds"]
     [f] = bad["findings"]
     assert f["check"] == "S5-active-player-first" and f["clauses"] == ["512.6.2/b2"]
     assert f["where"].startswith(f"{path}:") and f["message"]["ru"] and f["message"]["en"]
 
 
 def test_english_output_has_no_russian_labels(capsys):
-    assert main(["--lang", "en", "check", "--examples", "0"]) == 0
+    assert main(["--lang", "en", "check", "--engines", "structure"]) == 0
     out = capsys.readouterr().out
     headers = [ln for ln in out.splitlines() if "┃" in ln]
     assert headers and not any(CYRILLIC.search(h) for h in headers)
@@ -46,18 +47,18 @@ def test_english_output_has_no_russian_labels(capsys):
 
 
 def test_russian_output_has_russian_labels(capsys):
-    assert main(["check", "--lang", "ru", "--examples", "0"]) == 0
+    assert main(["check", "--lang", "ru", "--engines", "structure"]) == 0
     out = capsys.readouterr().out
     headers = [ln for ln in out.splitlines() if "┃" in ln]
     assert all(CYRILLIC.search(h) for h in headers)
-    assert "Все 7 проверок выполнены." in out and "Допущения" in out
+    assert "Все проверки выполнены (7)." in out and "Допущения" in out
 
 
 def test_console_script_and_module_entry():
     for cmd in ([sys.executable, "-m", "ruleproof", "check"], [str(Path(sys.executable).parent / "ruleproof"), "check"]):
-        proc = subprocess.run(cmd + ["--lang", "en", "--examples", "0"], capture_output=True, text=True)
+        proc = subprocess.run(cmd + ["--lang", "en", "--engines", "structure"], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
-        assert "All 7 checks hold." in proc.stdout
+        assert "Every check holds (7)." in proc.stdout
 
 
 def test_readme_documents_the_vocabulary_and_checks():
