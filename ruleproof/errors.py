@@ -208,6 +208,18 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("unknown feature kind '{kind}'", "use one of: {known}"),
         "ru": ("неизвестный вид особенности '{kind}'", "используйте один из: {known}"),
     },
+    "RP170": {
+        "en": ("unknown property '{property}' in --only", "name properties of the catalogue: {known}"),
+        "ru": ("неизвестное свойство '{property}' в --only", "укажите свойства из каталога: {known}"),
+    },
+    "RP171": {
+        "en": ("--timeout must be a positive number of seconds, not {value}", "e.g. --timeout 20"),
+        "ru": ("--timeout должен быть положительным числом секунд, а не {value}", "например, --timeout 20"),
+    },
+    "RP172": {
+        "en": ("--depth must be 1 or more, not {value}", "e.g. --depth 160"),
+        "ru": ("--depth должен быть не меньше 1, а не {value}", "например, --depth 160"),
+    },
     "RP200": {
         "en": ("unknown property '{property}'", "name a property of the catalogue: {known}"),
         "ru": ("неизвестное свойство '{property}'", "укажите свойство из каталога: {known}"),

@@ -1,0 +1,492 @@
+"""Prove the catalogue properties on a rulebook with Z3: ``prove(rb) -> ProveOutcome``.
+
+For each property the rulebook is compiled (:mod:`ruleproof.model.symbolic`) with the history
+variables of the property's Z3 form (:mod:`.z3forms`), then:
+
+1. Spacer (``z3.Fixedpoint``, CHC) decides whether a ``bad`` state is reachable — unreachable is
+   ``proved`` for every play, unbounded;
+2. when it is reachable (or Spacer gives up), incremental BMC finds the shortest counterexample;
+   it is mapped back to a concrete world, dice and responses and replayed on the interpreter
+   (``run(rb, state, ScriptedChoices(dice, responses))``) and the catalogue predicate is evaluated
+   on the replayed trace;
+3. the premise (vacuity witness) is checked for reachability the same way;
+4. optionally, k-induction as a cross-check of a proof.
+
+A timeout, ``unknown`` or a ``Z3Exception`` is ``unknown`` (with the reason), never a proof; BMC that
+exhausts its depth without a counterexample after Spacer gave up is ``holds to depth k``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import z3
+
+from ruleproof.model.interpreter import ScriptedChoices, Stepper, run
+from ruleproof.model.rulebook import Rulebook
+from ruleproof.model.state import State
+from ruleproof.model.symbolic import OPTIONS, System, compile_rulebook, world_state
+from ruleproof.properties.catalogue import BY_ID, PROPERTIES, View
+from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.trace import trace_to_json
+
+from .z3forms import FORMS
+
+__all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
+           "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH"]
+
+DEFAULT_TIMEOUT_MS = 20_000
+DEFAULT_DEPTH = 160
+
+
+@dataclass
+class Counterexample:
+    world: State
+    dice: list[int]
+    responses: list[tuple[str, str, str]]
+    steps: list[str]  # the disjuncts taken, as rule steps
+    answers: list  # every answer in order (die values, feature ids or None for a pass)
+    trace: object = None  # the interpreter's Trace of the replay
+    reproduced: bool = False  # the catalogue predicate reports the violation on the replay
+    replay_mode: str = "scripted"  # scripted (ScriptedChoices) | exact (every answer in order)
+    violation: object = None
+
+
+@dataclass
+class Verdict:
+    pid: str
+    verdict: str  # proved | violated | holds to depth k | unknown
+    engine: str
+    seconds: float
+    reason: str = ""
+    depth: int | None = None
+    counterexample: Counterexample | None = None
+    vacuous: bool | None = None  # None: not checked / unknown
+    witness: Counterexample | None = None
+    kinduction: str = ""
+
+
+@dataclass
+class ProveOutcome:
+    results: list[CheckResult]
+    verdicts: list[Verdict]
+    z3_version: str
+    seed: int
+    seconds: float
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    max_depth: int = DEFAULT_DEPTH
+    extra: dict = field(default_factory=dict)
+
+
+# --- engines -------------------------------------------------------------------------------------------------
+
+def _set_seed(ctx: z3.Context, seed: int) -> None:
+    z3.set_param("smt.random_seed", seed)
+    z3.set_param("sat.random_seed", seed)
+
+
+def coi(sy: System, target, exact: bool) -> frozenset[str]:
+    """The variables ``target`` depends on (cone of influence).  ``exact``: also everything any guard
+    reads, so removing the rest changes no behaviour; otherwise the guards of window plays are left
+    out, and the variables only they read become free — an over-approximation (sound for proofs)."""
+    steps = _steps(sy)
+    keep = _names(target) | {"pc", "wpl", "wps"}  # who has priority and the passes: the windows' shape
+    for d in sy.disjuncts:
+        if exact or d.event in ("goto", "deadlock") or (d.op_index is not None and d.event not in (
+                "play", "pass", "window", "window_closed")):
+            keep |= _names(steps[d.id][0])
+    while True:
+        n = len(keep)
+        for d in sy.disjuncts:
+            for v, e in steps[d.id][1].items():
+                if v in keep:
+                    keep |= _names(e)
+        if len(keep) == n:
+            break
+    return frozenset(k for k in keep if k in sy.width)
+
+
+def _names(e) -> set[str]:
+    from z3.z3util import get_vars
+    return {str(v) for v in get_vars(e)}
+
+
+def _steps(sy: System) -> dict:
+    if not hasattr(sy, "_steps_cache"):
+        sy._steps_cache = {d.id: sy.step_of(d, sy.pre, sy.die) for d in sy.disjuncts}
+    return sy._steps_cache
+
+
+def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[str] | None = None,
+           path: list | None = None) -> str:
+    """'sat' (a target state is reachable), 'unsat' (it is not), or 'unknown: <reason>'.
+
+    One relation per location (pc), over the variables in ``keep`` (default: the cone of influence
+    of ``target``, over-approximated); the others are free in each rule.  On 'sat', ``path`` (if
+    given) receives the disjuncts along Spacer's derivation, first to last."""
+    ctx = sy.ctx
+    keep = coi(sy, target(sy, sy.pre), exact=False) if keep is None else keep
+    fp = z3.Fixedpoint(ctx=ctx)
+    fp.set(engine="spacer")
+    fp.set("timeout", timeout_ms)
+    fp.set("spacer.random_seed", seed)
+    vs = [v for v in sy.vars if v.name != "pc" and v.name in keep]
+    sorts = [z3.BitVecSort(v.width, ctx) for v in vs]
+    rel = {i: z3.Function(f"L{i}", *sorts, z3.BoolSort(ctx)) for i in range(len(sy.locs))}
+    err = z3.Function("Err", z3.BoolSort(ctx))
+    fp.register_relation(err, *rel.values())
+    pre = [sy.pre[v.name] for v in vs]
+    fp.declare_var(*[sy.pre[v.name] for v in sy.vars], sy.die)
+
+    def at(loc, e):
+        return z3.substitute(e, (sy.pre["pc"], sy.val(loc, "pc")))
+
+    fp.rule(rel[sy.start_pc](*pre), at(sy.start_pc, sy.init()), name="init")
+    succ = _pc_successors(sy)
+    for d in sy.disjuncts:
+        g, ch = _steps(sy)[d.id]
+        head = rel[succ[d.id][0]](*[at(d.loc, ch.get(v.name, sy.pre[v.name])) for v in vs])
+        fp.rule(head, [rel[d.loc](*pre), at(d.loc, g)], name=f"d{d.id}")
+    bad = target(sy, sy.pre)
+    for i in range(len(sy.locs)):
+        b = z3.simplify(at(i, bad))
+        if not z3.is_false(b):
+            fp.rule(err(), [rel[i](*pre), b])
+    try:
+        r = fp.query(err())
+    except z3.Z3Exception as exc:
+        return f"unknown: {exc}"
+    if r == z3.sat:
+        if path is not None:
+            names = [n for n in fp.get_rule_names_along_trace() if n.startswith("d")]
+            path.extend(sy.disjuncts[int(n[1:])] for n in reversed(names))
+        return "sat"
+    if r == z3.unsat:
+        return "unsat"
+    return f"unknown: {fp.reason_unknown()}"
+
+
+def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_000):
+    """Check a sequence of disjuncts on the exact system (a straight line: no choice of disjunct)
+    and that it ends in a ``target`` state: (model, unroller) or None when it is spurious."""
+    path = repair(sy, path)
+    u = _Unroller(sy, seed, frozenset(v.name for v in sy.vars), build=False)
+    u.solver.set("timeout", timeout_ms)
+    for d in path:
+        u.extend(only=[d])
+    r = u.solver.check(u._sub(target(sy, sy.pre), len(path)))
+    return (u.solver.model(), u, len(path)) if r == z3.sat else None
+
+
+def repair(sy: System, path: list) -> list:
+    """Insert the passes a path found on the over-approximation skipped: who has priority and how
+    many passed in a row are left out of its cone, so a play may come when it is the other player's
+    turn, or a window close after one pass."""
+    out, wpl, wps = [], 0, 0
+    for d in path:
+        passes = {p.passes: p for p in sy.by_loc.get(d.loc, ()) if p.event == "pass"}
+        if d.event == "window":
+            wpl, wps = "AB".index(d.opener), 0
+        elif d.event == "play":
+            if OPTIONS[d.option].player != "AB"[wpl] and wps == 0:
+                out.append(passes[0])
+                wpl, wps = 1 - wpl, 1
+            wpl, wps = "AB".index(d.opener), 0
+        elif d.event == "pass":
+            if d.passes == 1 and wps == 0:
+                out.append(passes[0])
+                wpl, wps = 1 - wpl, 1
+            elif d.passes == 0 and wps == 1:
+                d = passes[1]
+            wpl, wps = 1 - wpl, wps + 1
+        out.append(d)
+    return out
+
+
+class _Unroller:
+    """Frames of the unrolled system over the variables in ``keep``: world variables are one constant
+    for every frame (they never change), the other kept variables one per frame, and the variables
+    not kept are fresh in every frame (free)."""
+
+    def __init__(self, sy: System, seed: int, keep: frozenset[str], build: bool = True) -> None:
+        self.sy = sy
+        self.keep = keep
+        self.trans = sy.trans(keep=keep | {v.name for v in sy.vars if v.group == "world"}) if build else None
+        self.solver = z3.SolverFor("QF_BV", ctx=sy.ctx)
+        self.solver.set("random_seed", seed)
+        self.world = {v.name: z3.BitVec(f"{v.name}@w", v.width, sy.ctx) for v in sy.vars if v.group == "world"}
+        self.frames = [self._frame(0)]
+        self.dice, self.acts = [], []
+        self.solver.add(self._sub(sy.init(), 0))
+
+    def _frame(self, k: int) -> dict:
+        out = dict(self.world)
+        for v in self.sy.vars:
+            if v.group != "world":
+                tag = "" if v.name in self.keep else "~"
+                out[v.name] = z3.BitVec(f"{v.name}@{k}{tag}", v.width, self.sy.ctx)
+        return out
+
+    def _sub(self, e, k: int):
+        return z3.substitute(e, *[(self.sy.pre[n], self.frames[k][n]) for n in self.frames[k]])
+
+    def extend(self, only=None) -> None:
+        k = len(self.frames) - 1
+        nxt = self._frame(k + 1)
+        self.frames.append(nxt)
+        die = z3.BitVec(f"die@{k}", 4, self.sy.ctx)
+        act = z3.BitVec(f"act@{k}", 10, self.sy.ctx)
+        self.dice.append(die)
+        self.acts.append(act)
+        pairs = [(self.sy.pre[n], self.frames[k][n]) for n in nxt] + [
+            (self.sy.post[n], nxt[n]) for n in nxt if n in self.keep] + [(self.sy.die, die), (self.sy.act, act)]
+        trans = self.trans if only is None else self.sy.trans(only=only)
+        self.solver.add(z3.substitute(trans, *pairs))
+
+
+def _pc_successors(sy: System) -> dict[int, tuple[int, ...]]:
+    out = {}
+    for d in sy.disjuncts:
+        _, changes = _steps(sy)[d.id]
+        pc = changes.get("pc")
+        out[d.id] = (d.loc,) if pc is None else (z3.simplify(pc).as_long(),)
+    return out
+
+
+def bmc(sy: System, target, max_depth: int, timeout_ms: int, seed: int = 0, invariants=(), exact: bool = True):
+    """Shortest path to a target state: ('sat', model, unroller, k) | ('unsat', None, None, depth) |
+    ('unknown: …', None, None, k).  ``invariants``: predicates already proven, asserted at each frame.
+    ``exact`` False: on the over-approximated cone of influence (a path found must be replayed)."""
+    keep = coi(sy, target(sy, sy.pre), exact=exact)
+    u = _Unroller(sy, seed, keep)
+    deadline = time.perf_counter() + timeout_ms / 1000
+    for k in range(max_depth + 1):
+        left = int((deadline - time.perf_counter()) * 1000)
+        if left <= 0:
+            return f"unknown: BMC timeout at depth {k}", None, None, k
+        u.solver.set("timeout", left)
+        for inv in invariants:
+            u.solver.add(z3.Not(u._sub(inv(sy, sy.pre), k)))
+        r = u.solver.check(u._sub(target(sy, sy.pre), k))
+        if r == z3.sat:
+            return "sat", u.solver.model(), u, k
+        if r == z3.unknown:
+            return f"unknown: {u.solver.reason_unknown()}", None, None, k
+        ended = u.solver.check(z3.And([u.frames[k]["pc"] != sy.val(d, "pc") for d in (sy.done_end, sy.done_deadlock)]))
+        if ended == z3.unsat:  # every play has ended by depth k: nothing left to explore
+            return "unsat", None, None, k
+        u.extend()
+    return "unsat-bounded", None, None, max_depth
+
+
+def k_induction(sy: System, bad, k_max: int, timeout_ms: int, seed: int = 0) -> str:
+    """'proved at k=…', 'violated', or 'inconclusive up to k=…' / 'unknown: …' (simple-path k-induction)."""
+    deadline = time.perf_counter() + timeout_ms / 1000
+    base = bmc(sy, bad, k_max, timeout_ms, seed)
+    if base[0] == "sat":
+        return "violated"
+    if base[0] == "unsat":
+        return f"proved by exhaustion at depth {base[3]}"
+    if base[0].startswith("unknown"):
+        return base[0]
+    trans = sy.trans()
+    for k in range(1, k_max + 1):
+        if time.perf_counter() > deadline:
+            return f"unknown: timeout at k={k}"
+        frames = [{v.name: z3.BitVec(f"{v.name}#{i}", v.width, sy.ctx) for v in sy.vars} for i in range(k + 1)]
+        s = z3.SolverFor("QF_BV", ctx=sy.ctx)
+        s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+        for i in range(k):
+            pairs = [(sy.pre[n], frames[i][n]) for n in frames[i]] + [(sy.post[n], frames[i + 1][n]) for n in frames[i]]
+            pairs += [(sy.die, z3.BitVec(f"die#{i}", 4, sy.ctx)), (sy.act, z3.BitVec(f"act#{i}", 10, sy.ctx))]
+            s.add(z3.substitute(trans, *pairs))
+            s.add(z3.Not(z3.substitute(bad(sy, sy.pre), *[(sy.pre[n], frames[i][n]) for n in frames[i]])))
+        s.add(z3.substitute(bad(sy, sy.pre), *[(sy.pre[n], frames[k][n]) for n in frames[k]]))
+        r = s.check()
+        if r == z3.unsat:
+            return f"proved at k={k}"
+        if r == z3.unknown:
+            return f"unknown: {s.reason_unknown()}"
+    return f"inconclusive up to k={k_max}"
+
+
+# --- counterexamples ----------------------------------------------------------------------------------------------
+
+def _value(m, e) -> int:
+    return m.eval(e, model_completion=True).as_long()
+
+
+def extract(sy: System, model, u: _Unroller, k: int) -> Counterexample:
+    world = {v.name: _value(model, u.frames[0][v.name]) for v in sy.vars if v.group == "world"}
+    dice, responses, steps, answers = [], [], [], []
+    for i in range(k):
+        d = sy.disjuncts[_value(model, u.acts[i])]
+        steps.append(d.label)
+        if d.event == "pass":
+            answers.append(None)
+        elif d.event == "play":
+            fid = OPTIONS[d.option].feature.id
+            player = OPTIONS[d.option].player
+            responses.append((d.params["id"], player, fid))
+            answers.append(fid)
+        if d.uses_die:
+            dice.append(_value(model, u.dice[i]))
+            answers.append(dice[-1])
+    return Counterexample(world_state(world), dice, responses, steps, answers)
+
+
+def _replay_exact(rb: Rulebook, world: State, answers: list):
+    st = Stepper(rb, world)
+    queue = list(answers)
+    try:
+        while st.ask is not None and queue:
+            st.answer(queue.pop(0))
+    except (StopIteration, KeyError, TypeError, AssertionError):  # an answer the rules do not offer
+        return st.trace, False
+    return st.trace, st.finished
+
+
+def replay(rb: Rulebook, cx: Counterexample, pid: str | None) -> Counterexample:
+    """Replay a counterexample on the interpreter; note whether the catalogue predicate fires."""
+    trace = run(rb, cx.world, ScriptedChoices(cx.dice, cx.responses))
+    cx.trace, cx.replay_mode = trace, "scripted"
+    if pid is None:
+        return cx
+    prop = BY_ID[pid]
+    complete = trace.outcome in ("completed", "deadlock")
+    v = prop.check(View(trace.events), complete)
+    if v is None:  # the script's priority passing may differ: answer every choice in order instead
+        etrace, finished = _replay_exact(rb, cx.world, cx.answers)
+        for n in range(1, len(etrace.events) + 1):  # the violation may be visible on a prefix only
+            v = prop.check(View(etrace.events[:n]), finished and n == len(etrace.events))
+            if v is not None:
+                cx.trace, cx.replay_mode = etrace, "exact"
+                break
+    cx.violation = v
+    cx.reproduced = v is not None
+    return cx
+
+
+# --- the driver ---------------------------------------------------------------------------------------------------
+
+def _find_violation(rb: Rulebook, sy: System, bad, pid: str, max_depth: int, timeout_ms: int, seed: int):
+    """BMC on the over-approximated cone first (fast); its path counts only if the replay confirms
+    it; otherwise BMC on the exact cone.  Returns (result, counterexample or None, depth)."""
+    res, model, u, k = bmc(sy, bad, max_depth, timeout_ms, seed, exact=False)
+    if res == "sat":
+        cx = replay(rb, extract(sy, model, u, k), pid)
+        if cx.reproduced:
+            return "sat", cx, k
+    elif res == "unsat":
+        return "unsat", None, k  # unreachable even in the over-approximation
+    res, model, u, k = bmc(sy, bad, max_depth, timeout_ms, seed, exact=True)
+    if res == "sat":
+        return "sat", replay(rb, extract(sy, model, u, k), pid), k
+    return res, None, k
+
+
+def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
+              max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kind: bool = False) -> Verdict:
+    """The verdict on one property: Spacer, then BMC for a counterexample, then the premise."""
+    form = FORMS[pid]
+    started = time.perf_counter()
+    ctx = z3.Context()
+    _set_seed(ctx, seed)
+    sy = compile_rulebook(rb, form.hist, ctx)
+    path: list = []
+    try:
+        r = spacer(sy, form.bad, timeout_ms, seed, path=path)
+    except z3.Z3Exception as exc:  # anything the engine raises is "unknown", never a proof
+        r = f"unknown: {exc}"
+    found = follow(sy, form.bad, path, seed) if r == "sat" and path else None
+    if r == "unsat":
+        v = Verdict(pid, "proved", "spacer", 0.0)
+    elif found is not None and (cx := replay(rb, extract(sy, *found), pid)).reproduced:
+        v = Verdict(pid, "violated", "spacer", 0.0, depth=found[2], counterexample=cx,
+                    reason="Spacer's path (BMC not asked for a shorter one)")
+    else:
+        try:
+            res, cx, k = _find_violation(rb, sy, form.bad, pid, max_depth, timeout_ms, seed)
+        except z3.Z3Exception as exc:
+            res, cx, k = f"unknown: {exc}", None, 0
+        if res == "sat":
+            v = Verdict(pid, "violated", "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx)
+        elif res == "unsat":
+            v = Verdict(pid, "proved", "bmc", 0.0, reason=f"Spacer: {r}; BMC: every play ends by depth {k}")
+        elif res == "unsat-bounded":
+            v = Verdict(pid, "holds to depth k", "bmc", 0.0, depth=k, reason=f"Spacer: {r}")
+        else:
+            v = Verdict(pid, "unknown", "spacer+bmc", 0.0, reason=f"Spacer: {r}; BMC: {res}")
+    if kind and v.verdict == "proved":
+        v.kinduction = k_induction(sy, form.bad, 8, timeout_ms, seed)
+    if vacuity and v.verdict in ("proved", "holds to depth k"):
+        path = []
+        w = spacer(sy, form.premise, timeout_ms, seed, path=path)
+        found = follow(sy, form.premise, path, seed) if w == "sat" and path else None
+        if w == "unsat":
+            res = "unsat"
+        elif found is not None:
+            res, model, u, k = "sat", *found
+        else:
+            try:
+                res, model, u, k = bmc(sy, form.premise, max_depth, timeout_ms, seed, exact=True)
+            except z3.Z3Exception as exc:
+                res = f"unknown: {exc}"
+        if res == "sat":
+            v.vacuous = False
+            v.witness = replay(rb, extract(sy, model, u, k), None)
+        elif res == "unsat":
+            v.vacuous = True
+        else:
+            v.vacuous = None
+    v.seconds = time.perf_counter() - started
+    return v
+
+
+def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
+    p = BY_ID[v.pid]
+    form = FORMS[v.pid]
+    replay_cmd = f"ruleproof prove {rb.path} --only {v.pid} --seed {seed}"
+    if v.verdict == "violated":
+        cx = v.counterexample
+        msg = cx.violation or None
+        en = msg.en if msg else f"Z3 reaches a violation at depth {v.depth}; the replay does not show it"
+        ru = msg.ru if msg else f"Z3 достигает нарушения на глубине {v.depth}; воспроизведение его не показывает"
+        return (Finding(kind="property", check=v.pid, verdict="violated", engine="z3", clauses=p.clauses,
+                        message={"ru": ru, "en": en}, element=f"depth {v.depth}", where=rb.path, replay=replay_cmd,
+                        trace=tuple(trace_to_json(cx.trace)), highlight=msg.events if msg else ()),)
+    if v.verdict == "unknown" or v.verdict == "holds to depth k":
+        word = {"unknown": ("неизвестно", "unknown"), "holds to depth k": ("выполняется до глубины", "holds to depth")}
+        ru, en = word[v.verdict]
+        return (Finding(kind="unknown", check=v.pid, verdict="unknown", engine="z3", clauses=p.clauses,
+                        message={"ru": f"{ru}: {v.reason} {v.depth or ''}".strip(),
+                                 "en": f"{en}: {v.reason} {v.depth or ''}".strip()}, where=rb.path,
+                        replay=replay_cmd),)
+    if v.vacuous:
+        return (Finding(kind="vacuous", check=v.pid, verdict="violated", engine="z3", clauses=p.clauses,
+                        message={"ru": f"посылка недостижима: {form.premise_ru}",
+                                 "en": f"the premise is unreachable: {form.premise_en}"}, where=rb.path,
+                        replay=replay_cmd),)
+    if v.vacuous is None and v.verdict == "proved":
+        return (Finding(kind="unknown", check=v.pid, verdict="unknown", engine="z3", clauses=p.clauses,
+                        message={"ru": f"достижимость посылки не установлена: {form.premise_ru}",
+                                 "en": f"the premise's reachability is unknown: {form.premise_en}"},
+                        where=rb.path, replay=replay_cmd),)
+    return ()
+
+
+def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
+          max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kinduction: bool = False) -> ProveOutcome:
+    """Every catalogue property (or ``only`` these ids) on ``rb``."""
+    started = time.perf_counter()
+    wanted = [p for p in PROPERTIES if only is None or p.id in set(only)]
+    verdicts, results = [], []
+    for p in wanted:
+        v = prove_one(rb, p.id, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity,
+                      kind=kinduction)
+        verdicts.append(v)
+        note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
+        results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note))
+    return ProveOutcome(results, verdicts, z3.get_version_string(), seed, time.perf_counter() - started,
+                        timeout_ms, max_depth)

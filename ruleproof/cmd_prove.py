@@ -1,0 +1,206 @@
+"""`ruleproof prove [RULEBOOK]`: prove every catalogue property with Z3, for every play.
+
+Prints a table (property, clauses, verdict, engine, seconds, vacuity witness), the Z3 version and
+seed, and for each violation the counterexample: the interpreter's trace of its replay and what
+replays it (world, dice, responses).  Exit 0 all proved and none vacuous, 1 a property violated or
+vacuous, 3 something unknown (and nothing violated), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, RuleproofError
+from ruleproof.i18n import t
+
+__all__ = ["add_parser", "run", "SCHEMA", "exit_code", "outcome_to_json"]
+
+SCHEMA = "ruleproof-prove/1"
+
+
+def add_parser(sub, common, texts) -> None:
+    p = sub.add_parser("prove", parents=[common, texts],
+                       help="prove the properties with Z3 (Spacer, BMC): for every play, or a counterexample")
+    p.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
+    p.add_argument("--format", choices=("term", "json"), default="term")
+    p.add_argument("--timeout", type=float, default=20.0, metavar="SEC", help="per engine call (default 20)")
+    p.add_argument("--depth", type=int, default=160, metavar="K", help="BMC depth limit (default 160)")
+    p.add_argument("--seed", type=int, default=0, help="smt.random_seed (default 0)")
+    p.add_argument("--only", nargs="*", metavar="ID", help="only these properties")
+    p.add_argument("--kinduction", action="store_true", help="also cross-check each proof with k-induction")
+    p.add_argument("--save-ruling", metavar="PATH",
+                   help="save the counterexample of the first violated property as a ruling scenario")
+    p.set_defaults(run=run)
+
+
+def exit_code(outcome) -> int:
+    if any(v.verdict == "violated" or v.vacuous for v in outcome.verdicts):
+        return EXIT_FINDING
+    if any(v.verdict != "proved" or v.vacuous is None for v in outcome.verdicts):
+        return EXIT_INCONCLUSIVE
+    return EXIT_OK
+
+
+def _verdict_text(v, lang: str) -> str:
+    if v.verdict == "proved":
+        return t("prove_proved", lang)
+    if v.verdict == "violated":
+        return t("prove_violated", lang)
+    if v.verdict == "holds to depth k":
+        return t("prove_holds_to_depth", lang, depth=v.depth)
+    return t("prove_unknown", lang, reason=v.reason)
+
+
+def _cx_json(cx) -> dict | None:
+    if cx is None:
+        return None
+    from ruleproof.reports.trace import trace_to_json
+
+    return {"dice": cx.dice, "responses": [list(r) for r in cx.responses], "steps": cx.steps,
+            "reproduced": cx.reproduced, "replay_mode": cx.replay_mode,
+            "world": _world_json(cx.world), "trace": trace_to_json(cx.trace) if cx.trace else []}
+
+
+def _world_json(world) -> dict:
+    a = world.action
+    return {"action": {"kind": a.kind, "defender": a.defender, "parts_left": a.parts_left,
+                       "xs": [{"name": x.name, "kind": x.kind, "chosen": x.chosen, "compute": x.compute} for x in a.xs],
+                       "cost": [list(c) for c in a.cost]},
+            "cards": {c.id: {"controller": c.controller, "features": [f.id for f in c.features],
+                             "printed": dict(c.printed), "modifiers": dict(c.modifiers), "wounds": c.wounds,
+                             "action_markers": c.action_markers, "resources": dict(c.resources)} for c in world.cards}}
+
+
+def outcome_to_json(outcome, rb) -> dict:
+    from ruleproof.reports.json_report import results_to_json
+
+    doc = results_to_json(outcome.results, {"id": rb.spec.id, "path": rb.path, "z3_version": outcome.z3_version,
+                                            "seed": outcome.seed, "timeout_ms": outcome.timeout_ms,
+                                            "max_depth": outcome.max_depth, "seconds": round(outcome.seconds, 2)},
+                          rb.spec.model_dump()["assumptions"])
+    doc["schema"] = SCHEMA
+    doc["verdicts"] = [{"property": v.pid, "verdict": v.verdict, "engine": v.engine, "seconds": round(v.seconds, 3),
+                        "reason": v.reason, "depth": v.depth, "vacuous": v.vacuous, "kinduction": v.kinduction,
+                        "counterexample": _cx_json(v.counterexample),
+                        "witness": {"dice": v.witness.dice, "responses": [list(r) for r in v.witness.responses],
+                                    "steps": v.witness.steps} if v.witness else None}
+                       for v in outcome.verdicts]
+    return doc
+
+
+def run(args, lang: str) -> int:
+    from ruleproof.cli import _clause_text_fn, _console
+    from ruleproof.model.rulebook import load_rulebook
+    from ruleproof.properties.catalogue import BY_ID
+    from ruleproof.properties.prove import prove
+
+    clause_text = _clause_text_fn(args, lang)
+    if not args.timeout > 0:
+        raise RuleproofError("RP171", None, value=args.timeout)
+    if args.depth < 1:
+        raise RuleproofError("RP172", None, value=args.depth)
+    only = list(args.only) if args.only else None
+    for pid in only or ():
+        if pid not in BY_ID:
+            raise RuleproofError("RP170", None, property=pid, known=", ".join(BY_ID))
+    rb = load_rulebook(args.rulebook)
+    if args.format == "term" and sys.stderr.isatty():
+        with Console(stderr=True).status("Z3…"):
+            out = prove(rb, only=only, timeout_ms=int(args.timeout * 1000), seed=args.seed, max_depth=args.depth,
+                        kinduction=args.kinduction)
+    else:
+        out = prove(rb, only=only, timeout_ms=int(args.timeout * 1000), seed=args.seed, max_depth=args.depth,
+                    kinduction=args.kinduction)
+    saved = _save(args, rb, out)
+    if args.format == "json":
+        doc = outcome_to_json(out, rb)
+        doc["saved_ruling"] = str(saved) if saved else None
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
+        return exit_code(out)
+    con = _console()
+    _print(con, rb, out, lang, clause_text)
+    if saved:
+        con.print(t("prove_saved", lang, path=saved))
+    return exit_code(out)
+
+
+def _save(args, rb, out):
+    if not args.save_ruling:
+        return None
+    v = next((v for v in out.verdicts if v.verdict == "violated" and v.counterexample), None)
+    if v is None:
+        return None
+    from ruleproof.model.scenario_write import save_ruling, scenario_from_run
+    from ruleproof.properties.catalogue import BY_ID
+
+    cx = v.counterexample
+    try:
+        doc = scenario_from_run(cx.world, cx.dice, cx.responses, properties=[v.pid], clauses=BY_ID[v.pid].clauses,
+                                provenance={"engine": "z3", "command": f"ruleproof prove {rb.path} --only {v.pid}"})
+    except ValueError as exc:
+        raise RuleproofError("RP201", None, property=v.pid, problem=str(exc),
+                             replay=f"ruleproof prove {rb.path} --only {v.pid}") from None
+    return save_ruling(args.save_ruling, doc)
+
+
+def _print(con, rb, out, lang: str, clause_text) -> None:
+    from ruleproof.properties.catalogue import BY_ID
+    from ruleproof.reports.trace import print_trace
+
+    table = Table(title=f"{t('prove_title', lang)} — {escape(rb.path)}")
+    for key in ("check", "clauses", "prove_verdict", "prove_engine", "prove_seconds", "prove_witness"):
+        table.add_column(t(key, lang), overflow="fold")
+    for v in out.verdicts:
+        style = {"proved": "green", "violated": "bold red"}.get(v.verdict, "yellow")
+        if v.vacuous:
+            witness, style = f"[bold red]{t('prove_vacuous', lang)}[/]", "bold red"
+        elif v.vacuous is None:
+            witness = t("prove_witness_unknown", lang) if v.verdict == "proved" else ""
+        else:
+            from ruleproof.properties.z3forms import FORMS
+
+            f = FORMS[v.pid]
+            witness = escape(f.premise_ru if lang == "ru" else f.premise_en) + f" ({len(v.witness.steps)})"
+        table.add_row(v.pid, ", ".join(BY_ID[v.pid].clauses), f"[{style}]{escape(_verdict_text(v, lang))}[/]",
+                      v.engine, f"{v.seconds:.2f}", witness)
+    con.print(table)
+    con.print(t("prove_meta", lang, version=out.z3_version, seed=out.seed, timeout=out.timeout_ms,
+                seconds=out.seconds))
+    for v in out.verdicts:
+        cx = v.counterexample
+        if cx is None:
+            continue
+        viol = cx.violation
+        message = (viol.en if lang == "en" else viol.ru) if viol else ""
+        con.print(f"[bold red]✗ {v.pid}[/] {escape(message)}", highlight=False)
+        for cid in BY_ID[v.pid].clauses:
+            text = clause_text(cid)
+            if text:
+                con.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
+        con.print(f"  {t('prove_world', lang)}: {escape(_world_line(cx.world))}", highlight=False)
+        print_trace(con, cx.trace, lang, title=t("prove_cx", lang, check=v.pid, depth=v.depth, engine=v.engine),
+                    highlight=viol.events if viol else ())
+        con.print("  " + t("prove_replay", lang, dice=cx.dice, responses=cx.responses), highlight=False)
+        con.print("  " + (t("prove_replayed", lang, mode=cx.replay_mode) if cx.reproduced
+                          else f"[yellow]{t('prove_not_replayed', lang)}[/]"))
+    n = len(out.verdicts)
+    bad = sum(v.verdict == "violated" for v in out.verdicts)
+    vac = sum(bool(v.vacuous) for v in out.verdicts)
+    unk = sum(v.verdict != "proved" and v.verdict != "violated" or (v.vacuous is None and v.verdict == "proved")
+              for v in out.verdicts)
+    if not bad and not vac and not unk:
+        con.print(f"[green]{t('prove_summary_ok', lang, n=n)}[/]")
+    else:
+        con.print(f"[bold]{t('prove_summary_bad', lang, bad=bad, vac=vac, unk=unk, n=n)}[/]")
+
+
+def _world_line(world) -> str:
+    a = world.action
+    feats = "; ".join(f"{c.id}: {', '.join(f.id for f in c.features)}" for c in world.cards if c.features)
+    xs = ", ".join(f"{x.name}={x.chosen if x.compute is None else '/'.join(x.compute)}" for x in a.xs)
+    return f"{a.kind}, defender={a.defender}, parts_left={a.parts_left}, X: {xs or '—'}; {feats or '—'}"
