@@ -86,12 +86,13 @@ def _set_seed(ctx: z3.Context, seed: int) -> None:
     z3.set_param("sat.random_seed", seed)
 
 
-def coi(sy: System, target, exact: bool) -> frozenset[str]:
+def coi(sy: System, target, exact: bool, windows: bool = True) -> frozenset[str]:
     """The variables ``target`` depends on (cone of influence).  ``exact``: also everything any guard
     reads, so removing the rest changes no behaviour; otherwise the guards of window plays are left
-    out, and the variables only they read become free — an over-approximation (sound for proofs)."""
+    out, and the variables only they read become free — an over-approximation (sound for proofs).
+    ``windows``: keep who has priority and the passes in a row (the windows' shape) in any case."""
     steps = _steps(sy)
-    keep = _names(target) | {"pc", "wpl", "wps"}  # who has priority and the passes: the windows' shape
+    keep = _names(target) | {"pc"} | ({"wpl", "wps"} if windows else set())
     for d in sy.disjuncts:
         if exact or d.event in ("goto", "deadlock") or (d.op_index is not None and d.event not in (
                 "play", "pass", "window", "window_closed")):
@@ -386,6 +387,30 @@ def _find_violation(rb: Rulebook, sy: System, bad, pid: str, max_depth: int, tim
     return res, None, k
 
 
+def _spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms: int, seed: int):
+    """Spacer on the cone of influence without the windows' shape, then — if its path is spurious
+    on the exact system — with it.  Returns (result, followed path or None, replayed counterexample)."""
+    last = "unknown: not run"
+    for windows in (False, True):
+        path: list = []
+        try:
+            r = spacer(sy, target, timeout_ms, seed, keep=coi(sy, target(sy, sy.pre), False, windows), path=path)
+        except z3.Z3Exception as exc:  # anything the engine raises is "unknown", never a proof
+            r = f"unknown: {exc}"
+        if r == "unsat":
+            return r, None, None
+        last = r
+        if r != "sat" or not path:
+            continue
+        found = follow(sy, target, path, seed)
+        if found is None:
+            continue  # spurious: refine
+        cx = replay(rb, extract(sy, *found), pid)
+        if pid is None or cx.reproduced:
+            return r, found, cx
+    return last, None, None
+
+
 def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
               max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kind: bool = False) -> Verdict:
     """The verdict on one property: Spacer, then BMC for a counterexample, then the premise."""
@@ -394,15 +419,10 @@ def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, s
     ctx = z3.Context()
     _set_seed(ctx, seed)
     sy = compile_rulebook(rb, form.hist, ctx)
-    path: list = []
-    try:
-        r = spacer(sy, form.bad, timeout_ms, seed, path=path)
-    except z3.Z3Exception as exc:  # anything the engine raises is "unknown", never a proof
-        r = f"unknown: {exc}"
-    found = follow(sy, form.bad, path, seed) if r == "sat" and path else None
+    r, found, cx = _spacer_refined(rb, sy, form.bad, pid, timeout_ms, seed)
     if r == "unsat":
         v = Verdict(pid, "proved", "spacer", 0.0)
-    elif found is not None and (cx := replay(rb, extract(sy, *found), pid)).reproduced:
+    elif cx is not None and cx.reproduced:
         v = Verdict(pid, "violated", "spacer", 0.0, depth=found[2], counterexample=cx,
                     reason="Spacer's path (BMC not asked for a shorter one)")
     else:
@@ -421,9 +441,7 @@ def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, s
     if kind and v.verdict == "proved":
         v.kinduction = k_induction(sy, form.bad, 8, timeout_ms, seed)
     if vacuity and v.verdict in ("proved", "holds to depth k"):
-        path = []
-        w = spacer(sy, form.premise, timeout_ms, seed, path=path)
-        found = follow(sy, form.premise, path, seed) if w == "sat" and path else None
+        w, found, cx = _spacer_refined(rb, sy, form.premise, None, timeout_ms, seed)
         if w == "unsat":
             res = "unsat"
         elif found is not None:

@@ -84,6 +84,8 @@ def outcome_to_json(outcome, rb) -> dict:
                                             "max_depth": outcome.max_depth, "seconds": round(outcome.seconds, 2)},
                           rb.spec.model_dump()["assumptions"])
     doc["schema"] = SCHEMA
+    doc.update(z3_version=outcome.z3_version, seed=outcome.seed, timeout_ms=outcome.timeout_ms,
+               max_depth=outcome.max_depth, seconds=round(outcome.seconds, 2))
     doc["verdicts"] = [{"property": v.pid, "verdict": v.verdict, "engine": v.engine, "seconds": round(v.seconds, 3),
                         "reason": v.reason, "depth": v.depth, "vacuous": v.vacuous, "kinduction": v.kinduction,
                         "counterexample": _cx_json(v.counterexample),
