@@ -1,0 +1,87 @@
+"""Smoke test of the benchmark scripts with tiny parameters: the table has the expected rows and
+verdicts (timings are figures, never asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCH))
+    return module
+
+
+@pytest.fixture(scope="module")
+def compare():
+    return _load("compare")
+
+
+@pytest.fixture(scope="module")
+def scale():
+    return _load("scale")
+
+
+def test_compare_one_mutant_every_engine(compare):
+    from ruleproof.model.explore import Bounds
+
+    opts = {"bounds": Bounds(x_max=0, die=(1, 2), loadouts=("none",)), "examples": 20, "timeout_ms": None}
+    rows = compare.compare(("M7",), compare.ENGINES, repeats=1, opts=opts)
+    assert [(r.rulebook, r.engine) for r in rows] == [("M7", "explore"), ("M7", "z3"), ("M7", "hypothesis")]
+    assert all(r.properties == ("P512.6.3-legality-once",) for r in rows)
+    # every engine kills M7; explore and hypothesis report a rate and when the first counterexample came
+    assert [r.verdict for r in rows] == ["violated"] * 3, [(r.engine, r.verdict, r.note) for r in rows]
+    assert rows[0].rate and rows[2].rate and rows[0].first_cx is not None and rows[2].first_cx is not None
+    table = compare.format_table(rows)
+    assert table.count("| M7 | P512.6.3-legality-once |") == 3
+    assert "| M7 | " in table.split("explore / z3")[1]  # the ratios row
+
+
+def test_compare_bundled_holds_under_explore(compare):
+    from ruleproof.model.explore import Bounds
+
+    opts = {"bounds": Bounds(x_max=0, die=(1, 2), loadouts=("none",)), "examples": 5, "timeout_ms": None}
+    rows = compare.compare(("bundled",), ("explore", "hypothesis"), repeats=1, opts=opts)
+    assert [r.verdict for r in rows] == ["holds", "holds"]
+    assert rows[0].first_cx is None and len(rows[0].properties) == 8
+
+
+def test_an_engine_error_is_a_row_not_a_crash(compare, monkeypatch):
+    from ruleproof.properties import prove
+
+    def broken(*a, **kw):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(prove, "prove", broken)
+    row = compare.measure("M7", "z3", frozenset({"P512.6.3-legality-once"}), {"timeout_ms": None}, 1)
+    assert row.verdict == "error: RuntimeError: boom"
+
+
+def test_synthetic_rulebooks_load_and_run(scale):
+    from ruleproof.generators.bounded import bounded_worlds
+    from ruleproof.model.interpreter import RandomChoices, run
+    from ruleproof.model.rulebook import load_rulebook_text
+
+    one, two = (load_rulebook_text(scale.synthetic_yaml(k), f"x{k}.yaml") for k in (1, 2))
+    assert len(two.spec.steps) == len(one.spec.steps) + len(scale.CHAIN)
+    world = bounded_worlds(0, ("none",))[0]
+    short, long = (run(rb, world.state, RandomChoices(seed=1)) for rb in (one, two))
+    assert len(long.events) > len(short.events)
+    assert any(e.op == "window" and e.values["id"] == "reroll__2" for e in long.events)
+
+
+def test_fit_exponent(scale):
+    assert scale.fit_exponent([10, 100, 1000], [1.0, 10.0, 100.0]) == pytest.approx(1.0)
+    assert scale.fit_exponent([1, 2, 4], [1.0, 4.0, 16.0]) == pytest.approx(2.0)
