@@ -2,7 +2,7 @@
 
 The state vector is a tuple of bit-vectors: the position in the rulebook (``pc``: a step's entry,
 each operation, each priority window's opening / turns / closing, the step's exit), the window's
-sub-state (who has priority, passes in a row, which features were played), and the parts of the
+sub-state (who has priority, passes in a row, which features were played: one bit each), and the parts of the
 game state the properties speak of (X kinds, the die, legality, blocking, reservation, payment,
 modifications, action markers, …).  The *world* (action kind, X kinds, defender, the features each
 card holds, card values) is a set of frozen variables over a finite menu (``OPTIONS`` and
@@ -36,7 +36,7 @@ import z3
 from .features import Effect, Feature
 from .rulebook import Rulebook
 from .state import Action, Card, State, XVar
-from .vocabulary import STEP_KINDS, parse_guard
+from .vocabulary import parse_guard
 
 __all__ = ["Var", "Disjunct", "System", "compile_rulebook", "OPTIONS", "Option", "WORLD_DOMAINS", "X_KINDS_SYM",
            "world_state", "abstract", "KINDS", "STATUS", "HistVar", "world_of"]
@@ -190,9 +190,9 @@ class System:
         self.start_pc = self.enter_loc[spec.start]
         # variables
         w = [Var(n, 8 if n in ("w_srcmod", "w_tgtmod") else 4, "world") for n in WORLD_DOMAINS]
-        w.append(Var("w_has", NOPT, "world"))
-        core = [("pc", self.pc_width), ("wpl", 1), ("wps", 2), ("played", NOPT), ("part", 3), ("pleft", 2),
-                ("claims", 3), ("visited", len(self.steps))]
+        w += [Var(f"w_has{i}", 1, "world") for i in range(NOPT)]
+        core = [("pc", self.pc_width), ("wpl", 1), ("wps", 2), *[(f"pl{i}", 1) for i in range(NOPT)], ("part", 3),
+                ("pleft", 2), ("claims", 3), ("visited", len(self.steps))]
         for k in X_KINDS_SYM:
             core += [(f"x_{k}_ex", 1), (f"x_{k}_fx", 1), (f"x_{k}_rb", 1)]
         core += [("dxv", 8), ("rok", 2), ("rsv_done", 1), ("rsv", 3), ("ramt", 4), ("mod_src", 1), ("mod_def", 1),
@@ -268,7 +268,10 @@ class System:
         return self.is_kind(S, "simple_strike", "attack")
 
     def has(self, S, i: int):
-        return self.bit(S["w_has"], i)
+        return self.t(S[f"w_has{i}"])
+
+    def played(self, S, i: int):
+        return self.t(S[f"pl{i}"])
 
     def card_present(self, S, card: str):
         return self.t(S["w_hasdef"]) if card == "def" else self.true()
@@ -448,7 +451,8 @@ class System:
         kw = dict(common, allows=allows, opener="AB"[opener])
         self._add(loc=self.op_loc[(s, i)], event="window",
                   body=lambda sy, S, die: (sy.true(), {"pc": sy.val(turn, "pc"), "wpl": sy.val(opener, 1),
-                                                       "wps": sy.val(0, 2), "played": sy.val(0, NOPT)}), **kw)
+                                                       "wps": sy.val(0, 2),
+                                                       **{f"pl{j}": sy.val(0, 1) for j in range(NOPT)}}), **kw)
         for passes, to in ((0, turn), (1, close)):
             self._add(loc=turn, event="pass", passes=passes,
                       body=lambda sy, S, die, passes=passes, to=to: (S["wps"] == sy.val(passes, 2), {
@@ -496,7 +500,7 @@ class System:
         if o.feature.kind not in allows:
             return self.false()
         return z3.And(self.has(S, oi), player == self.val("AB".index(o.player), 1),
-                      z3.Not(self.bit(S["played"], oi)), self.playable(S, oi))
+                      z3.Not(self.played(S, oi)), self.playable(S, oi))
 
 
 # --- the meaning of each operation (what it does to the vector) -----------------------------------------------
@@ -665,7 +669,7 @@ def _play_body(sy: System, S, die, oi: int, opener: int):
     o = OPTIONS[oi]
     f = o.feature
     guard = [sy.offered(S, oi, (f.kind,), S["wpl"])]
-    upd = {"played": sy.setbit(S["played"], oi), "wps": sy.val(0, 2), "wpl": sy.val(opener, 1)}
+    upd = {f"pl{oi}": sy.val(1, 1), "wps": sy.val(0, 2), "wpl": sy.val(opener, 1)}
     if f.kind == "reroll":
         lo, hi = sy.faces
         guard += [z3.UGE(die, _bv(sy.ctx, lo, 4)), z3.ULE(die, _bv(sy.ctx, hi, 4))]
@@ -725,7 +729,7 @@ def _signed(v: int, w: int) -> int:
 def world_state(values: dict[str, int]) -> State:
     """The concrete world (cards, features, the action) a valuation of the world variables stands for."""
     v = {n: (_signed(x, 8) if n in ("w_srcmod", "w_tgtmod") else x) for n, x in values.items()}
-    has = v["w_has"]
+    has = v["w_has"] if "w_has" in v else sum(v[f"w_has{i}"] << i for i in range(NOPT))
     feats: dict[str, list[Feature]] = {c: [] for c in ("src", "tgt", "allyA", "allyB", "def")}
     for i, o in enumerate(OPTIONS):
         if has >> i & 1:
@@ -808,7 +812,8 @@ def world_of(state: State) -> dict[str, int] | None:
             "w_crys": src.resource("crystal"), "w_srcmk": src.action_markers, "w_defmk": d.action_markers if d else 0,
             "w_defw": d.wounds if d else 0, "w_rmsrc": RM_FORMS.index(rs.form) if rs else 0,
             "w_rmlsrc": rs.limit if rs and rs.limit else 1, "w_rmdef": RM_FORMS.index(rd.form) if rd else 0,
-            "w_rmldef": rd.limit if rd and rd.limit else 1, "w_thr": thr.condition[2] if thr else 0, "w_has": has}
+            "w_rmldef": rd.limit if rd and rd.limit else 1, "w_thr": thr.condition[2] if thr else 0,
+            **{f"w_has{i}": has >> i & 1 for i in range(NOPT)}}
 
 
 def abstract(sys: System, state: State, world: dict[str, int], pc: int, wpl: int = 0, wps: int = 0,
@@ -818,7 +823,8 @@ def abstract(sys: System, state: State, world: dict[str, int], pc: int, wpl: int
     src = state.card("src")
     d = state.card("def") if world["w_hasdef"] else None
     out = dict(world)
-    out.update(pc=pc, wpl=wpl, wps=wps, played=played, part=min(a.declared, 7), pleft=a.parts_left,
+    out.update({f"pl{i}": played >> i & 1 for i in range(NOPT)})
+    out.update(pc=pc, wpl=wpl, wps=wps, part=min(a.declared, 7), pleft=a.parts_left,
                claims=min(len(state.claims), 7),
                visited=sum(1 << sys.steps.index(s) for s in set(state.visited)))
     for k in X_KINDS_SYM:

@@ -387,11 +387,12 @@ def _find_violation(rb: Rulebook, sy: System, bad, pid: str, max_depth: int, tim
     return res, None, k
 
 
-def _spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms: int, seed: int):
+def _spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms: int, seed: int,
+                    order: tuple[bool, ...] = (False, True)):
     """Spacer on the cone of influence without the windows' shape, then — if its path is spurious
     on the exact system — with it.  Returns (result, followed path or None, replayed counterexample)."""
     last = "unknown: not run"
-    for windows in (False, True):
+    for windows in order:
         path: list = []
         try:
             r = spacer(sy, target, timeout_ms, seed, keep=coi(sy, target(sy, sy.pre), False, windows), path=path)
@@ -415,11 +416,47 @@ def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, s
               max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kind: bool = False) -> Verdict:
     """The verdict on one property: Spacer, then BMC for a counterexample, then the premise."""
     form = FORMS[pid]
+    if form.split:
+        return _prove_split(rb, pid, form, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity,
+                            kind=kind)
+    return _prove_form(rb, pid, form, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity,
+                       kind=kind)
+
+
+def _prove_split(rb: Rulebook, pid: str, form, **kw) -> Verdict:
+    """A property proved part by part: proved when every part is; violated when one is."""
     started = time.perf_counter()
+    parts = []
+    for i, sub in enumerate(form.split):
+        v = _prove_form(rb, pid, sub, **{**kw, "vacuity": kw["vacuity"] and i == 0})
+        parts.append(v)
+        if v.verdict == "violated":
+            break
+    first = parts[0]
+    bad = next((v for v in parts if v.verdict == "violated"), None)
+    if bad is not None:
+        out = bad
+    elif all(v.verdict == "proved" for v in parts):
+        out = Verdict(pid, "proved", "spacer" if all(v.engine == "spacer" for v in parts) else "spacer+bmc", 0.0,
+                      reason=f"{len(parts)} parts")
+    else:
+        worst = next(v for v in parts if v.verdict != "proved")
+        out = Verdict(pid, worst.verdict, worst.engine, 0.0, reason=f"part {form.split[parts.index(worst)].pid}: "
+                      f"{worst.reason}", depth=worst.depth)
+    out.vacuous, out.witness = first.vacuous, first.witness
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max_depth: int, vacuity: bool,
+                kind: bool) -> Verdict:
+    started = time.perf_counter()
+
     ctx = z3.Context()
     _set_seed(ctx, seed)
     sy = compile_rulebook(rb, form.hist, ctx)
-    r, found, cx = _spacer_refined(rb, sy, form.bad, pid, timeout_ms, seed)
+    order = (True,) if form.windows else (False, True)
+    r, found, cx = _spacer_refined(rb, sy, form.bad, pid, timeout_ms, seed, order)
     if r == "unsat":
         v = Verdict(pid, "proved", "spacer", 0.0)
     elif cx is not None and cx.reproduced:
@@ -441,7 +478,7 @@ def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, s
     if kind and v.verdict == "proved":
         v.kinduction = k_induction(sy, form.bad, 8, timeout_ms, seed)
     if vacuity and v.verdict in ("proved", "holds to depth k"):
-        w, found, cx = _spacer_refined(rb, sy, form.premise, None, timeout_ms, seed)
+        w, found, cx = _spacer_refined(rb, sy, form.premise, None, timeout_ms, seed, order)
         if w == "unsat":
             res = "unsat"
         elif found is not None:

@@ -23,7 +23,7 @@ from typing import Callable
 
 import z3
 
-from ruleproof.model.symbolic import NOPT, OPT_INDEX, OPTIONS, HistVar, System
+from ruleproof.model.symbolic import OPT_INDEX, OPTIONS, HistVar, System
 
 __all__ = ["Form", "FORMS", "form_for"]
 
@@ -39,6 +39,8 @@ class Form:
     premise_en: str
     premise_ru: str
     note: str = ""
+    split: tuple["Form", ...] = ()  # proved as these parts, each on its own (its own, smaller cone)
+    windows: bool = False  # the cone needs the windows' shape (who has priority, passes) from the start
 
 
 FORMS: dict[str, Form] = {}
@@ -466,7 +468,7 @@ def _return_strike_bad(sy: System, d, pre, new):
         return None
     chosen = lambda i: d.option == i  # noqa: E731
     off = lambda i: sy.offered(pre, i, d.allows, pre["wpl"])  # noqa: E731
-    ever = lambda i: sy.bit(pre["hs_ever"], i)  # noqa: E731
+    ever = lambda i: sy.t(pre[f"hs_ever{i}"])  # noqa: E731
     c = []
     if not chosen(_A):
         c.append(z3.And(sy.is_attack(pre), sy.t(pre["effapp"]), pre["wpl"] == sy.val(0, 1), sy.has(pre, _A),
@@ -479,11 +481,11 @@ def _return_strike_bad(sy: System, d, pre, new):
 
 
 _form("P540.4.1-return-strike",
-      [HistVar("hs_ever", NOPT, 0, lambda sy, d, pre, new: sy.setbit(pre["hs_ever"], d.option)
-               if d.event == "play" else pre["hs_ever"]),
+      [*[flag(f"hs_ever{i}", lambda sy, d, pre, new, i=i: True if d.event == "play" and d.option == i else None)
+         for i in (_A, _DS, _DA)],
        flag("hs_bad", _return_strike_bad)],
       lambda sy, S: sy.t(S["hs_bad"]),
-      lambda sy, S: z3.And(sy.t(S["retstr"]), sy.t(S["effapp"]), sy.has(S, _DS), sy.bit(S["hs_ever"], _DS)),
+      lambda sy, S: z3.And(sy.t(S["retstr"]), sy.t(S["effapp"]), sy.has(S, _DS), sy.t(S[f"hs_ever{_DS}"])),
       "a defender's «on strike» fires on its return strike", "«при ударе» защитника срабатывает на ответный удар")
 
 _form("P512.6-active-player-first",
@@ -522,52 +524,51 @@ _MAY_OPTS = [i for i, o in enumerate(OPTIONS) if o.feature.kind in _MAY]
 _KBIT = {"dice": 0, "calculation": 1, "blocking": 2}
 
 
-def _may_offered(sy: System, d, pre, new):
-    cur = pre["hd_off"]
-    if _declare(d):
-        cur = sy.val(0, NOPT)
-    if not _turn(d):
-        return cur
-    for i in _MAY_OPTS:
-        if d.step_kind in _MAY[OPTIONS[i].feature.kind]:
-            cur = z3.If(sy.offered(pre, i, d.allows, pre["wpl"]), sy.setbit(cur, i), cur)
-    return cur
+def _may_offered(i: int):
+    kinds = _MAY[OPTIONS[i].feature.kind]
+
+    def when(sy: System, d, pre, new):
+        if not _turn(d) or d.step_kind not in kinds:
+            return None
+        return sy.offered(pre, i, d.allows, pre["wpl"])
+    return flag(f"hd_off{i}", when, part=True)
 
 
-def _may_part_bad(sy: System, S):
-    c = []
-    for i in _MAY_OPTS:
-        f = OPTIONS[i].feature
-        entered = z3.Or([sy.bit(S["hd_entered"], _KBIT[k]) for k in _MAY[f.kind]])
-        c.append(z3.And(sy.has(S, i), z3.Not(sy.bit(S["hd_pl"], i)), entered, z3.Not(sy.bit(S["hd_off"], i)),
-                        z3.Not(sy.t(S["hd_block"])) if f.kind == "block" else sy.true()))
-    return z3.Or(c)
+def _may_form(opts: list[int], pid: str) -> Form:
+    def part_bad(sy: System, S):
+        c = []
+        for i in opts:
+            f = OPTIONS[i].feature
+            entered = z3.Or([sy.t(S[f"hd_in_{k}"]) for k in _MAY[f.kind]])
+            c.append(z3.And(sy.has(S, i), z3.Not(sy.t(S[f"hd_pl{i}"])), entered, z3.Not(sy.t(S[f"hd_off{i}"])),
+                            z3.Not(sy.t(S["hd_block"])) if f.kind == "block" else sy.true()))
+        return z3.Or(c)
+
+    def latch(sy: System, d, pre, new):
+        if not _declare(d):
+            return pre["hd_latch"]
+        return z3.If(part_bad(sy, pre), sy.val(1, 1), pre["hd_latch"])
+
+    kinds = sorted({k for i in opts for k in _MAY[OPTIONS[i].feature.kind]})
+    hist = [*[_may_offered(i) for i in opts],
+            *[flag(f"hd_pl{i}", lambda sy, d, pre, new, i=i: True if d.event == "play" and d.option == i else None,
+                   part=True) for i in opts],
+            *[flag(f"hd_in_{k}", lambda sy, d, pre, new, k=k: True if d.event == "enter" and d.step_kind == k
+                   else None, part=True) for k in kinds],
+            HistVar("hd_latch", 1, 0, latch)]
+    if any(OPTIONS[i].feature.kind == "block" for i in opts):
+        hist.append(flag("hd_block", lambda sy, d, pre, new: True if _is_block_play(d) else None, part=True))
+    return Form(pid, tuple(hist), lambda sy, S: z3.Or(sy.t(S["hd_latch"]), z3.And(_done(sy, S), part_bad(sy, S))),
+                lambda sy, S: z3.And(_done(sy, S), z3.Or([sy.t(S[f"hd_off{i}"]) for i in opts])),
+                "a feature a clause allows is offered at its step",
+                "особенность, разрешённая пунктом, предложена на шаге", windows=True)
 
 
-def _may_latch(sy: System, d, pre, new):
-    if not _declare(d):
-        return pre["hd_latch"]
-    return z3.If(_may_part_bad(sy, pre), sy.val(1, 1), pre["hd_latch"])
+_whole = _may_form(_MAY_OPTS, "P512.6-may-declare")
+FORMS[_whole.pid] = Form(_whole.pid, _whole.hist, _whole.bad, _whole.premise, _whole.premise_en, _whole.premise_ru,
+                         note="proved one feature of the menu at a time (each part has its own cone of influence)",
+                         split=tuple(_may_form([i], f"P512.6-may-declare#{OPTIONS[i].feature.id}") for i in _MAY_OPTS))
 
-
-def _reset_bits(name, width, set_):
-    def update(sy: System, d, pre, new):
-        cur = sy.val(0, width) if _declare(d) else pre[name]
-        return set_(sy, d, pre, cur)
-    return update
-
-
-_form("P512.6-may-declare",
-      [HistVar("hd_off", NOPT, 0, _may_offered),
-       HistVar("hd_pl", NOPT, 0, _reset_bits("hd_pl", NOPT, lambda sy, d, pre, cur: sy.setbit(cur, d.option)
-                                             if d.event == "play" else cur)),
-       HistVar("hd_entered", 3, 0, _reset_bits("hd_entered", 3, lambda sy, d, pre, cur: sy.setbit(
-           cur, _KBIT[d.step_kind]) if d.event == "enter" and d.step_kind in _KBIT else cur)),
-       flag("hd_block", lambda sy, d, pre, new: True if _is_block_play(d) else None, part=True),
-       HistVar("hd_latch", 1, 0, _may_latch)],
-      lambda sy, S: z3.Or(sy.t(S["hd_latch"]), z3.And(_done(sy, S), _may_part_bad(sy, S))),
-      lambda sy, S: z3.And(_done(sy, S), S["hd_off"] != sy.val(0, NOPT)),
-      "a feature a clause allows is offered at its step", "особенность, разрешённая пунктом, предложена на шаге")
 
 _PAYT = [i for i, o in enumerate(OPTIONS) if o.feature.kind == "payment_trigger" and o.feature.on == "payment"]
 
@@ -577,22 +578,21 @@ def _payer_bits(sy: System, new):
     return z3.Concat(sy.b(sy.bit(p, 1)), sy.b(z3.Or(sy.bit(p, 0), sy.bit(p, 2))))  # bit0: src, bit1: def
 
 
-def _pt_offered(sy: System, d, pre, new):
-    cur = pre["ht_off"]
-    if _ev(d, "pay_reserved", skipped=False):
-        return sy.val(0, NOPT)
-    if not _turn(d) or d.step_kind != "payment":
-        return cur
-    for i in _PAYT:
-        cur = z3.If(sy.offered(pre, i, d.allows, pre["wpl"]), sy.setbit(cur, i), cur)
-    return cur
+def _pt_offered(i: int):
+    def update(sy: System, d, pre, new):
+        if _ev(d, "pay_reserved", skipped=False):
+            return sy.val(0, 1)
+        if not _turn(d) or d.step_kind != "payment":
+            return pre[f"ht_off{i}"]
+        return z3.If(sy.offered(pre, i, d.allows, pre["wpl"]), sy.val(1, 1), pre[f"ht_off{i}"])
+    return HistVar(f"ht_off{i}", 1, 0, update)
 
 
 def _pt_bad(sy: System, S):
     c = []
     for i in _PAYT:
         bit = {"src": 0, "def": 1}[OPTIONS[i].card]
-        c.append(z3.And(sy.has(S, i), sy.bit(S["ht_payers"], bit), z3.Not(sy.bit(S["ht_off"], i))))
+        c.append(z3.And(sy.has(S, i), sy.bit(S["ht_payers"], bit), z3.Not(sy.t(S[f"ht_off{i}"]))))
     return z3.And(sy.t(S["ht_pay"]), _done(sy, S), z3.Or(c))
 
 
@@ -600,11 +600,11 @@ _form("P512.7-payment-triggers",
       [flag("ht_pay", lambda sy, d, pre, new: True if _ev(d, "pay_reserved", skipped=False) else None),
        latch("ht_payers", 2, lambda d: _ev(d, "pay_reserved", skipped=False), lambda sy, d, pre, new: _payer_bits(
            sy, new)),
-       HistVar("ht_off", NOPT, 0, _pt_offered),
+       *[_pt_offered(i) for i in _PAYT],
        HistVar("ht_later", 1, 0, lambda sy, d, pre, new: sy.val(0, 1) if _ev(d, "pay_reserved", skipped=False) else (
            sy.val(1, 1) if _turn(d) and d.step_kind == "payment" else pre["ht_later"]))],
       _pt_bad,
-      lambda sy, S: z3.And(sy.t(S["ht_pay"]), _done(sy, S), sy.bit(S["ht_off"], _PAYT[0])),
+      lambda sy, S: z3.And(sy.t(S["ht_pay"]), _done(sy, S), sy.t(S[f"ht_off{_PAYT[0]}"])),
       "an «on payment» feature of a card that paid is offered", "особенность «при оплате» заплатившей карты "
       "предложена",
       note="judged on complete runs: the trace predicate also fires on a prefix where the window is still open "

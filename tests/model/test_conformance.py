@@ -46,11 +46,8 @@ def menu_worlds(draw):
         v["w_rmldef"] = 1
     if not v["w_hasdef"]:
         v["w_rmdef"], v["w_defmk"], v["w_defw"] = 0, 0, 0
-    has = 0
     for i, o in enumerate(OPTIONS):
-        if draw(st.booleans()) and (o.card != "def" or v["w_hasdef"]):
-            has |= 1 << i
-    v["w_has"] = has
+        v[f"w_has{i}"] = int(draw(st.booleans()) and (o.card != "def" or bool(v["w_hasdef"])))
     return {n: (x & 0xFF if n in ("w_srcmod", "w_tgtmod") else x) for n, x in v.items()}
 
 
