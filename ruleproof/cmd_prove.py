@@ -137,17 +137,11 @@ def _save(args, rb, out):
     v = next((v for v in out.verdicts if v.verdict == "violated" and v.counterexample), None)
     if v is None:
         return None
-    from ruleproof.model.scenario_write import save_ruling, scenario_from_run
-    from ruleproof.properties.catalogue import BY_ID
+    from ruleproof.model.scenario_write import save_trace_violation
 
-    cx = v.counterexample
-    try:
-        doc = scenario_from_run(cx.world, cx.dice, cx.responses, properties=[v.pid], clauses=BY_ID[v.pid].clauses,
-                                provenance={"engine": "z3", "command": f"ruleproof prove {rb.path} --only {v.pid}"})
-    except ValueError as exc:
-        raise RuleproofError("RP201", None, property=v.pid, problem=str(exc),
-                             replay=f"ruleproof prove {rb.path} --only {v.pid}") from None
-    return save_ruling(args.save_ruling, doc)
+    replay = f"ruleproof prove {rb.path} --only {v.pid}"
+    return save_trace_violation(list(v.counterexample.trace.events), rb, args.save_ruling, property=v.pid,
+                                replay=replay, engine="z3")
 
 
 def _print(con, rb, out, lang: str, clause_text) -> None:

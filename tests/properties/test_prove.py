@@ -98,3 +98,13 @@ def test_cli_violated_exits_1_with_trace_and_replay(tmp_path, capsys):
 def test_cli_bad_only_exits_2(capsys):
     assert main(["--lang", "en", "prove", "--only", "P999-nothing"]) == 2
     assert "RP170" in capsys.readouterr().err
+
+
+def test_cli_save_ruling_replays_with_ruleproof_run(tmp_path, capsys):
+    draft = write_mutant("M6", tmp_path)
+    ruling = tmp_path / "cx.yaml"
+    assert main(["--lang", "en", "prove", str(draft), "--only", PUBLIC["M6"], "--save-ruling", str(ruling)]) == 1
+    assert ruling.is_file()
+    capsys.readouterr()
+    assert main(["--lang", "en", "run", str(ruling), "--rulebook", str(draft)]) == 1  # the draft violates it
+    assert main(["--lang", "en", "run", str(ruling)]) == 0  # the bundled rules keep it
