@@ -5,7 +5,8 @@ The family is a product of small axes — the action's kind, one X of each kind 
 bound), whether a defender deals a return strike — times a few *loadouts*: which features the
 players hold.  Each loadout gives the players the features one group of windows admits, so that
 together they make every window of the bundled rulebook offer every feature kind it allows, while
-each single world stays small enough to enumerate every play.
+each single world stays small enough to enumerate every play.  (The compound strike is left out of
+the ``dice`` loadout: two parts, each with rerolls, square the number of dice paths.)
 
 >>> ws = bounded_worlds(x_max=1)
 >>> len(ws) > 50, len({w.name for w in ws}) == len(ws)
@@ -107,8 +108,10 @@ def bounded_worlds(x_max: int = 2, loadouts: tuple[str, ...] | None = None) -> l
                         name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
                                                     "defender" if defender else "", loadout) if p and p != "none")
                         out.append(World(name or kind, State(cards=tuple(cards), action=action)))
-        for kind, variant, changes in (("spell", "no-magnitude", {"needs_magnitude": False}),
-                                       ("simple_strike", "compound", {"parts_left": 1})):
+        variants = [("spell", "no-magnitude", {"needs_magnitude": False})]
+        if loadout != "dice":  # a compound strike rolls twice: with rerolls that squares the dice paths
+            variants.append(("simple_strike", "compound", {"parts_left": 1}))
+        for kind, variant, changes in variants:
             a_cards = (_card("src", "A", a_feats), _card("tgt", "B", b_feats, wounds=0))
             action = Action(feature="act", kind=kind, source="src", targets=("tgt",), cost=(("src", "close", "1"),),
                             magnitude_base=None if kind in _ATTACKS else 1, **changes)

@@ -85,6 +85,7 @@ EXTRA_COMMANDS: tuple[str, ...] = (
     "ruleproof.cmd_consistency",
     "ruleproof.cmd_explore",
     "ruleproof.cmd_prove",
+    "ruleproof.cmd_diff",
 )
 
 

@@ -103,8 +103,7 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
             rel = f"rulings/{path.name}"
             findings = (Finding(kind="ruling", check=sc.spec.id, verdict="violated", engine="interpreter",
                                 clauses=tuple(sc.spec.clauses),
-                                message={lang: "; ".join(f.shown(lang) if hasattr(f, "shown") else f.text(lang)
-                                                         for f in res.failures) for lang in ("ru", "en")},
+                                message={lang: "; ".join(f.text(lang) for f in res.failures) for lang in ("ru", "en")},
                                 element=sc.spec.id, where=rel, assumptions=tuple(sc.spec.assumptions),
                                 replay=f"ruleproof run {rel}{arg}", scenario=rel,
                                 trace=tuple(trace_to_json(res.trace))),)

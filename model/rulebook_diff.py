@@ -1,0 +1,273 @@
+"""What a draft changes against a base rulebook: its elements, and the smallest game they differ on.
+
+:func:`structural_diff` compares the two rulebooks element by element — steps, operations, priority
+windows (what they admit, who goes first), guards, edges, tables, assumptions — and says for each
+change whether the element was added, removed, moved or changed, with the clauses either version
+cites.  An operation is known by its name and its distinguishing parameter (``fix_x`` by its X
+kind, ``window`` by its id), so moving it to another step or another place reads as a move.
+
+:func:`smallest_difference` runs the same world with the same choices on both rulebooks, breadth
+first over the bounded worlds (fewest choices first), and returns the first run on which they part:
+the first event that differs, or a choice one of them asks and the other does not.
+
+>>> from ruleproof.model.rulebook import load_rulebook
+>>> rb = load_rulebook()
+>>> structural_diff(rb, rb)
+[]
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from .interpreter import Event, _Run, start
+from .rulebook import Rulebook
+
+__all__ = ["Change", "structural_diff", "by_clause", "Difference", "smallest_difference", "event_key"]
+
+
+@dataclass(frozen=True)
+class Change:
+    what: str  # added | removed | moved | changed
+    element: str  # e.g. "operation fix_x x=cost", "window reroll", "edge blocking → effect", "step dice"
+    clauses: tuple[str, ...]
+    en: str
+    ru: str
+    where: str = ""  # file:line in the draft (or in the base for a removed element)
+
+    def text(self, lang: str) -> str:
+        return self.ru if lang == "ru" else self.en
+
+
+def _op_label(op) -> str:
+    p = op.params
+    if op.op == "window":
+        return f"window {p['id']}"
+    key = next((f" {k}={p[k]}" for k in ("x",) if k in p), "")
+    return f"operation {op.op}{key}"
+
+
+def _ops(rb: Rulebook) -> dict[str, tuple[str, int, object]]:
+    """label (made unique by occurrence) -> (step, index, spec)."""
+    out: dict[str, tuple[str, int, object]] = {}
+    for sid, step in rb.spec.steps.items():
+        for i, op in enumerate(step.operations):
+            label, n = _op_label(op), 2
+            while label in out:
+                label = f"{_op_label(op)} #{n}"
+                n += 1
+            out[label] = (sid, i, op)
+    return out
+
+
+def _cites(*specs) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(c for s in specs if s is not None for c in s.cites))
+
+
+def _w(rb: Rulebook, *path) -> str:
+    return str(rb.where(tuple(path)))
+
+
+def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
+    """Every element of ``draft`` that differs from ``base`` (empty: the same rules, whatever the wording)."""
+    out: list[Change] = []
+    bs, ds = base.spec.steps, draft.spec.steps
+    for sid in bs.keys() - ds.keys():
+        out.append(Change("removed", f"step {sid}", _cites(bs[sid]), f"step {sid} removed", f"шаг {sid} удалён",
+                          _w(base, "steps", sid)))
+    for sid in ds.keys() - bs.keys():
+        out.append(Change("added", f"step {sid}", _cites(ds[sid]), f"step {sid} added", f"добавлен шаг {sid}",
+                          _w(draft, "steps", sid)))
+    for sid in sorted(bs.keys() & ds.keys()):
+        if bs[sid].kind != ds[sid].kind:
+            out.append(Change("changed", f"step {sid}", _cites(bs[sid], ds[sid]),
+                              f"step {sid}: kind {bs[sid].kind} → {ds[sid].kind}",
+                              f"шаг {sid}: вид {bs[sid].kind} → {ds[sid].kind}", _w(draft, "steps", sid)))
+        bedges = {e.to: e for e in bs[sid].next}
+        dedges = {e.to: e for e in ds[sid].next}
+        for to in bedges.keys() - dedges.keys():
+            out.append(Change("removed", f"edge {sid} → {to}", _cites(bedges[to]), f"edge {sid} → {to} removed",
+                              f"переход {sid} → {to} удалён", _w(base, "steps", sid)))
+        for to in dedges.keys() - bedges.keys():
+            i = [e.to for e in ds[sid].next].index(to)
+            out.append(Change("added", f"edge {sid} → {to}", _cites(dedges[to]),
+                              f"edge {sid} → {to} added (when {dedges[to].when})",
+                              f"добавлен переход {sid} → {to} (при {dedges[to].when})", _w(draft, "steps", sid, "next", i)))
+        for to in bedges.keys() & dedges.keys():
+            i = [e.to for e in ds[sid].next].index(to)
+            if bedges[to].when != dedges[to].when:
+                out.append(Change("changed", f"guard of edge {sid} → {to}", _cites(bedges[to], dedges[to]),
+                                  f"edge {sid} → {to}: guard {bedges[to].when} → {dedges[to].when}",
+                                  f"переход {sid} → {to}: условие {bedges[to].when} → {dedges[to].when}",
+                                  _w(draft, "steps", sid, "next", i)))
+        border = [e.to for e in bs[sid].next if e.to in dedges]
+        dorder = [e.to for e in ds[sid].next if e.to in bedges]
+        if border != dorder:
+            out.append(Change("moved", f"edges of {sid}", _cites(*bs[sid].next, *ds[sid].next),
+                              f"step {sid}: edges tried in a different order ({', '.join(dorder)})",
+                              f"шаг {sid}: переходы проверяются в другом порядке ({', '.join(dorder)})",
+                              _w(draft, "steps", sid)))
+    bops, dops = _ops(base), _ops(draft)
+    for label in bops.keys() - dops.keys():
+        sid, i, op = bops[label]
+        out.append(Change("removed", label, _cites(op), f"{label} removed from step {sid}",
+                          f"{label} удалена из шага {sid}", _w(base, "steps", sid, "operations", i)))
+    for label in dops.keys() - bops.keys():
+        sid, i, op = dops[label]
+        out.append(Change("added", label, _cites(op), f"{label} added to step {sid} at position {i + 1}",
+                          f"{label} добавлена в шаг {sid} на место {i + 1}", _w(draft, "steps", sid, "operations", i)))
+    common = bops.keys() & dops.keys()
+    for label in sorted(common, key=lambda k: (list(ds).index(dops[k][0]) if dops[k][0] in ds else 0, dops[k][1])):
+        (bsid, bi, bop), (dsid, di, dop) = bops[label], dops[label]
+        where = _w(draft, "steps", dsid, "operations", di)
+        if bsid != dsid:
+            out.append(Change("moved", label, _cites(bop, dop), f"{label} moved from step {bsid} to step {dsid}",
+                              f"{label} перенесена из шага {bsid} в шаг {dsid}", where))
+        else:
+            stayed = [lb for lb in common if bops[lb][0] == dops[lb][0] == bsid]  # in this step in both
+            before = [lb for lb in stayed if bops[lb][1] < bi]
+            now = [lb for lb in stayed if dops[lb][1] < di]
+            if set(before) != set(now):
+                out.append(Change("moved", label, _cites(bop, dop),
+                                  f"{label} moved within step {dsid} (now position {di + 1})",
+                                  f"{label} переставлена внутри шага {dsid} (теперь место {di + 1})", where))
+        if bop.when != dop.when:
+            out.append(Change("changed", f"guard of {label}", _cites(bop, dop), f"{label}: guard {bop.when} → {dop.when}",
+                              f"{label}: условие {bop.when} → {dop.when}", where))
+        bp, dp = bop.params, dop.params
+        if dop.op == "window":
+            gone, new = [k for k in bp["allows"] if k not in dp["allows"]], [k for k in dp["allows"] if k not in bp["allows"]]
+            if gone or new:
+                out.append(Change("changed", label, _cites(bop, dop),
+                                  f"{label} admits {'+' + ', +'.join(new) if new else ''}"
+                                  f"{'; ' if gone and new else ''}{'−' + ', −'.join(gone) if gone else ''}",
+                                  f"{label} допускает {'+' + ', +'.join(new) if new else ''}"
+                                  f"{'; ' if gone and new else ''}{'−' + ', −'.join(gone) if gone else ''}", where))
+            if bp.get("first") != dp.get("first"):
+                out.append(Change("changed", label, _cites(bop, dop), f"{label}: priority first {bp.get('first')} → "
+                                  f"{dp.get('first')}", f"{label}: приоритет сначала {bp.get('first')} → {dp.get('first')}",
+                                  where))
+        else:
+            for k in sorted(set(bp) | set(dp)):
+                if bp.get(k) != dp.get(k):
+                    out.append(Change("changed", label, _cites(bop, dop), f"{label}: {k} {bp.get(k)} → {dp.get(k)}",
+                                      f"{label}: {k} {bp.get(k)} → {dp.get(k)}", where))
+        if tuple(bop.cites) != tuple(dop.cites):
+            out.append(Change("changed", label, _cites(bop, dop), f"{label}: cites {', '.join(dop.cites)}",
+                              f"{label}: ссылается на {', '.join(dop.cites)}", where))
+    for name in sorted(base.spec.tables.keys() | draft.spec.tables.keys()):
+        bt, dt = base.spec.tables.get(name), draft.spec.tables.get(name)
+        brows = base.table(name) if bt else {}
+        drows = draft.table(name) if dt else {}
+        for key in sorted(set(brows) | set(drows)):
+            if brows.get(key) != drows.get(key):
+                out.append(Change("changed", f"table {name}", _cites(bt, dt),
+                                  f"table {name}: {key}: {brows.get(key)} → {drows.get(key)}",
+                                  f"таблица {name}: {key}: {brows.get(key)} → {drows.get(key)}",
+                                  _w(draft, "tables", name) if dt else _w(base, "tables", name)))
+    ba, da = base.spec.assumptions, draft.spec.assumptions
+    for aid in sorted(ba.keys() | da.keys()):
+        if aid not in da:
+            out.append(Change("removed", f"assumption {aid}", tuple(ba[aid].about), f"assumption {aid} removed",
+                              f"допущение {aid} удалено", _w(base, "assumptions", aid)))
+        elif aid not in ba:
+            out.append(Change("added", f"assumption {aid}", tuple(da[aid].about), f"assumption {aid} added",
+                              f"добавлено допущение {aid}", _w(draft, "assumptions", aid)))
+        elif tuple(ba[aid].about) != tuple(da[aid].about):
+            out.append(Change("changed", f"assumption {aid}", tuple(da[aid].about),
+                              f"assumption {aid} now about {', '.join(da[aid].about) or '—'}",
+                              f"допущение {aid} теперь о {', '.join(da[aid].about) or '—'}", _w(draft, "assumptions", aid)))
+    if base.spec.start != draft.spec.start:
+        out.append(Change("changed", "start step", (), f"start step {base.spec.start} → {draft.spec.start}",
+                          f"начальный шаг {base.spec.start} → {draft.spec.start}"))
+    return out
+
+
+def by_clause(changes: list[Change]) -> dict[str, list[Change]]:
+    """The changes grouped by the clauses they cite (a change citing two clauses is under both)."""
+    out: dict[str, list[Change]] = {}
+    for c in changes:
+        for cid in c.clauses or ("—",):
+            out.setdefault(cid, []).append(c)
+    return dict(sorted(out.items()))
+
+
+# --- the smallest game on which two rulebooks differ ------------------------------------------------------
+
+def event_key(e: Event) -> tuple:
+    """What of an event two rulebooks must agree on: the step, the operation and its values (the
+    clauses, the rulebook line and the wording may differ)."""
+    return (e.step, e.op, tuple(sorted((k, repr(v)) for k, v in e.values.items())))
+
+
+@dataclass(frozen=True)
+class Difference:
+    world: str
+    world_index: int
+    answers: tuple
+    base_events: tuple[Event, ...]
+    draft_events: tuple[Event, ...]
+    first: int  # index (seq) of the first event where they part
+    reason: str  # events | choice
+
+    @property
+    def choices(self) -> int:
+        return len(self.answers)
+
+
+def _ask_key(ask) -> tuple | None:
+    if ask is None:
+        return None
+    if ask.kind == "die":
+        return ("die", ask.faces)
+    return ("respond", ask.window, ask.player, tuple(f.id for _, f in ask.options))
+
+
+def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -> Difference | None:
+    """The first world (in order) and fewest choices on which ``base`` and ``draft`` run differently."""
+    faces = bounds.die or (base.table("die_faces")["min"], base.table("die_faces")["max"])
+    die_values = tuple(range(faces[0], faces[1] + 1))
+    runs = (_Run(base), _Run(draft))
+
+    def advance(i, node_state, cursor, events, answer, first_call=False):
+        r = runs[i]
+        r.trace.events = []
+        r.seq0 = len(events)
+        s, cur, ask = r.advance(node_state, cursor) if first_call else r.advance(node_state, cursor, answer)
+        return s, cur, ask, events + tuple(r.trace.events)
+
+    best: Difference | None = None
+    for wi, world in enumerate(worlds):
+        nodes = []
+        for i, rb in enumerate((base, draft)):
+            s, cur = start(rb, world.state)
+            nodes.append(advance(i, s, cur, (), None, first_call=True))
+        queue = deque([(tuple(nodes), ())])
+        while queue:
+            (a, b), answers = queue.popleft()
+            if best is not None and len(answers) >= best.choices:
+                break
+            ea, eb = a[3], b[3]
+            n = min(len(ea), len(eb))
+            first = next((k for k in range(n) if event_key(ea[k]) != event_key(eb[k])), None)
+            if first is None and len(ea) != len(eb):
+                first = n
+            if first is None and _ask_key(a[2]) != _ask_key(b[2]):
+                first, reason = n, "choice"
+            else:
+                reason = "events"
+            if first is not None:
+                best = Difference(world.name, wi, answers, ea, eb, first, reason)
+                break
+            ask = a[2]
+            if ask is None:
+                continue
+            options = die_values if ask.kind == "die" else (None, *(f.id for _, f in ask.options))
+            if ask.kind == "respond" and len(a[1].played) >= bounds.plays_per_window:
+                options = (None,)
+            for ans in options:
+                queue.append(((advance(0, a[0], a[1], ea, ans), advance(1, b[0], b[1], eb, ans)), answers + (ans,)))
+        if best is not None and best.choices == 0:
+            break
+    return best

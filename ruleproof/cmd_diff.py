@@ -1,0 +1,227 @@
+"""`ruleproof diff BASE DRAFT`: what a draft changes, and what breaks.
+
+Prints the changed elements grouped by clause, the properties whose verdict changes, the clause
+conflicts that appear or disappear, the rulings whose outcome changes, and the smallest game the two
+rulebooks play differently — side by side, the first event where they part marked.  Exit 0 when
+the draft changes no verdict and no ruling, 1 otherwise, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from ruleproof.errors import EXIT_FINDING, EXIT_OK, RuleproofError
+from ruleproof.i18n import t
+
+__all__ = ["add_parser", "run", "to_json", "to_markdown", "SCHEMA"]
+
+SCHEMA = "ruleproof-diff/1"
+_WHAT = {"added": "diff_added", "removed": "diff_removed", "moved": "diff_moved", "changed": "diff_changed_el"}
+
+
+def add_parser(sub, common, texts) -> None:
+    from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_ENGINES
+
+    p = sub.add_parser("diff", parents=[common, texts], help="what a draft changes against a base rulebook, what breaks")
+    p.add_argument("base", help="the base rulebook YAML (e.g. the bundled one: rulebooks/berserk-rp-4.1-2.yaml)")
+    p.add_argument("draft", help="the draft rulebook YAML")
+    p.add_argument("--engines", default=",".join(DEFAULT_DIFF_ENGINES), metavar="E,…",
+                   help=f"engines run on both (default {','.join(DEFAULT_DIFF_ENGINES)}; available: "
+                        f"{', '.join(DIFF_ENGINES)})")
+    p.add_argument("--bounds", default="x=0", metavar="K=V,…",
+                   help="bounds of the exhaustive pass and of the search for the smallest differing game "
+                        "(default x=0; see explore)")
+    p.add_argument("--format", choices=("term", "json"), default="term")
+    p.add_argument("--report", metavar="DIR", help="also write diff.md and diff.json into DIR (atomically)")
+    p.add_argument("--save-ruling", metavar="PATH",
+                   help="save the draft's first new counterexample (a property it breaks) as a ruling scenario")
+    p.set_defaults(run=run)
+
+
+def _engines(text: str) -> tuple[str, ...]:
+    from ruleproof.diff import DIFF_ENGINES
+
+    names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+    unknown = [n for n in names if n not in DIFF_ENGINES]
+    if unknown:
+        raise RuleproofError("RP150", None, problem=f"unknown engine {', '.join(unknown)}",
+                             fix=f"use a comma-separated list of: {', '.join(DIFF_ENGINES)}")
+    return names
+
+
+def run(args, lang: str) -> int:
+    from ruleproof.cli import _clause_text_fn, _console
+    from ruleproof.cmd_explore import parse_bounds
+    from ruleproof.diff import diff_rulebooks
+    from ruleproof.model.rulebook import load_rulebook
+
+    clause_text = _clause_text_fn(args, lang)
+    engines = _engines(args.engines)
+    bounds = parse_bounds(args.bounds if "x=" in args.bounds else f"x=0,{args.bounds}")
+    base, draft = load_rulebook(args.base), load_rulebook(args.draft)
+    out = diff_rulebooks(base, draft, engines, bounds)
+    saved = None
+    if args.save_ruling:
+        if out.counterexamples:
+            from ruleproof.model.scenario_write import save_trace_violation
+
+            pid, (engine, events) = next(iter(out.counterexamples.items()))
+            saved = save_trace_violation(events, draft, args.save_ruling, property=pid, engine=engine,
+                                         replay=f"ruleproof diff {args.base} {args.draft}")
+        else:
+            print(t("diff_nothing_to_save", lang), file=sys.stderr)
+    if args.report:
+        from pathlib import Path
+
+        from ruleproof.fileio import write_atomic
+
+        folder = Path(args.report)
+        folder.mkdir(parents=True, exist_ok=True)
+        text_md = to_markdown(out, lang, clause_text)
+        text_json = json.dumps(to_json(out, clause_text), ensure_ascii=False, indent=2) + "\n"
+        write_atomic(folder / "diff.md", text_md)
+        write_atomic(folder / "diff.json", text_json)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(to_json(out, clause_text), ensure_ascii=False, indent=2) + "\n")
+    else:
+        _print(_console(), out, lang, clause_text, args)
+    if saved:
+        print(t("ex_saved", lang, path=saved, rulebook=args.draft), file=sys.stderr)
+    return EXIT_FINDING if out.changed else EXIT_OK
+
+
+def _event_cells(e) -> tuple[str, str, str]:
+    from ruleproof.reports.trace import format_values
+
+    values = {k: v for k, v in e.values.items() if k not in ("offered",)}
+    return e.step, e.op, format_values(values)
+
+
+def _print(con, out, lang: str, clause_text, args) -> None:
+    from ruleproof.model.rulebook_diff import by_clause
+
+    con.print(f"[bold]{t('diff_title', lang)}[/]")
+    con.print(f"{t('diff_base', lang)}: {escape(str(out.base.path))} ({out.base.spec.id})")
+    con.print(f"{t('diff_draft', lang)}: {escape(str(out.draft.path))} ({out.draft.spec.id})")
+    con.print(f"[bold]{t('diff_changes', lang, n=len(out.structure))}[/]")
+    for cid, changes in by_clause(out.structure).items():
+        text = clause_text(cid) if cid != "—" else None
+        con.print(f"  [bold]{cid}[/]" + (f" [dim]«{escape(text)}»[/]" if text else ""), soft_wrap=True)
+        for c in changes:
+            con.print(f"    {t(_WHAT[c.what], lang)}: {escape(c.text(lang))}  [dim]{escape(c.where)}[/]", soft_wrap=True)
+    _section(con, t("diff_verdicts", lang, n=len(out.verdicts)),
+             [(v.property, ", ".join(v.clauses), v.engine, f"{_v(v.base, lang)} → {_v(v.draft, lang)}",
+               v.message.get(lang, "")) for v in out.verdicts],
+             ("rep_col_check", "rep_col_clauses", "diff_col_engine", "diff_col_verdict", "diff_col_message"), lang)
+    _section(con, t("diff_conflicts", lang, n=len(out.conflicts)),
+             [(t("diff_" + c.what, lang), ", ".join(c.claims), ", ".join(c.clauses)) for c in out.conflicts],
+             ("diff_col_what", "diff_col_claims", "rep_col_clauses"), lang)
+    _section(con, t("diff_rulings", lang, n=len(out.rulings)),
+             [(r.ruling, ", ".join(r.clauses), f"{t('diff_' + r.base, lang)} → {t('diff_' + r.draft, lang)}",
+               r.message.get(lang, "")) for r in out.rulings],
+             ("diff_col_ruling", "rep_col_clauses", "diff_col_outcome", "diff_col_message"), lang)
+    d = out.difference
+    if d is None:
+        con.print(t("diff_same_games", lang))
+    else:
+        con.print(f"[bold]{t('diff_game', lang, world=d.world, n=d.choices, answers=list(d.answers))}[/]", soft_wrap=True)
+        table = Table(title=t("diff_side_by_side", lang))
+        for key in ("trace_seq", "diff_base", "diff_draft"):
+            table.add_column(t(key, lang), overflow="fold", ratio=None if key == "trace_seq" else 1)
+        lo = max(0, d.first - 4)
+        hi = max(len(d.base_events), len(d.draft_events))
+        for k in range(lo, min(hi, d.first + 4)):
+            cells = []
+            for events in (d.base_events, d.draft_events):
+                cells.append(" · ".join(_event_cells(events[k])) if k < len(events) else "—")
+            style = "bold red" if k == d.first else ""
+            table.add_row(Text(("▶ " if k == d.first else "") + str(k)), Text(cells[0]), Text(cells[1]), style=style)
+        con.print(table)
+    verdict = "diff_changed" if out.changed else "diff_unchanged"
+    con.print(f"[bold]{t(verdict, lang)}[/] ({out.seconds:.1f} s; {', '.join(out.engines)})")
+
+
+def _v(verdict: str, lang: str) -> str:
+    key = {"holds": "holds", "violated": "violated", "unknown": "unknown"}.get(verdict)
+    return t(key, lang) if key else verdict
+
+
+def _section(con, title: str, rows: list[tuple], cols: tuple[str, ...], lang: str) -> None:
+    if not rows:
+        con.print(f"[bold]{title}[/]")
+        return
+    table = Table(title=title)
+    for c in cols:
+        table.add_column(t(c, lang), overflow="fold")
+    for r in rows:
+        table.add_row(*(escape(str(x)) for x in r))
+    con.print(table)
+
+
+def to_json(out, clause_text) -> dict:
+    from ruleproof.model.rulebook_diff import by_clause
+
+    d = out.difference
+
+    def ev(e) -> dict:
+        return {"seq": e.seq, "step": e.step, "op": e.op, "values": {k: repr(v) if not isinstance(v, (int, str, bool, type(None)))
+                                                                     else v for k, v in e.values.items()}}
+
+    return {
+        "schema": SCHEMA, "changed": out.changed, "engines": list(out.engines), "seconds": round(out.seconds, 2),
+        "base": {"id": out.base.spec.id, "path": str(out.base.path)},
+        "draft": {"id": out.draft.spec.id, "path": str(out.draft.path)},
+        "changes": [{"what": c.what, "element": c.element, "clauses": list(c.clauses), "en": c.en, "ru": c.ru,
+                     "where": c.where} for c in out.structure],
+        "by_clause": {cid: [c.element for c in cs] for cid, cs in by_clause(out.structure).items()},
+        "verdicts": [{"property": v.property, "clauses": list(v.clauses), "engine": v.engine, "base": v.base,
+                      "draft": v.draft, "message": v.message} for v in out.verdicts],
+        "conflicts": [{"what": c.what, "claims": list(c.claims), "clauses": list(c.clauses),
+                       "text": {cid: clause_text(cid) for cid in c.clauses}} for c in out.conflicts],
+        "rulings": [{"ruling": r.ruling, "clauses": list(r.clauses), "base": r.base, "draft": r.draft,
+                     "message": r.message} for r in out.rulings],
+        "smallest_difference": None if d is None else {
+            "world": d.world, "choices": d.choices, "answers": list(d.answers), "first": d.first, "reason": d.reason,
+            "base": [ev(e) for e in d.base_events[: d.first + 1]],
+            "draft": [ev(e) for e in d.draft_events[: d.first + 1]]},
+    }
+
+
+def to_markdown(out, lang: str, clause_text) -> str:
+    from ruleproof.model.rulebook_diff import by_clause
+
+    lines = [f"# {t('diff_title', lang)}", "",
+             f"- {t('diff_base', lang)}: `{out.base.path}` ({out.base.spec.id})",
+             f"- {t('diff_draft', lang)}: `{out.draft.path}` ({out.draft.spec.id})", "",
+             f"## {t('diff_changes', lang, n=len(out.structure))}", ""]
+    for cid, changes in by_clause(out.structure).items():
+        text = clause_text(cid) if cid != "—" else None
+        lines.append(f"- **{cid}**" + (f" — «{text}»" if text else ""))
+        lines += [f"  - {t(_WHAT[c.what], lang)}: {c.text(lang)} (`{c.where}`)" for c in changes]
+    lines += ["", f"## {t('diff_verdicts', lang, n=len(out.verdicts))}", ""]
+    lines += [f"- `{v.property}` ({', '.join(v.clauses)}; {v.engine}): {_v(v.base, lang)} → {_v(v.draft, lang)}"
+              for v in out.verdicts]
+    lines += ["", f"## {t('diff_conflicts', lang, n=len(out.conflicts))}", ""]
+    lines += [f"- {t('diff_' + c.what, lang)}: {', '.join(c.claims)} ({', '.join(c.clauses)})" for c in out.conflicts]
+    lines += ["", f"## {t('diff_rulings', lang, n=len(out.rulings))}", ""]
+    lines += [f"- `{r.ruling}` ({', '.join(r.clauses)}): {t('diff_' + r.base, lang)} → {t('diff_' + r.draft, lang)}"
+              for r in out.rulings]
+    d = out.difference
+    lines += [""]
+    if d is None:
+        lines.append(t("diff_same_games", lang))
+    else:
+        lines += [f"## {t('diff_game', lang, world=d.world, n=d.choices, answers=list(d.answers))}", "",
+                  f"| # | {t('diff_base', lang)} | {t('diff_draft', lang)} |", "| --- | --- | --- |"]
+        for k in range(max(0, d.first - 4), min(max(len(d.base_events), len(d.draft_events)), d.first + 4)):
+            cells = [" · ".join(_event_cells(ev[k])).replace("|", "\\|") if k < len(ev) else "—"
+                     for ev in (d.base_events, d.draft_events)]
+            mark = "**▶ " if k == d.first else ""
+            lines.append(f"| {mark}{k}{'**' if mark else ''} | {cells[0]} | {cells[1]} |")
+    lines += ["", t("diff_changed" if out.changed else "diff_unchanged", lang), ""]
+    return "\n".join(lines)

@@ -1,0 +1,139 @@
+"""`ruleproof diff BASE DRAFT` on the example drafts in rulebooks/drafts/: each with its expected diff."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ruleproof.cli import main
+from ruleproof.diff import diff_rulebooks
+from ruleproof.model.explore import Bounds
+from ruleproof.model.rulebook import bundled_rulebook_path, load_rulebook
+from ruleproof.model.rulebook_diff import by_clause, structural_diff
+from ruleproof.model.scenario import load_scenario, run_scenario
+
+DRAFTS = Path(bundled_rulebook_path()).parent / "drafts"
+BASE = str(bundled_rulebook_path())
+#: small bounds that still show each draft's difference (the default is x=0 over every loadout)
+SMALL = "x=0,loadouts=none+triggers"
+
+
+@pytest.fixture(scope="module")
+def base():
+    return load_rulebook()
+
+
+@pytest.fixture(scope="module")
+def diffs(base):
+    bounds = Bounds(x_max=0, loadouts=("none", "triggers"))
+    return {p.stem: diff_rulebooks(base, load_rulebook(p), bounds=bounds) for p in sorted(DRAFTS.glob("*.yaml"))}
+
+
+def test_there_is_one_draft_of_each_kind(diffs):
+    assert {"marker-only-when-paid", "cost-x-at-payment", "strike-table-row-4", "reworded"} <= set(diffs)
+
+
+def test_a_harmless_rewording_changes_nothing(diffs):
+    d = diffs["reworded"]
+    assert d.structure == [] and d.verdicts == [] and d.rulings == [] and d.conflicts == []
+    assert d.difference is None and not d.changed
+
+
+def test_a_draft_that_breaks_a_property(diffs):
+    d = diffs["marker-only-when-paid"]
+    [change] = d.structure
+    assert change.what == "changed" and change.element == "guard of operation give_action_marker"
+    assert set(change.clauses) == {"540.3", "510.2"} and ":" in change.where
+    assert [(v.property, v.base, v.draft) for v in d.verdicts] == [("P540.3-action-marker", "holds", "violated")]
+    assert {r.ruling for r in d.rulings} >= {"kele-attacker", "kele-defender", "stays-open-printed"}
+    assert all((r.base, r.draft) == ("passes", "fails") for r in d.rulings)
+    assert d.conflicts == []
+    # the smallest game: the same world and choices, parting at the action marker
+    g = d.difference
+    assert g.base_events[g.first].op == "give_action_marker" and g.draft_events[g.first].values.get("skipped")
+    assert [e.op for e in g.base_events[: g.first]] == [e.op for e in g.draft_events[: g.first]]
+    assert "P540.3-action-marker" in d.counterexamples
+
+
+def test_a_draft_that_contradicts_another_clause(diffs):
+    d = diffs["cost-x-at-payment"]
+    moved = [c for c in d.structure if c.what == "moved"]
+    assert [c.element for c in moved] == ["operation fix_x x=cost"]
+    assert "declaration" in moved[0].en and "payment" in moved[0].en
+    assert ("P542.2-cost-x", "holds", "violated") in [(v.property, v.base, v.draft) for v in d.verdicts]
+    appeared = {c.claims for c in d.conflicts if c.what == "appears"}
+    assert ("C542.2-cost-x-at-declaration",) in appeared and ("C540.2-reservation-needs-cost-x",) in appeared
+    assert {cid for c in d.conflicts for cid in c.clauses} >= {"542.2", "540.2"}
+    assert "542.2" in by_clause(d.structure)
+
+
+def test_a_draft_that_changes_rulings_only(diffs):
+    d = diffs["strike-table-row-4"]
+    [change] = d.structure
+    assert change.element == "table strike_table" and "4" in change.en
+    assert d.verdicts == [] and d.conflicts == []
+    assert d.rulings and {"kele-attacker", "effect-applied"} <= {r.ruling for r in d.rulings}
+    g = d.difference
+    assert g.base_events[g.first].op == "determine_base"
+    assert g.base_events[g.first].values["strength"] == "medium" and g.draft_events[g.first].values["strength"] == "strong"
+
+
+def test_magnitude_modifiers_first_brings_conflicts(diffs):
+    d = diffs["magnitude-modifiers-first"]
+    assert any(c.what == "moved" and "apply_magnitude_modifiers" in c.element for c in d.structure)
+    assert {cid for c in d.conflicts for cid in c.clauses} & {"542.4/b2", "542.5/b2", "512.6.3/b4"}
+
+
+def test_the_bundled_rulebook_against_itself(base):
+    assert structural_diff(base, base) == []
+    d = diff_rulebooks(base, base, bounds=Bounds(x_max=0, loadouts=("none",)))
+    assert not d.changed and d.difference is None
+
+
+# --- the command ------------------------------------------------------------------------------------------
+
+def test_cli_diff_against_itself_exits_0(capsys):
+    assert main(["--lang", "en", "diff", BASE, BASE, "--bounds", "x=0,loadouts=none"]) == 0
+    out = capsys.readouterr().out
+    assert "changes no verdict and no ruling" in out and "Changed elements, by clause: 0" in out
+
+
+def test_cli_diff_json_report_and_save_ruling(tmp_path, capsys):
+    draft = str(DRAFTS / "marker-only-when-paid.yaml")
+    saved = tmp_path / "marker.yaml"
+    code = main(["--lang", "ru", "diff", BASE, draft, "--bounds", SMALL, "--format", "json",
+                 "--report", str(tmp_path / "out"), "--save-ruling", str(saved)])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1 and doc["schema"] == "ruleproof-diff/1" and doc["changed"]
+    assert doc["verdicts"][0]["property"] == "P540.3-action-marker"
+    sd = doc["smallest_difference"]
+    assert sd["base"][-1]["op"] == "give_action_marker" and sd["draft"][-1]["values"]["skipped"] is True
+    md = (tmp_path / "out" / "diff.md").read_text("utf-8")
+    assert "Что меняет проект правил" in md and "▶" in md
+    assert json.loads((tmp_path / "out" / "diff.json").read_text("utf-8")) == doc
+    # the saved counterexample is a ruling: it fails on the draft and passes on the base
+    sc = load_scenario(saved)
+    assert not run_scenario(sc, load_rulebook(draft)).passed
+    assert run_scenario(sc, load_rulebook()).passed
+
+
+def test_cli_diff_term_in_russian(capsys):
+    draft = str(DRAFTS / "strike-table-row-4.yaml")
+    assert main(["--lang", "ru", "diff", BASE, draft, "--bounds", "x=0,loadouts=none",
+                 "--engines", "rulings"]) == 1
+    out = capsys.readouterr().out
+    assert "Решения, исход которых меняется" in out and "выполняется → не выполняется" in out
+    assert "Наименьшая партия" in out and "▶" in out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["diff", BASE, "nope.yaml"], "RP100"),
+    (["diff", BASE, BASE, "--engines", "magic"], "unknown engine magic"),
+    (["diff", BASE, BASE, "--bounds", "x=1,die=9-1"], "die=LO-HI"),
+])
+def test_cli_diff_bad_input_exits_2(argv, needle, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert needle in captured.err and "Traceback" not in captured.err and not captured.out
