@@ -109,8 +109,28 @@ def coi(sy: System, target, exact: bool, windows: bool = True) -> frozenset[str]
 
 
 def _names(e) -> set[str]:
-    from z3.z3util import get_vars
-    return {str(v) for v in get_vars(e)}
+    """The uninterpreted constants of ``e`` (a DAG walk, each shared node once)."""
+    seen, out, todo = set(), set(), [e]
+    while todo:
+        n = todo.pop()
+        i = n.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        if z3.is_const(n) and n.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out.add(n.decl().name())
+        else:
+            todo.extend(n.children())
+    return out
+
+
+def _subst(e, pairs):
+    """``z3.substitute`` through the C API (the Python wrapper checks every pair's sorts, which dominates
+    when a frame substitutes all the variables)."""
+    n = len(pairs)
+    frm = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
+    to = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
+    return z3.z3._to_expr_ref(z3.z3core.Z3_substitute(e.ctx.ref(), e.as_ast(), n, frm, to), e.ctx)
 
 
 def _steps(sy: System) -> dict:
@@ -169,15 +189,35 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
 
 
 def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_000):
-    """Check a sequence of disjuncts on the exact system (a straight line: no choice of disjunct)
-    and that it ends in a ``target`` state: (model, unroller) or None when it is spurious."""
+    """Check a sequence of disjuncts on the exact system — a straight line, executed symbolically from
+    the initial state (no choice of disjunct, no frame variables) — and that it ends in a ``target``
+    state: (model, path record, depth) or None when it is spurious."""
     path = repair(sy, path)
-    u = _Unroller(sy, seed, frozenset(v.name for v in sy.vars), build=False)
-    u.solver.set("timeout", timeout_ms)
-    for d in path:
-        u.extend(only=[d])
-    r = u.solver.check(u._sub(target(sy, sy.pre), len(path)))
-    return (u.solver.model(), u, len(path)) if r == z3.sat else None
+    rec = _Path(sy)
+    solver = z3.SolverFor("QF_BV", ctx=sy.ctx)
+    solver.set("timeout", timeout_ms)
+    solver.set("random_seed", seed)
+    state = dict(rec.frames[0])
+    solver.add(_subst(sy.init(), [(sy.pre[n], state[n]) for n in state]))
+    for i, d in enumerate(path):
+        die = z3.BitVec(f"die@{i}", 4, sy.ctx)
+        rec.dice.append(die)
+        rec.acts.append(z3.BitVecVal(d.id, 10, sy.ctx))
+        guard, changes = _steps(sy)[d.id]
+        pairs = [(sy.pre[n], state[n]) for n in state] + [(sy.die, die)]
+        solver.add(_subst(guard, pairs))
+        state.update({n: z3.simplify(_subst(e, pairs)) for n, e in changes.items()})
+    solver.add(_subst(target(sy, sy.pre), [(sy.pre[n], state[n]) for n in state]))
+    return (solver.model(), rec, len(path)) if solver.check() == z3.sat else None
+
+
+class _Path:
+    """What :func:`extract` reads of an unrolling, for a symbolically executed path."""
+
+    def __init__(self, sy: System) -> None:
+        self.frames = [{v.name: z3.BitVec(f"{v.name}@0", v.width, sy.ctx) for v in sy.vars}]
+        self.dice: list = []
+        self.acts: list = []
 
 
 def repair(sy: System, path: list) -> list:
@@ -230,7 +270,7 @@ class _Unroller:
         return out
 
     def _sub(self, e, k: int):
-        return z3.substitute(e, *[(self.sy.pre[n], self.frames[k][n]) for n in self.frames[k]])
+        return _subst(e, [(self.sy.pre[n], self.frames[k][n]) for n in self.frames[k]])
 
     def extend(self, only=None) -> None:
         k = len(self.frames) - 1
@@ -242,8 +282,16 @@ class _Unroller:
         self.acts.append(act)
         pairs = [(self.sy.pre[n], self.frames[k][n]) for n in nxt] + [
             (self.sy.post[n], nxt[n]) for n in nxt if n in self.keep] + [(self.sy.die, die), (self.sy.act, act)]
-        trans = self.trans if only is None else self.sy.trans(only=only)
-        self.solver.add(z3.substitute(trans, *pairs))
+        trans = self.trans if only is None else _single(self.sy, only)
+        self.solver.add(_subst(trans, pairs))
+
+
+def _single(sy: System, only: list):
+    cache = sy.__dict__.setdefault("_single_cache", {})
+    key = tuple(d.id for d in only)
+    if key not in cache:
+        cache[key] = sy.trans(only=only)
+    return cache[key]
 
 
 def _pc_successors(sy: System) -> dict[int, tuple[int, ...]]:
