@@ -51,7 +51,7 @@ def bench_properties(rb, pids, repeats: int, kinduction: bool) -> None:
             part = (form.split or (form,))[0]
             sy = compile_rulebook(rb, part.hist)
             t = time.perf_counter()
-            kind = f"{k_induction(sy, part.bad, 6, 20_000)} ({time.perf_counter() - t:.1f} s)"
+            kind = f"{k_induction(sy, part.bad, 3, 20_000)} ({time.perf_counter() - t:.1f} s)"
         total_spacer += _median(spacer_t)
         total_prove += _median(prove_t)
         print(f"| {pid} | {verdict} | {_median(spacer_t):.2f} | {_median(prove_t):.2f} | {kind} |", flush=True)

@@ -471,6 +471,22 @@ def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, s
                        kind=kind)
 
 
+def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, seed: int, order):
+    """Spacer on each disjunct of ``bad`` on its own (each has a smaller cone of influence): unsat when
+    every part is; the first part with a confirmed path gives the counterexample."""
+    whole = bad(sy, sy.pre)
+    parts = whole.children() if z3.is_or(whole) else [whole]
+    results = []
+    for part in parts:
+        r, found, cx = _spacer_refined(rb, sy, lambda _sy, _S, part=part: part, pid, timeout_ms, seed, order)
+        if r == "sat" and cx is not None and cx.reproduced:
+            return r, found, cx
+        results.append(r)
+    if all(r == "unsat" for r in results):
+        return "unsat", None, None
+    return next(r for r in results if r != "unsat"), None, None
+
+
 def _prove_split(rb: Rulebook, pid: str, form, **kw) -> Verdict:
     """A property proved part by part: proved when every part is; violated when one is."""
     started = time.perf_counter()
@@ -504,7 +520,7 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
     _set_seed(ctx, seed)
     sy = compile_rulebook(rb, form.hist, ctx)
     order = (True,) if form.windows else (False, True)
-    r, found, cx = _spacer_refined(rb, sy, form.bad, pid, timeout_ms, seed, order)
+    r, found, cx = _spacer_by_parts(rb, sy, form.bad, pid, timeout_ms, seed, order)
     if r == "unsat":
         v = Verdict(pid, "proved", "spacer", 0.0)
     elif cx is not None and cx.reproduced:

@@ -414,11 +414,15 @@ _form("P512.7-payment",
        flag("hp_removed", lambda sy, d, pre, new: True if _ev(d, "remove_from_stack", skipped=False) else None),
        flag("hp_exempt", lambda sy, d, pre, new: z3.Or(*sy.exempt(pre, True))
             if _ev(d, "pay_reserved", skipped=False) else None),
-       flag("hp_bad", lambda sy, d, pre, new: (
-           z3.Or(pre["hp_compl"] == sy.val(0, 1), _b(sy, d.step_kind != "payment"), new["paid"] != _should_pay(sy, pre))
-           if _ev(d, "pay_reserved", skipped=False) else
-           sy.t(pre["hp_removed"]) if _turn(d) and d.step_kind == "payment" else None))],
-      lambda sy, S: z3.Or(sy.t(S["hp_bad"]), z3.And(_done(sy, S), S["part"] != sy.val(0, 3), sy.t(S["onstack"])),
+       flag("hp_where", lambda sy, d, pre, new: z3.Or(pre["hp_compl"] == sy.val(0, 1),
+                                                      _b(sy, d.step_kind != "payment"))
+            if _ev(d, "pay_reserved", skipped=False) else None),
+       flag("hp_amount", lambda sy, d, pre, new: new["paid"] != _should_pay(sy, pre)
+            if _ev(d, "pay_reserved", skipped=False) else None),
+       flag("hp_late", lambda sy, d, pre, new: sy.t(pre["hp_removed"]) if _turn(d) and d.step_kind == "payment"
+            else None)],
+      lambda sy, S: z3.Or(sy.t(S["hp_where"]), sy.t(S["hp_amount"]), sy.t(S["hp_late"]),
+                          z3.And(_done(sy, S), S["part"] != sy.val(0, 3), sy.t(S["onstack"])),
                           z3.And(_done(sy, S), sy.t(S["hp_rdie"]), S["hp_pay"] == sy.val(0, 1),
                                  S["rsv"] != sy.val(0, 3))),
       lambda sy, S: z3.And(sy.t(S["hp_pay"]), sy.t(S["hp_exempt"]), _done(sy, S)),
