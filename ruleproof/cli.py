@@ -164,8 +164,24 @@ def cmd_check(args, lang: str) -> int:
     if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
         check = run_check(args.rulebook, args.examples, args.seed, **kw)
     else:
-        with Console(stderr=True).status("check…") as status:
-            check = run_check(args.rulebook, args.examples, args.seed, progress=lambda m: status.update(m), **kw)
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        steps = [e for e in engines if e != "structure" and (e != "hypothesis" or args.examples)]
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                      TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("check", total=len(steps))
+            seen: list[str] = []
+
+            def progress(message: str) -> None:
+                if message in steps:  # an engine starts: the previous one is done
+                    seen.append(message)
+                    bar.update(task, completed=len(seen) - 1)
+                bar.update(task, description=f"{seen[-1] if seen else 'check'}: {message}"
+                           if message not in steps else message)
+
+            check = run_check(args.rulebook, args.examples, args.seed, progress=progress, **kw)
+            bar.update(task, completed=len(steps))
     report = report_from_check(check, lang=lang, rules_text=args.rules_text)
     if args.save_ruling:
         found = check.counterexample()

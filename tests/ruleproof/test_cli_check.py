@@ -75,3 +75,77 @@ def test_ci_runs_the_readme_test_command():
     install, tests = blocks
     assert install in ci and tests in ci
     assert "rc\" -eq 5" in ci
+
+
+# --- every engine, the reports, --jobs and --save-ruling through the command ---------------------------
+
+ENGINES_FAST = "structure,rulings,hypothesis,exhaustive,consistency"
+BOUNDS_FAST = "x=0,die=1-2,loadouts=none+triggers"
+
+
+def _files(folder: Path) -> dict[str, Path]:
+    return {p.name: p for p in folder.iterdir()}
+
+
+def test_check_writes_every_report_format_on_a_mutant(tmp_path, capsys):
+    from ruleproof.generators.mutants import write_mutant
+    from ruleproof.model.scenario import load_scenario, run_scenario
+    from ruleproof.model.rulebook import load_rulebook
+
+    draft = write_mutant("M4", tmp_path)
+    out, saved = tmp_path / "out", tmp_path / "cx.yaml"
+    code = main(["--lang", "ru", "check", str(draft), "--engines", ENGINES_FAST, "--examples", "20",
+                 "--bounds", BOUNDS_FAST, "--report", str(out), "--format", "md,html,json,junit,itf",
+                 "--save-ruling", str(saved)])
+    capsys.readouterr()
+    assert code == 1
+    files = _files(out)
+    assert {"report.md", "report.html", "report.json", "report.junit.xml"} <= set(files)
+    assert any(name.endswith(".itf.json") for name in files)
+    doc = json.loads(files["report.json"].read_text("utf-8"))
+    groups = {s["group"]: s for s in doc["sections"]}
+    assert set(groups) >= {"structure", "rulings", "exhaustive", "consistency"}
+    violated = {r["check"] for s in doc["sections"] for r in s["results"] if r["verdict"] == "violated"}
+    assert "P540.3-action-marker" in violated and "kele-attacker" in violated
+    html = files["report.html"].read_text("utf-8")
+    assert "P540.3-action-marker" in html and "Отчёт ruleproof" in html
+    try:
+        from lxml import etree
+    except ImportError:  # pragma: no cover
+        return
+    schema = etree.XMLSchema(etree.parse(str(ROOT / "tests" / "data" / "junit-10.xsd")))
+    assert schema.validate(etree.parse(str(files["report.junit.xml"])))
+    # the first counterexample (the exhaustive engine's, the shortest) saved as a ruling
+    sc = load_scenario(saved)
+    assert not run_scenario(sc, load_rulebook(draft)).passed and run_scenario(sc, load_rulebook()).passed
+
+
+def test_check_on_the_bundled_rulebook_with_every_report(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["--lang", "en", "check", "--engines", ENGINES_FAST, "--examples", "10", "--bounds", BOUNDS_FAST,
+                 "--report", str(out), "--format", "term,md,html,json,junit,itf"]) in (0, 1)
+    term = capsys.readouterr().out
+    doc = json.loads((out / "report.json").read_text("utf-8"))
+    # restricted loadouts leave windows unplayed (coverage of the exhaustive pass); nothing else fails
+    failing = {r["check"] for s in doc["sections"] for r in s["results"] if r["verdict"] != "holds"}
+    assert failing <= {"X2-action-coverage"}
+    assert "Summary" in term and "Exhaustive" in term or "exhaustive" in term
+
+
+def test_check_jobs_2_gives_the_same_results_as_1(capsys):
+    from ruleproof.orchestrate import run_check
+    from ruleproof.cmd_explore import parse_bounds
+
+    kw = dict(engines=("rulings", "exhaustive", "consistency"), bounds=parse_bounds(BOUNDS_FAST))
+    one, two = run_check(None, 0, None, jobs=1, **kw), run_check(None, 0, None, jobs=2, **kw)
+    assert [(r.check, r.verdict, len(r.findings)) for r in one.results] == \
+        [(r.check, r.verdict, len(r.findings)) for r in two.results]
+
+
+def test_check_bad_engine_or_format_exits_2_before_running(capsys, tmp_path):
+    assert main(["check", "--engines", "structure,magic"]) == 2
+    assert "unknown engine magic" in capsys.readouterr().err
+    assert main(["check", "--engines", "structure", "--format", "md"]) == 2
+    assert "--report DIR" in capsys.readouterr().err
+    assert main(["check", "--engines", "structure", "--format", "pdf", "--report", str(tmp_path / "r")]) == 2
+    assert not (tmp_path / "r").exists()
