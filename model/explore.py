@@ -297,6 +297,10 @@ def _coverage(out: ExploreOutcome, rb: Rulebook):
 
     findings = []
     verdict = "violated" if out.complete else "unknown"  # a search stopped early cannot say "never"
+
+    def uncovered(op, where: str, element: str, en: str, ru: str) -> Finding:
+        return Finding(kind="coverage", check="X2-action-coverage", verdict=verdict, engine="exhaustive",
+                       clauses=tuple(op.cites), message={"en": en, "ru": ru}, element=element, where=where)
     for sid, step in rb.spec.steps.items():
         for i, op in enumerate(step.operations):
             where = str(rb.where(("steps", sid, "operations", i)))
@@ -307,19 +311,13 @@ def _coverage(out: ExploreOutcome, rb: Rulebook):
                 if not out.windows_opened.get(wid):
                     missing = ["(never opened)"]
                 if missing:
-                    findings.append(Finding(
-                        kind="coverage", check="X2-action-coverage", verdict=verdict, engine="exhaustive",
-                        clauses=tuple(op.cites),
-                        message={"en": f"window {wid} of step {sid}: never played in it: {', '.join(missing)}",
-                                 "ru": f"окно {wid} шага {sid}: ни разу не разыграно: {', '.join(missing)}"},
-                        element=f"window {wid}", where=where))
+                    findings.append(uncovered(op, where, f"window {wid}",
+                                              f"window {wid} of step {sid}: never played in it: {', '.join(missing)}",
+                                              f"окно {wid} шага {sid}: ни разу не разыграно: {', '.join(missing)}"))
             elif not out.ops_fired.get(where):
-                findings.append(Finding(
-                    kind="coverage", check="X2-action-coverage", verdict=verdict, engine="exhaustive",
-                    clauses=tuple(op.cites),
-                    message={"en": f"operation {label} of step {sid} never ran in any bounded world",
-                             "ru": f"операция {label} шага {sid} не выполнилась ни в одном мире перебора"},
-                    element=f"{sid}: {label}", where=where))
+                findings.append(uncovered(op, where, f"{sid}: {label}",
+                                          f"operation {label} of step {sid} never ran in any bounded world",
+                                          f"операция {label} шага {sid} не выполнилась ни в одном мире перебора"))
     fired = sum(1 for _ in out.ops_fired)
     return CheckResult("X2-action-coverage", ("512.6", "512.7"),
                        {"en": "Every operation runs, every window opens and admits each feature kind it allows "

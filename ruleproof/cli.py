@@ -20,7 +20,7 @@ from ruleproof.errors import EXIT_BAD_INPUT, EXIT_FINDING, EXIT_OK, Location, Ru
 from ruleproof.i18n import LANGS, default_lang, t
 from ruleproof.orchestrate import ENGINES
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "parse_names"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -110,32 +110,24 @@ def _console() -> Console:
 
 
 def _clause_text_fn(args, lang: str):
-    """clause id -> the official wording (when --rules-text is given) or ruleproof's summary."""
-    from ruleproof.model.clauses import default_index
+    """clause id -> the official wording (when --rules-text is given) or ruleproof's summary in ``lang``."""
+    from ruleproof.reports.bundle import make_clause_text
 
-    index = default_index()
-    rules = None
-    if getattr(args, "rules_text", None):
-        from ruleproof.model.rules_text import load_rules_text
-
-        rules = load_rules_text(args.rules_text)
-
-    def text(cid: str) -> str | None:
-        if rules is not None:
-            official = rules.text_of(cid)
-            if official:
-                return official
-        return index.summary(cid, lang) or None
-
-    return text
+    text = make_clause_text(getattr(args, "rules_text", None))
+    return lambda cid: text(cid, lang)
 
 
-def _engines(text: str) -> tuple[str, ...]:
+def parse_names(text: str, known: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """``"a, b"`` -> ("a", "b"), each one of ``known``; anything else is bad input (RP150).
+
+    >>> parse_names("rulings, z3", ("rulings", "z3", "consistency"), "engine")
+    ('rulings', 'z3')
+    """
     names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-    unknown = [n for n in names if n not in ENGINES]
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise RuleproofError("RP150", None, problem=f"unknown engine {', '.join(unknown)}",
-                             fix=f"use a comma-separated list of: {', '.join(ENGINES)}")
+        raise RuleproofError("RP150", None, problem=f"unknown {what} {', '.join(unknown)}",
+                             fix=f"use a comma-separated list of: {', '.join(known)}")
     return names
 
 
@@ -147,7 +139,7 @@ def cmd_check(args, lang: str) -> int:
     # bad input fails before any engine runs
     formats = parse_formats(args.format)
     clause_text = make_clause_text(args.rules_text)
-    engines = _engines(args.engines)
+    engines = parse_names(args.engines, ENGINES, "engine")
     if args.examples < 0:
         raise RuleproofError("RP150", None, problem="--examples must be 0 or more", fix="e.g. --examples 200")
     if args.jobs < 1:

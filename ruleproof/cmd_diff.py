@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ruleproof.errors import EXIT_FINDING, EXIT_OK, RuleproofError
+from ruleproof.errors import EXIT_FINDING, EXIT_OK
 from ruleproof.i18n import t
 
 __all__ = ["add_parser", "run", "to_json", "to_markdown", "SCHEMA"]
@@ -43,25 +43,14 @@ def add_parser(sub, common, texts) -> None:
     p.set_defaults(run=run)
 
 
-def _engines(text: str) -> tuple[str, ...]:
-    from ruleproof.diff import DIFF_ENGINES
-
-    names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-    unknown = [n for n in names if n not in DIFF_ENGINES]
-    if unknown:
-        raise RuleproofError("RP150", None, problem=f"unknown engine {', '.join(unknown)}",
-                             fix=f"use a comma-separated list of: {', '.join(DIFF_ENGINES)}")
-    return names
-
-
 def run(args, lang: str) -> int:
-    from ruleproof.cli import _clause_text_fn, _console
+    from ruleproof.cli import _clause_text_fn, _console, parse_names
     from ruleproof.cmd_explore import parse_bounds
-    from ruleproof.diff import diff_rulebooks
+    from ruleproof.diff import DIFF_ENGINES, diff_rulebooks
     from ruleproof.model.rulebook import load_rulebook
 
     clause_text = _clause_text_fn(args, lang)
-    engines = _engines(args.engines)
+    engines = parse_names(args.engines, DIFF_ENGINES, "engine")
     bounds = parse_bounds(args.bounds if "x=" in args.bounds else f"x=0,{args.bounds}")
     base, draft = load_rulebook(args.base), load_rulebook(args.draft)
     out = diff_rulebooks(base, draft, engines, bounds)
