@@ -28,7 +28,7 @@ the claim queue's contents (only its length), fired triggers.  The properties' Z
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 import z3
@@ -864,7 +864,3 @@ def abstract(sys: System, state: State, world: dict[str, int], pc: int, wpl: int
                src_crys=src.resource("crystal") & 0xFF, def_closed=int(d.closed) if d else 0,
                def_w=min(d.wounds, 3) if d else 0)
     return out
-
-
-def _unused(*_):  # keep linters quiet about imports used only in type positions
-    return replace
