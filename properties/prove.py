@@ -461,14 +461,15 @@ def _spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_m
 
 
 def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
-              max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kind: bool = False) -> Verdict:
-    """The verdict on one property: Spacer, then BMC for a counterexample, then the premise."""
+              max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kind: bool = False,
+              shortest: bool = False) -> Verdict:
+    """The verdict on one property: Spacer, then BMC for a counterexample, then the premise.
+    ``shortest``: when Spacer's path shows a violation, BMC (exact cone) looks for a shorter one."""
     form = FORMS[pid]
+    kw = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kind=kind, shortest=shortest)
     if form.split:
-        return _prove_split(rb, pid, form, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity,
-                            kind=kind)
-    return _prove_form(rb, pid, form, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity,
-                       kind=kind)
+        return _prove_split(rb, pid, form, **kw)
+    return _prove_form(rb, pid, form, **kw)
 
 
 def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, seed: int, order):
@@ -485,6 +486,24 @@ def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, s
     if all(r == "unsat" for r in results):
         return "unsat", None, None
     return next(r for r in results if r != "unsat"), None, None
+
+
+def _shorten(rb: Rulebook, sy: System, bad, pid: str, v: Verdict, timeout_ms: int, seed: int) -> None:
+    """BMC on the exact cone up to one step less than the path found: the shortest counterexample."""
+    try:
+        res, model, u, k = bmc(sy, bad, v.depth - 1, timeout_ms, seed, exact=True)
+    except z3.Z3Exception as exc:
+        res, k = f"unknown: {exc}", 0
+    if res == "sat":
+        cx = replay(rb, extract(sy, model, u, k), pid)
+        if cx.reproduced:
+            v.engine, v.depth, v.counterexample = "spacer+bmc", k, cx
+            v.reason = "shortest: BMC"
+            return
+    if res in ("unsat", "unsat-bounded"):
+        v.reason = f"shortest: BMC finds none shorter than {v.depth}"
+    else:
+        v.reason = f"Spacer's path; BMC for a shorter one: {res}"
 
 
 def _prove_split(rb: Rulebook, pid: str, form, **kw) -> Verdict:
@@ -513,7 +532,7 @@ def _prove_split(rb: Rulebook, pid: str, form, **kw) -> Verdict:
 
 
 def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max_depth: int, vacuity: bool,
-                kind: bool) -> Verdict:
+                kind: bool, shortest: bool = False) -> Verdict:
     started = time.perf_counter()
 
     ctx = z3.Context()
@@ -526,6 +545,8 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
     elif cx is not None and cx.reproduced:
         v = Verdict(pid, "violated", "spacer", 0.0, depth=found[2], counterexample=cx,
                     reason="Spacer's path (BMC not asked for a shorter one)")
+        if shortest:
+            _shorten(rb, sy, form.bad, pid, v, timeout_ms, seed)
     else:
         try:
             res, cx, k = _find_violation(rb, sy, form.bad, pid, max_depth, timeout_ms, seed)
@@ -596,14 +617,15 @@ def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
 
 
 def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
-          max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kinduction: bool = False) -> ProveOutcome:
+          max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kinduction: bool = False,
+          shortest: bool = False) -> ProveOutcome:
     """Every catalogue property (or ``only`` these ids) on ``rb``."""
     started = time.perf_counter()
     wanted = [p for p in PROPERTIES if only is None or p.id in set(only)]
     verdicts, results = [], []
     for p in wanted:
         v = prove_one(rb, p.id, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity,
-                      kind=kinduction)
+                      kind=kinduction, shortest=shortest)
         verdicts.append(v)
         note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note))

@@ -33,6 +33,8 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--seed", type=int, default=0, help="smt.random_seed (default 0)")
     p.add_argument("--only", nargs="*", metavar="ID", help="only these properties")
     p.add_argument("--kinduction", action="store_true", help="also cross-check each proof with k-induction")
+    p.add_argument("--shortest", action="store_true",
+                   help="search the shortest counterexample with BMC (slower; default: Spacer's path)")
     p.add_argument("--save-ruling", metavar="PATH",
                    help="save the counterexample of the first violated property as a ruling scenario")
     p.set_defaults(run=run)
@@ -114,10 +116,10 @@ def run(args, lang: str) -> int:
     if args.format == "term" and sys.stderr.isatty():
         with Console(stderr=True).status("Z3…"):
             out = prove(rb, only=only, timeout_ms=int(args.timeout * 1000), seed=args.seed, max_depth=args.depth,
-                        kinduction=args.kinduction)
+                        kinduction=args.kinduction, shortest=args.shortest)
     else:
         out = prove(rb, only=only, timeout_ms=int(args.timeout * 1000), seed=args.seed, max_depth=args.depth,
-                    kinduction=args.kinduction)
+                    kinduction=args.kinduction, shortest=args.shortest)
     saved = _save(args, rb, out)
     if args.format == "json":
         doc = outcome_to_json(out, rb)

@@ -108,3 +108,15 @@ def test_cli_save_ruling_replays_with_ruleproof_run(tmp_path, capsys):
     capsys.readouterr()
     assert main(["--lang", "en", "run", str(ruling), "--rulebook", str(draft)]) == 1  # the draft violates it
     assert main(["--lang", "en", "run", str(ruling)]) == 0  # the bundled rules keep it
+
+
+def test_shortest_counterexample_by_bmc():
+    rb = load_rulebook_text(mutant_yaml("M6"), "M6.yaml")
+    v = prove_one(rb, PUBLIC["M6"], timeout_ms=TIMEOUT_MS, vacuity=False, shortest=True)
+    assert v.verdict == "violated" and v.counterexample.reproduced
+    assert v.reason.startswith("shortest"), v.reason
+    # no shorter path reaches the violation: BMC one step less finds none
+    from ruleproof.model.symbolic import compile_rulebook
+
+    sy = compile_rulebook(rb, FORMS[PUBLIC["M6"]].hist)
+    assert prove_mod.bmc(sy, FORMS[PUBLIC["M6"]].bad, v.depth - 1, TIMEOUT_MS)[0] != "sat"
