@@ -684,7 +684,8 @@ def payment_triggers(view: View, complete: bool) -> Violation | None:
     for pay in view.ops("pay_reserved"):
         payers = {c for c, _, _ in pay.values.get("paid", ())}
         later = [e for e in view.events if e.seq > pay.seq and e.op in ("play", "pass") and view.kind(e) == "payment"]
-        if not complete and not later:
+        closed = any(e.op == "window_closed" and e.seq > pay.seq and view.kind(e) == "payment" for e in view.events)
+        if not complete and not closed:  # a prefix inside the window: not every player has had priority yet
             continue
         for card in pay.state.cards:
             for f in card.features:

@@ -72,3 +72,30 @@ def test_public_mutant_is_caught_by_its_named_property(mid, pid, mutant_violatio
 def test_every_property_catches_at_least_one_named_mutant(mutant_violations):
     caught = {pid for v in mutant_violations.values() for pid in v}
     assert [p.id for p in PROPERTIES if p.id not in caught] == []
+
+
+def test_payment_triggers_is_not_violated_on_a_prefix_inside_the_payment_window():
+    """The defender paid and holds an «on payment» feature; the active player plays theirs first:
+    until the window closes, the defender's feature not yet offered is no violation (checked on every
+    prefix, as the Hypothesis machine does)."""
+    from ruleproof.model.features import Feature
+    from ruleproof.model.interpreter import Stepper
+    from ruleproof.model.rulebook import load_rulebook
+    from ruleproof.model.state import Action, Card, State
+    from ruleproof.properties.catalogue import BY_ID, View
+
+    printed = (("health", 5), ("strike_weak", 1), ("strike_medium", 2), ("strike_strong", 3))
+    src = Card("src", "src", "A", printed=printed, resources=(("close", 1),),
+               features=(Feature("a_paid", "payment_trigger", on="payment"),))
+    dfd = Card("def", "def", "B", printed=printed, resources=(("close", 1),),
+               features=(Feature("d_paid", "payment_trigger", on="payment"),))
+    action = Action(feature="act", kind="simple_strike", source="src", targets=("tgt",), defender="def",
+                    cost=(("src", "close", "1"), ("def", "close", "1")))
+    st = Stepper(load_rulebook(), State(cards=(src, Card("tgt", "tgt", "B", printed=printed), dfd), action=action))
+    checked = 0
+    while st.ask is not None:
+        options = [f.id for _, f in st.ask.options] if st.ask.kind == "respond" else []
+        st.answer(1 if st.ask.kind == "die" else ("a_paid" if "a_paid" in options else None))
+        assert BY_ID["P512.7-payment-triggers"].check(View(st.trace.events), st.finished) is None
+        checked += 1
+    assert checked > 10 and any(e.op == "play" and e.values["feature"] == "a_paid" for e in st.trace.events)
