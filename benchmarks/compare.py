@@ -16,7 +16,7 @@ time to the first counterexample, the verdict, and the ratios between engines.
   the first counterexample (no shrinking: the time to kill, as in ``bench_hypothesis.py``).
 
 ``--full`` adds, once each (no repeats), the whole property catalogue on the bundled rulebook: the
-exhaustive pass over the *default* bounds, the Z3 proof of every property, and the Hypothesis pass.
+exhaustive pass over the default bounds of ``ruleproof explore`` (x=1, die 1–6, every loadout), the Z3 proof of every property, and the Hypothesis pass.
 Figures, not tests: the machine is shared and noisy.  ``--quick`` = 1 repeat, X = 0, 'none' and
 'triggers' loadouts only, 20 examples — a smoke test.
 """
@@ -223,10 +223,13 @@ def _s(x: float | None, fmt: str = "{:.2f}") -> str:
 
 def format_table(rows: list[Row]) -> str:
     """A Markdown table of the rows, then the ratios."""
+    from ruleproof.generators.mutants import PUBLIC
+
     lines = ["| rulebook | property | engine | verdict | time to verdict (s) | first cx (s) | rate | note |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
-        prop = r.properties[0] if len(r.properties) == 1 else f"{len(r.properties)} public-mutant properties"
+        prop = r.properties[0] if len(r.properties) == 1 else f"{len(r.properties)} properties" + (
+            " (the public mutants')" if set(r.properties) == set(PUBLIC.values()) else "")
         unit = {"explore": " states/s", "hypothesis": " steps/s"}.get(r.engine, "")
         rate = "—" if r.rate is None else f"{r.rate:,.0f}{unit}"
         lines.append(f"| {r.rulebook} | {prop} | {r.engine} | {r.verdict} | {_s(r.seconds)} | {_s(r.first_cx)} | "
@@ -260,8 +263,9 @@ def full_catalogue(opts: dict) -> list[Row]:
     from ruleproof.properties.catalogue import PROPERTIES
 
     every = frozenset(p.id for p in PROPERTIES)
-    rows = [measure("bundled", "explore", every, {**opts, "bounds": Bounds()}, 1)]
-    rows[-1].note += " (default bounds)"
+    # the default bounds of `ruleproof explore` (x=1, plays=1, the rulebook's die, every loadout)
+    rows = [measure("bundled", "explore", every, {**opts, "bounds": Bounds(x_max=1)}, 1)]
+    rows[-1].note += " (default bounds of ruleproof explore: x=1, die 1–6)"
     rows += [measure("bundled", e, every, opts, 1) for e in ("z3", "hypothesis")]
     return rows
 
