@@ -16,9 +16,10 @@ time to the first counterexample, the verdict, and the ratios between engines.
   the first counterexample (no shrinking: the time to kill, as in ``bench_hypothesis.py``).
 
 ``--full`` adds, once each (no repeats), the whole property catalogue on the bundled rulebook: the
-exhaustive pass over the default bounds of ``ruleproof explore`` (x=1, die 1–6, every loadout), the Z3 proof of every property, and the Hypothesis pass.
-Figures, not tests: the machine is shared and noisy.  ``--quick`` = 1 repeat, X = 0, 'none' and
-'triggers' loadouts only, 20 examples — a smoke test.
+exhaustive pass over the default bounds of ``ruleproof explore`` (x=1, die 1–6, every loadout),
+the Z3 proof of every property, and the Hypothesis pass.
+Figures, not tests: the machine is shared and noisy.  ``--quick`` = 1 repeat, X = 0, the 'none',
+'triggers' and 'dice' loadouts only (each public mutant fails in one of them), 20 examples — a smoke test.
 """
 
 from __future__ import annotations

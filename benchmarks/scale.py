@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         few = bounded_worlds(0, ("none",))
         te, out = _median_time(lambda: explore(rb, few, Bounds(x_max=0, die=(1, 1))), repeats)
         two = k <= 5  # 2^k plays per world: 10x is minutes
-        te2, out2 = _median_time(lambda: explore(rb, few, Bounds(x_max=0, die=(1, 2))), repeats) if two else (None, None)
+        te2, out2 = (_median_time(lambda: explore(rb, few, Bounds(x_max=0, die=(1, 2))), repeats) if two
+                     else (None, None))
         ops_n.append(n_ops)
         t_int.append(ti)
         t_exp.append(te)
