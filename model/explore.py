@@ -35,7 +35,7 @@ __all__ = ["Bounds", "Counterexample", "ExploreOutcome", "explore", "explore_res
 class Bounds:
     """The finite domains of an exhaustive pass."""
 
-    x_max: int = 2  # X values 0..x_max (targets 1..x_max)
+    x_max: int = 1  # X values 0..x_max (targets 1..x_max); the `explore` command's default too
     plays_per_window: int = 1  # responses played per window (then only passing)
     die: tuple[int, int] | None = None  # die faces (default: the rulebook's die_faces table)
     loadouts: tuple[str, ...] | None = None  # which feature loadouts (default: all)

@@ -187,7 +187,7 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
         _SHARED["args"] = (rb, opts)
         try:
             # longest first, so that the pool is busy to the end
-            order = sorted(wanted, key=lambda e: ("exhaustive", "hypothesis", "z3", "rulings", "consistency").index(e))
+            order = sorted(wanted, key=lambda e: ("z3", "exhaustive", "hypothesis", "rulings", "consistency").index(e))
             with ProcessPoolExecutor(min(jobs, len(order)), mp_context=multiprocessing.get_context("fork")) as pool:
                 done = dict(zip(order, pool.map(_worker, order)))
         finally:
