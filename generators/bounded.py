@@ -84,11 +84,12 @@ def _xs(setup: str, value: int) -> tuple[tuple[XVar, ...], tuple[tuple[str, str,
     return (), tuple(cost)
 
 
-def bounded_worlds(x_max: int = 2, loadouts: tuple[str, ...] | None = None) -> list[World]:
+def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> list[World]:
     """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``, at least 1)."""
     out: list[World] = []
     for loadout in loadouts or tuple(LOADOUTS):
         a_feats, b_feats = LOADOUTS[loadout]
+        pair = (_card("src", "A", a_feats), _card("tgt", "B", b_feats, wounds=0))  # source and target
         for kind in ("simple_strike", "attack", "spell", "effect"):
             setups = ("none", "cost", "targets") + (() if kind in _ATTACKS else ("chosen", "computed", "implicit"))
             for setup in setups:
@@ -97,9 +98,9 @@ def bounded_worlds(x_max: int = 2, loadouts: tuple[str, ...] | None = None) -> l
                 for value in values:
                     for defender in ((False, True) if kind == "simple_strike" else (False,)):
                         xs, cost = _xs(setup, value)
-                        cards = [_card("src", "A", a_feats), _card("tgt", "B", b_feats, wounds=0)]
+                        cards = pair
                         if defender:
-                            cards.append(_card("def", "B", ()))
+                            cards = (*pair, _card("def", "B", ()))
                             cost = (*cost, ("def", "close", "1"))
                         action = Action(feature="act", kind=kind, source="src", targets=("tgt",),
                                         defender="def" if defender else None,
@@ -107,14 +108,13 @@ def bounded_worlds(x_max: int = 2, loadouts: tuple[str, ...] | None = None) -> l
                                         magnitude_base=None if xs or kind in _ATTACKS else 1)
                         name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
                                                     "defender" if defender else "", loadout) if p and p != "none")
-                        out.append(World(name or kind, State(cards=tuple(cards), action=action)))
+                        out.append(World(name or kind, State(cards=cards, action=action)))
         variants = [("spell", "no-magnitude", {"needs_magnitude": False})]
         if loadout != "dice":  # a compound strike rolls twice: with rerolls that squares the dice paths
             variants.append(("simple_strike", "compound", {"parts_left": 1}))
         for kind, variant, changes in variants:
-            a_cards = (_card("src", "A", a_feats), _card("tgt", "B", b_feats, wounds=0))
             action = Action(feature="act", kind=kind, source="src", targets=("tgt",), cost=(("src", "close", "1"),),
                             magnitude_base=None if kind in _ATTACKS else 1, **changes)
             name = "/".join(p for p in (kind, variant, loadout) if p != "none")
-            out.append(World(name, State(cards=a_cards, action=action)))
+            out.append(World(name, State(cards=pair, action=action)))
     return out

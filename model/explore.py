@@ -114,19 +114,21 @@ def _explore(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -
 
     ppw = bounds.plays_per_window
 
-    def step(node: _Node, answer) -> _Node:
-        """Take ``answer``, then every forced pass (a player offered nothing, or the window's plays
-        used up): those are not choices, so they make no node of their own."""
-        runner.trace.events = []
-        runner.seq0 = len(node.events)
-        answers = node.answers + (answer,)
+    def visit(s, cur) -> None:
+        if (s, cur) not in seen:
+            seen.add((s, cur))
+            out.states += 1
+
+    def step(node: _Node, answer, choice: bool = True) -> _Node:
+        """Take ``answer`` (``choice``: the node waits for one; else it is a world's start), then
+        every forced pass (a player offered nothing, or the window's plays used up): those are not
+        choices, so they make no node of their own."""
+        runner.restart(len(node.events))
+        answers = node.answers + ((answer,) if choice else ())
         s, cur, ask = runner.advance(node.state, node.cursor, answer)
         while ask is not None and ask.kind == "respond" and (not ask.options or len(cur.played) >= ppw):
             out.forced += 1
-            key = (s, cur)
-            if key not in seen:
-                seen.add(key)
-                out.states += 1
+            visit(s, cur)
             s, cur, ask = runner.advance(s, cur, None)
             answers += (None,)
         return _Node(s, cur, ask, node.events + tuple(runner.trace.events), answers)
@@ -134,14 +136,7 @@ def _explore(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -
     for n, (wi, world) in enumerate(indexed):
         if progress:
             progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
-        s, cur = start(rb, world.state)
-        runner.trace.events = []
-        runner.seq0 = 0
-        s, cur, ask = runner.advance(s, cur)
-        first = _Node(s, cur, ask, tuple(runner.trace.events), ())
-        if ask is not None and ask.kind == "respond" and not ask.options:
-            first = step(first, None)
-        queue = deque([first])
+        queue = deque([step(_Node(*start(rb, world.state), None, (), ()), None, choice=False)])
         while queue:
             node = queue.popleft()
             nodes += 1
@@ -149,10 +144,7 @@ def _explore(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -
                 out.complete = False
                 queue.clear()
                 break
-            key = (node.state, node.cursor)
-            if key not in seen:
-                seen.add(key)
-                out.states += 1
+            visit(node.state, node.cursor)
             if node.ask is None:
                 _finish(node, world, wi, out, best, check_all, only)
                 continue

@@ -180,10 +180,10 @@ def start(rb: Rulebook, state: State) -> tuple[State, Cursor]:
 
 
 class _Run:
-    def __init__(self, rb: Rulebook, seq0: int = 0) -> None:
+    def __init__(self, rb: Rulebook) -> None:
         self.rb = rb
         self.trace = Trace()
-        self.seq0 = seq0  # seq of the first event (a resumed run continues the numbering)
+        self.seq0 = 0  # seq of the first event (a resumed run continues the numbering: restart())
         self.faces = (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
         self.strikes = rb.table("strike_table")
         self.words = rb.table("trigger_words")
@@ -196,6 +196,11 @@ class _Run:
     def emit(self, state: State, op: str, clauses, values: dict, assumes=()) -> None:
         self.trace.events.append(Event(self.seq0 + len(self.trace.events), state.step, op, tuple(clauses), values,
                                        state, tuple(assumes), self.where or ""))
+
+    def restart(self, seq0: int) -> None:
+        """Collect the events of a resumed run afresh, numbered from ``seq0`` (the events before)."""
+        self.trace.events = []
+        self.seq0 = seq0
 
     def locate(self, path: tuple) -> str:
         """The rulebook location (file:line) of an element, as events carry it."""
@@ -210,8 +215,6 @@ class _Run:
         if g is None:
             g = self._guards[text] = parse_guard(text)
             assert g is not None  # validated at load
-        if g.name == "always":
-            return not g.negated
         value = _GUARD_MEANINGS[g.name](self, state, g.arg)
         return not value if g.negated else value
 
@@ -312,9 +315,9 @@ class _Run:
             s = s.with_action(die_rolls=s.action.die_rolls + (answer,))
             return self._played(s, cur, op, cur.feature, "reroll", cur.card, cur.offered)
         options = self.options(s, cur, op)
+        offered = tuple(f.id for _, f in options)
         if answer is None:
-            self.emit(s, "pass", op.cites, {"window": wid, "player": cur.player,
-                                            "offered": tuple(f.id for _, f in options)}, op.assumes)
+            self.emit(s, "pass", op.cites, {"window": wid, "player": cur.player, "offered": offered}, op.assumes)
             cur = replace(cur, passes=cur.passes + 1, player=other_player(cur.player))
             if cur.passes < 2:
                 return s, cur
@@ -322,7 +325,6 @@ class _Run:
             if self.on_closed is not None:
                 self.on_closed(wid)
             return s, Cursor("op", cur.step, cur.op + 1, entered=cur.entered)
-        offered = tuple(f.id for _, f in options)
         card_id, feature = next(((c, f) for c, f in options if f.id == answer), (None, None))
         if feature is None:
             raise NotOffered(f"{answer!r} is not offered to player {cur.player} in window {wid} "

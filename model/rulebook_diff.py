@@ -230,20 +230,16 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
     die_values = tuple(range(faces[0], faces[1] + 1))
     runs = (_Run(base), _Run(draft))
 
-    def advance(i, node_state, cursor, events, answer, first_call=False):
+    def advance(i, node_state, cursor, events, answer):
         r = runs[i]
-        r.trace.events = []
-        r.seq0 = len(events)
-        s, cur, ask = r.advance(node_state, cursor) if first_call else r.advance(node_state, cursor, answer)
+        r.restart(len(events))
+        s, cur, ask = r.advance(node_state, cursor, answer)
         return s, cur, ask, events + tuple(r.trace.events)
 
     best: Difference | None = None
     for wi, world in enumerate(worlds):
-        nodes = []
-        for i, rb in enumerate((base, draft)):
-            s, cur = start(rb, world.state)
-            nodes.append(advance(i, s, cur, (), None, first_call=True))
-        queue = deque([(tuple(nodes), ())])
+        nodes = tuple(advance(i, *start(rb, world.state), (), None) for i, rb in enumerate((base, draft)))
+        queue = deque([(nodes, ())])
         while queue:
             (a, b), answers = queue.popleft()
             if best is not None and len(answers) >= best.choices:

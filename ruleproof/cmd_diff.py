@@ -47,11 +47,12 @@ def run(args, lang: str) -> int:
     from ruleproof.cli import _clause_text_fn, _console, parse_names
     from ruleproof.cmd_explore import parse_bounds
     from ruleproof.diff import DIFF_ENGINES, diff_rulebooks
+    from ruleproof.model.explore import Bounds
     from ruleproof.model.rulebook import load_rulebook
 
     clause_text = _clause_text_fn(args, lang)
     engines = parse_names(args.engines, DIFF_ENGINES, "engine")
-    bounds = parse_bounds(args.bounds if "x=" in args.bounds else f"x=0,{args.bounds}")
+    bounds = parse_bounds(args.bounds, Bounds(x_max=0))
     base, draft = load_rulebook(args.base), load_rulebook(args.draft)
     out = diff_rulebooks(base, draft, engines, bounds)
     saved = None

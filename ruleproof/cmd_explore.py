@@ -39,16 +39,22 @@ def add_parser(sub, common, texts) -> None:
     p.set_defaults(run=run)
 
 
-def parse_bounds(text: str):
-    """``x=2,plays=1,die=1-6,loadouts=dice+payment`` -> :class:`~ruleproof.model.explore.Bounds`.
+def parse_bounds(text: str, base=None):
+    """``x=2,plays=1,die=1-6,loadouts=dice+payment`` -> :class:`~ruleproof.model.explore.Bounds`;
+    what the text leaves out comes from ``base`` (default: ``Bounds()``).
 
     >>> parse_bounds("x=2,die=1-3").x_max, parse_bounds("x=2,die=1-3").die
     (2, (1, 3))
+    >>> from ruleproof.model.explore import Bounds
+    >>> parse_bounds("loadouts=none", Bounds(x_max=0)).x_max
+    0
     """
+    from dataclasses import replace
+
     from ruleproof.generators.bounded import LOADOUTS
     from ruleproof.model.explore import Bounds
 
-    values: dict = {"x_max": 1}
+    values: dict = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, _, raw = part.partition("=")
         name = _KEYS.get(key.strip())
@@ -72,7 +78,7 @@ def parse_bounds(text: str):
         except ValueError as exc:
             raise RuleproofError("RP150", None, problem=f"--bounds {part}: {exc}",
                                  fix="e.g. --bounds x=2,plays=1,die=1-6,loadouts=dice+payment") from None
-    return Bounds(**values)
+    return replace(base or Bounds(), **values)
 
 
 def _bounds_arg(b) -> str:

@@ -126,7 +126,7 @@ def _exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.model.explore import Bounds, explore, explore_results
 
     bounds = opts.get("bounds") or Bounds()
-    out = explore(rb, bounded_worlds(bounds.x_max, bounds.loadouts), bounds, jobs=opts.get("explore_jobs", 1))
+    out = explore(rb, bounded_worlds(bounds.x_max, bounds.loadouts), bounds)
     replay = "ruleproof explore" + (f" {opts['rulebook_arg']}" if opts.get("rulebook_arg") else "")
     stats = {"states": out.states, "traces": out.traces, "complete": out.complete, "depth": out.depth,
              "worlds": out.worlds}
