@@ -25,6 +25,7 @@ An ``x`` is ``[what, card, property]``: ``[property, source, movement]`` reads a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from .hashing import cached_hash
 
 __all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "EFFECTS", "X_SOURCES", "CONDITIONS"]
 
@@ -43,6 +44,7 @@ class Effect:
     prop: str = ""
 
 
+@cached_hash
 @dataclass(frozen=True)
 class Feature:
     id: str

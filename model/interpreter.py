@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from .features import Effect, Feature
+from .hashing import cached_hash
 from .rulebook import Rulebook
 from .schema import OperationSpec
 from .state import Action, Card, Modification, State, XVar, other_player
@@ -24,6 +25,7 @@ from .vocabulary import parse_guard
 
 __all__ = ["Event", "Trace", "Cursor", "NotOffered", "start", "NEEDS_DIE", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
 
+_new = object.__new__
 MAX_STEPS = 100  # steps entered in one run; a compound loop that never ends stops here
 
 
@@ -146,6 +148,7 @@ class Ask:
     options: tuple[tuple[str, Feature], ...] = ()
 
 
+@cached_hash
 @dataclass(frozen=True)
 class Cursor:
     """Where a run is, as data: with the :class:`State` it is the whole configuration of a run, so
@@ -194,8 +197,10 @@ class _Run:
 
     # --- events ---------------------------------------------------------------------------------
     def emit(self, state: State, op: str, clauses, values: dict, assumes=()) -> None:
-        self.trace.events.append(Event(self.seq0 + len(self.trace.events), state.step, op, tuple(clauses), values,
-                                       state, tuple(assumes), self.where or ""))
+        e = _new(Event)  # Event(...) without the frozen dataclass's per-field __setattr__ (the hot path)
+        e.__dict__.update(seq=self.seq0 + len(self.trace.events), step=state.step, op=op, clauses=tuple(clauses),
+                          values=values, state=state, assumes=tuple(assumes), where=self.where or "")
+        self.trace.events.append(e)
 
     def restart(self, seq0: int) -> None:
         """Collect the events of a resumed run afresh, numbered from ``seq0`` (the events before)."""
@@ -230,29 +235,28 @@ class _Run:
             s, cur = self._answer(s, cur, answer)
         while True:
             at = cur.at
-            if at == "op":
-                spec = steps[cur.step]
-                if cur.op >= len(spec.operations):
-                    cur = Cursor("next", cur.step, entered=cur.entered)
-                    continue
-                op = spec.operations[cur.op]
-                self.where = self.locate(("steps", cur.step, "operations", cur.op))
-                if not self.guard(op.when, s):
-                    self.emit(s, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
-                    cur = replace(cur, op=cur.op + 1)
-                elif op.op == "roll_die":
-                    cur = replace(cur, at="die")
-                    return s, cur, Ask("die", s, why="roll", faces=self.faces)
-                elif op.op == "window":
-                    opener = self._opener(s, op)
-                    s = replace(s, windows_seen=s.windows_seen + (op.params["id"],))
-                    self.emit(s, "window", op.cites, {"id": op.params["id"], "first": opener,
-                                                      "allows": tuple(op.params["allows"])}, op.assumes)
-                    cur = Cursor("respond", cur.step, cur.op, player=opener, entered=cur.entered)
-                    return s, cur, self._ask_response(s, cur, op)
-                else:
-                    s = HANDLERS[op.op](self, s, op)
-                    cur = replace(cur, op=cur.op + 1)
+            if at == "op":  # the step's operations from cur.op on, up to the next choice (no cursor per op)
+                step = cur.step
+                operations = steps[step].operations
+                i = cur.op
+                while i < len(operations):
+                    op = operations[i]
+                    self.where = self.locate(("steps", step, "operations", i))
+                    if not self.guard(op.when, s):
+                        self.emit(s, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
+                    elif op.op == "roll_die":
+                        return s, replace(cur, at="die", op=i), Ask("die", s, why="roll", faces=self.faces)
+                    elif op.op == "window":
+                        opener = self._opener(s, op)
+                        s = replace(s, windows_seen=s.windows_seen + (op.params["id"],))
+                        self.emit(s, "window", op.cites, {"id": op.params["id"], "first": opener,
+                                                          "allows": tuple(op.params["allows"])}, op.assumes)
+                        cur = Cursor("respond", step, i, player=opener, entered=cur.entered)
+                        return s, cur, self._ask_response(s, cur, op)
+                    else:
+                        s = HANDLERS[op.op](self, s, op)
+                    i += 1
+                cur = Cursor("next", step, entered=cur.entered)
             elif at == "enter":
                 if cur.entered >= MAX_STEPS:
                     self.trace.outcome = "step_limit"

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .features import Feature
+from .hashing import HASH_KEY, cached_hash
 
 __all__ = ["Card", "XVar", "Modification", "Action", "State", "PLAYERS", "other_player", "evolve"]
 
@@ -40,6 +41,7 @@ def evolve(obj, **changes):
     d = new.__dict__
     d.update(obj.__dict__)
     d.update(changes)
+    d.pop(HASH_KEY, None)  # a cached hash belongs to the original
     return new
 
 
@@ -54,6 +56,7 @@ def _put(pairs: tuple[tuple[str, int], ...], key: str, value: int) -> tuple[tupl
     return tuple(sorted({**dict(pairs), key: value}.items()))
 
 
+@cached_hash
 @dataclass(frozen=True)
 class Card:
     id: str
@@ -98,6 +101,7 @@ class Card:
         return self.wounds == 0
 
 
+@cached_hash
 @dataclass(frozen=True)
 class XVar:
     """A variable X of the executing feature (542.1): its kind, how it is determined, its value."""
@@ -124,6 +128,7 @@ class Modification:
     limit: int | None = None  # 540.3.1: stays open while action markers < limit
 
 
+@cached_hash
 @dataclass(frozen=True)
 class Action:
     """The executing game action."""
@@ -191,6 +196,7 @@ class Action:
         return replace(fresh, **{k: getattr(self, k) for k in keep})
 
 
+@cached_hash
 @dataclass(frozen=True)
 class State:
     cards: tuple[Card, ...]

@@ -68,12 +68,17 @@ class View:
         self.kinds = kinds
         self.by_op = by_op
         self._parts: list[list] | None = None
+        self._ops: dict[tuple, list] = {}
 
     def ops(self, *names: str, skipped: bool = False) -> list:
-        found = [e for n in names for e in self.by_op.get(n, ())]
-        if len(names) > 1:
-            found.sort(key=lambda e: e.seq)
-        return [e for e in found if bool(e.values.get("skipped")) == skipped]
+        key = (names, skipped)
+        found = self._ops.get(key)
+        if found is None:  # the properties ask for the same few operations again and again
+            found = [e for n in names for e in self.by_op.get(n, ())]
+            if len(names) > 1:
+                found.sort(key=lambda e: e.seq)
+            found = self._ops[key] = [e for e in found if bool(e.values.get("skipped")) == skipped]
+        return found
 
     def kind(self, e) -> str:
         return self.kinds[e.seq]
@@ -132,11 +137,18 @@ def _fixed_once_at_declaration(view: View, complete: bool, kind: str, clause: st
     if complete and view.ops("declare") and not fixes:
         return _v(view.ops("declare"), f"X вида {kind} так и не зафиксирован ({clause})",
                   f"X of kind {kind} is never fixed ({clause})")
-    for e in view.events:
+    if not fixes:
+        return None
+    first = fixes[0]  # the events before the first fixing have nothing to compare with
+    fixed = dict(first.values["fixed"])
+    before = None
+    for e in view.events[first.seq - view.events[0].seq:]:
+        a = e.state.action
+        if a is before:  # the same action record: the same X values
+            continue
+        before = a
         for name in names:
-            x = e.state.action.x(name)
-            first = next((f for f in fixes if f.seq <= e.seq), None)
-            if first is not None and x.value != dict(first.values["fixed"]).get(name):
+            if a.x(name).value != fixed.get(name):
                 return _v([first, e], f"X {name} изменился после фиксации ({clause})",
                           f"X {name} changed after it was fixed ({clause})")
     return None
