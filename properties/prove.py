@@ -38,6 +38,8 @@ __all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "b
 
 DEFAULT_TIMEOUT_MS = 20_000
 DEFAULT_DEPTH = 160
+#: Fixedpoint options for every Spacer query (measured in benchmarks/README.md)
+SPACER_OPTIONS: dict = {}
 
 
 @dataclass
@@ -91,21 +93,29 @@ def coi(sy: System, target, exact: bool, windows: bool = True) -> frozenset[str]
     reads, so removing the rest changes no behaviour; otherwise the guards of window plays are left
     out, and the variables only they read become free — an over-approximation (sound for proofs).
     ``windows``: keep who has priority and the passes in a row (the windows' shape) in any case."""
-    steps = _steps(sy)
+    deps = _deps(sy)
     keep = _names(target) | {"pc"} | ({"wpl", "wps"} if windows else set())
     for d in sy.disjuncts:
         if exact or d.event in ("goto", "deadlock") or (d.op_index is not None and d.event not in (
                 "play", "pass", "window", "window_closed")):
-            keep |= _names(steps[d.id][0])
+            keep |= deps[d.id][0]
+    changes = [deps[d.id][1] for d in sy.disjuncts]
     while True:
         n = len(keep)
-        for d in sy.disjuncts:
-            for v, e in steps[d.id][1].items():
+        for ch in changes:
+            for v, names in ch.items():
                 if v in keep:
-                    keep |= _names(e)
+                    keep |= names
         if len(keep) == n:
             break
     return frozenset(k for k in keep if k in sy.width)
+
+
+def _deps(sy: System) -> dict:
+    """Per disjunct: (the names its guard reads, {changed variable: the names its new value reads})."""
+    if not hasattr(sy, "_deps_cache"):
+        sy._deps_cache = {i: (_names(g), {v: _names(e) for v, e in ch.items()}) for i, (g, ch) in _steps(sy).items()}
+    return sy._deps_cache
 
 
 def _names(e) -> set[str]:
@@ -140,7 +150,7 @@ def _steps(sy: System) -> dict:
 
 
 def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[str] | None = None,
-           path: list | None = None) -> str:
+           path: list | None = None, options: dict | None = None) -> str:
     """'sat' (a target state is reachable), 'unsat' (it is not), or 'unknown: <reason>'.
 
     One relation per location (pc), over the variables in ``keep`` (default: the cone of influence
@@ -152,28 +162,34 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
     fp.set(engine="spacer")
     fp.set("timeout", timeout_ms)
     fp.set("spacer.random_seed", seed)
+    for k, v in (SPACER_OPTIONS if options is None else options).items():
+        fp.set(k, v)
     vs = [v for v in sy.vars if v.name != "pc" and v.name in keep]
     sorts = [z3.BitVecSort(v.width, ctx) for v in vs]
     rel = {i: z3.Function(f"L{i}", *sorts, z3.BoolSort(ctx)) for i in range(len(sy.locs))}
     err = z3.Function("Err", z3.BoolSort(ctx))
     fp.register_relation(err, *rel.values())
     pre = [sy.pre[v.name] for v in vs]
-    fp.declare_var(*[sy.pre[v.name] for v in sy.vars], sy.die)
+    # the rules are built through the C API: the Python wrapper's ForAll checks every bound variable of
+    # every rule, which costs more than Spacer on the small cones
+    bound = [sy.pre[v.name] for v in sy.vars] + [sy.die]
+    arr = (z3.Ast * len(bound))(*[b.as_ast() for b in bound])
+    pcv = sy.pre["pc"]
 
-    def at(loc, e):
-        return z3.substitute(e, (sy.pre["pc"], sy.val(loc, "pc")))
+    def rule(head, body, loc, name=""):
+        f = _subst(z3.Implies(z3.And(body), head), [(pcv, sy.val(loc, "pc"))])
+        q = z3.z3core.Z3_mk_forall_const(ctx.ref(), 0, len(bound), arr, 0, None, f.as_ast())
+        z3.z3core.Z3_fixedpoint_add_rule(ctx.ref(), fp.fixedpoint, q, z3.to_symbol(name, ctx))
 
-    fp.rule(rel[sy.start_pc](*pre), at(sy.start_pc, sy.init()), name="init")
-    succ = _pc_successors(sy)
-    for d in sy.disjuncts:
-        g, ch = _steps(sy)[d.id]
-        head = rel[succ[d.id][0]](*[at(d.loc, ch.get(v.name, sy.pre[v.name])) for v in vs])
-        fp.rule(head, [rel[d.loc](*pre), at(d.loc, g)], name=f"d{d.id}")
+    rule(rel[sy.start_pc](*pre), [sy.init()], sy.start_pc, "init")
+    for ds, args, g in _merged(sy, vs):
+        rule(rel[_pc_successors(sy)[ds[0].id][0]](*args), [rel[ds[0].loc](*pre), g], ds[0].loc,
+             "d" + "_".join(str(d.id) for d in ds))
     bad = target(sy, sy.pre)
     for i in range(len(sy.locs)):
-        b = z3.simplify(at(i, bad))
+        b = z3.simplify(_subst(bad, [(pcv, sy.val(i, "pc"))]))
         if not z3.is_false(b):
-            fp.rule(err(), [rel[i](*pre), b])
+            rule(err(), [rel[i](*pre), b], i)
     try:
         r = fp.query(err())
     except z3.Z3Exception as exc:
@@ -181,17 +197,36 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
     if r == z3.sat:
         if path is not None:
             names = [n for n in fp.get_rule_names_along_trace() if n.startswith("d")]
-            path.extend(sy.disjuncts[int(n[1:])] for n in reversed(names))
+            path.extend(tuple(sy.disjuncts[int(i)] for i in n[1:].split("_")) for n in reversed(names))
         return "sat"
     if r == z3.unsat:
         return "unsat"
     return f"unknown: {fp.reason_unknown()}"
 
 
+def _merged(sy: System, vs: list) -> list:
+    """The disjuncts as Spacer's rules over the variables ``vs``: disjuncts from one location to one
+    successor that change ``vs`` alike (and are the same kind of window event) are one rule whose guard
+    is the disjunction of theirs — e.g. the plays of features whose differences lie outside the cone.
+    Returns [(disjuncts, new values of vs, guard)]."""
+    succ = _pc_successors(sy)
+    groups: dict = {}
+    for d in sy.disjuncts:
+        g, ch = _steps(sy)[d.id]
+        args = [ch.get(v.name, sy.pre[v.name]) for v in vs]
+        kind = (d.event, OPTIONS[d.option].player) if d.event == "play" else (
+            (d.event, d.passes) if d.event in ("pass", "window") else "op")
+        key = (d.loc, succ[d.id][0], kind, tuple(a.get_id() for a in args))
+        groups.setdefault(key, (args, []))[1].append((d, g))
+    return [(tuple(d for d, _ in dg), args, z3.Or([g for _, g in dg]) if len(dg) > 1 else dg[0][1])
+            for args, dg in groups.values()]
+
+
 def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_000):
     """Check a sequence of disjuncts on the exact system — a straight line, executed symbolically from
-    the initial state (no choice of disjunct, no frame variables) — and that it ends in a ``target``
-    state: (model, path record, depth) or None when it is spurious."""
+    the initial state (no frame variables) — and that it ends in a ``target`` state: (model, path
+    record, depth) or None when it is spurious.  A step may be a tuple of disjuncts (one merged rule
+    of :func:`spacer`): the solver picks one of them."""
     path = repair(sy, path)
     rec = _Path(sy)
     solver = z3.SolverFor("QF_BV", ctx=sy.ctx)
@@ -199,14 +234,32 @@ def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_0
     solver.set("random_seed", seed)
     state = dict(rec.frames[0])
     solver.add(_subst(sy.init(), [(sy.pre[n], state[n]) for n in state]))
-    for i, d in enumerate(path):
+    for i, step in enumerate(path):
+        group = step if isinstance(step, tuple) else (step,)
         die = z3.BitVec(f"die@{i}", 4, sy.ctx)
         rec.dice.append(die)
-        rec.acts.append(z3.BitVecVal(d.id, 10, sy.ctx))
-        guard, changes = _steps(sy)[d.id]
         pairs = [(sy.pre[n], state[n]) for n in state] + [(sy.die, die)]
-        solver.add(_subst(guard, pairs))
-        state.update({n: z3.simplify(_subst(e, pairs)) for n, e in changes.items()})
+        alts = [(d, _subst(_steps(sy)[d.id][0], pairs), {n: _subst(e, pairs) for n, e in _steps(sy)[d.id][1].items()})
+                for d in group]
+        if len(alts) == 1:
+            d, guard, changes = alts[0]
+            rec.acts.append(z3.BitVecVal(d.id, 10, sy.ctx))
+            solver.add(guard)
+            state.update({n: z3.simplify(e) for n, e in changes.items()})
+            continue
+        # several disjuncts share Spacer's rule: a choice, made by the solver
+        sel = z3.BitVec(f"sel@{i}", 10, sy.ctx)
+        solver.add(z3.Or([z3.And(sel == z3.BitVecVal(d.id, 10, sy.ctx), g) for d, g, _ in alts]))
+        rec.acts.append(sel)
+        touched = {n for _, _, ch in alts for n in ch}
+        new = {}
+        for n in touched:
+            e = state[n]
+            for d, _, ch in alts:
+                if n in ch:
+                    e = z3.If(sel == z3.BitVecVal(d.id, 10, sy.ctx), ch[n], e)
+            new[n] = z3.simplify(e)
+        state.update(new)
     solver.add(_subst(target(sy, sy.pre), [(sy.pre[n], state[n]) for n in state]))
     return (solver.model(), rec, len(path)) if solver.check() == z3.sat else None
 
@@ -225,7 +278,9 @@ def repair(sy: System, path: list) -> list:
     many passed in a row are left out of its cone, so a play may come when it is the other player's
     turn, or a window close after one pass."""
     out, wpl, wps = [], 0, 0
-    for d in path:
+    for step in path:
+        group = step if isinstance(step, tuple) else (step,)
+        d = group[0]  # the disjuncts of a group are the same kind of event, of the same player
         passes = {p.passes: p for p in sy.by_loc.get(d.loc, ()) if p.event == "pass"}
         if d.event == "window":
             wpl, wps = "AB".index(d.opener), 0
@@ -239,9 +294,9 @@ def repair(sy: System, path: list) -> list:
                 out.append(passes[0])
                 wpl, wps = 1 - wpl, 1
             elif d.passes == 0 and wps == 1:
-                d = passes[1]
+                step = passes[1]
             wpl, wps = 1 - wpl, wps + 1
-        out.append(d)
+        out.append(step)
     return out
 
 
@@ -295,12 +350,14 @@ def _single(sy: System, only: list):
 
 
 def _pc_successors(sy: System) -> dict[int, tuple[int, ...]]:
-    out = {}
-    for d in sy.disjuncts:
-        _, changes = _steps(sy)[d.id]
-        pc = changes.get("pc")
-        out[d.id] = (d.loc,) if pc is None else (z3.simplify(pc).as_long(),)
-    return out
+    if not hasattr(sy, "_succ_cache"):
+        out = {}
+        for d in sy.disjuncts:
+            _, changes = _steps(sy)[d.id]
+            pc = changes.get("pc")
+            out[d.id] = (d.loc,) if pc is None else (z3.simplify(pc).as_long(),)
+        sy._succ_cache = out
+    return sy._succ_cache
 
 
 def bmc(sy: System, target, max_depth: int, timeout_ms: int, seed: int = 0, invariants=(), exact: bool = True):
