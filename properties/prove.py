@@ -34,7 +34,7 @@ from ruleproof.reports.trace import trace_to_json
 from .z3forms import FORMS
 
 __all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
-           "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH"]
+           "shared_system", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]
 
 DEFAULT_TIMEOUT_MS = 20_000
 DEFAULT_DEPTH = 160
@@ -134,6 +134,29 @@ def _names(e) -> set[str]:
     return out
 
 
+def _init(sy: System):
+    if not hasattr(sy, "_init_cache"):
+        sy._init_cache = sy.init()
+    return sy._init_cache
+
+
+def _app(f, args):
+    """``f(*args)`` through the C API (the wrapper checks each argument's sort)."""
+    arr = (z3.Ast * len(args))(*[a.as_ast() for a in args])
+    return z3.BoolRef(z3.z3core.Z3_mk_app(f.ctx.ref(), f.ast, len(args), arr), f.ctx)
+
+
+def _and(es):
+    if len(es) == 1:
+        return es[0]
+    arr = (z3.Ast * len(es))(*[e.as_ast() for e in es])
+    return z3.BoolRef(z3.z3core.Z3_mk_and(es[0].ctx.ref(), len(es), arr), es[0].ctx)
+
+
+def _implies(a, b):
+    return z3.BoolRef(z3.z3core.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
+
+
 def _subst(e, pairs):
     """``z3.substitute`` through the C API (the Python wrapper checks every pair's sorts, which dominates
     when a frame substitutes all the variables)."""
@@ -141,6 +164,18 @@ def _subst(e, pairs):
     frm = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
     to = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
     return z3.z3._to_expr_ref(z3.z3core.Z3_substitute(e.ctx.ref(), e.as_ast(), n, frm, to), e.ctx)
+
+
+class _Sub:
+    """One substitution applied to many terms (the pairs' arrays built once)."""
+
+    def __init__(self, pairs) -> None:
+        self.n = len(pairs)
+        self.frm = (z3.Ast * self.n)(*[a.as_ast() for a, _ in pairs])
+        self.to = (z3.Ast * self.n)(*[b.as_ast() for _, b in pairs])
+
+    def __call__(self, e):
+        return z3.z3._to_expr_ref(z3.z3core.Z3_substitute(e.ctx.ref(), e.as_ast(), self.n, self.frm, self.to), e.ctx)
 
 
 def _steps(sy: System) -> dict:
@@ -177,19 +212,19 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
     pcv = sy.pre["pc"]
 
     def rule(head, body, loc, name=""):
-        f = _subst(z3.Implies(z3.And(body), head), [(pcv, sy.val(loc, "pc"))])
+        f = _subst(_implies(_and(body), head), [(pcv, sy.val(loc, "pc"))])
         q = z3.z3core.Z3_mk_forall_const(ctx.ref(), 0, len(bound), arr, 0, None, f.as_ast())
         z3.z3core.Z3_fixedpoint_add_rule(ctx.ref(), fp.fixedpoint, q, z3.to_symbol(name, ctx))
 
-    rule(rel[sy.start_pc](*pre), [sy.init()], sy.start_pc, "init")
+    rule(_app(rel[sy.start_pc], pre), [_init(sy)], sy.start_pc, "init")
     for ds, args, g in _merged(sy, vs):
-        rule(rel[_pc_successors(sy)[ds[0].id][0]](*args), [rel[ds[0].loc](*pre), g], ds[0].loc,
+        rule(_app(rel[_pc_successors(sy)[ds[0].id][0]], args), [_app(rel[ds[0].loc], pre), g], ds[0].loc,
              "d" + "_".join(str(d.id) for d in ds))
     bad = target(sy, sy.pre)
     for i in range(len(sy.locs)):
         b = z3.simplify(_subst(bad, [(pcv, sy.val(i, "pc"))]))
         if not z3.is_false(b):
-            rule(err(), [rel[i](*pre), b], i)
+            rule(err(), [_app(rel[i], pre), b], i)
     try:
         r = fp.query(err())
     except z3.Z3Exception as exc:
@@ -233,14 +268,13 @@ def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_0
     solver.set("timeout", timeout_ms)
     solver.set("random_seed", seed)
     state = dict(rec.frames[0])
-    solver.add(_subst(sy.init(), [(sy.pre[n], state[n]) for n in state]))
+    solver.add(_subst(_init(sy), [(sy.pre[n], state[n]) for n in state]))
     for i, step in enumerate(path):
         group = step if isinstance(step, tuple) else (step,)
         die = z3.BitVec(f"die@{i}", 4, sy.ctx)
         rec.dice.append(die)
-        pairs = [(sy.pre[n], state[n]) for n in state] + [(sy.die, die)]
-        alts = [(d, _subst(_steps(sy)[d.id][0], pairs), {n: _subst(e, pairs) for n, e in _steps(sy)[d.id][1].items()})
-                for d in group]
+        sub = _Sub([(sy.pre[n], state[n]) for n in state] + [(sy.die, die)])
+        alts = [(d, sub(_steps(sy)[d.id][0]), {n: sub(e) for n, e in _steps(sy)[d.id][1].items()}) for d in group]
         if len(alts) == 1:
             d, guard, changes = alts[0]
             rec.acts.append(z3.BitVecVal(d.id, 10, sy.ctx))
@@ -260,8 +294,14 @@ def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_0
                     e = z3.If(sel == z3.BitVecVal(d.id, 10, sy.ctx), ch[n], e)
             new[n] = z3.simplify(e)
         state.update(new)
+    rec.solver, rec.state = solver, state
+    solver.push()
     solver.add(_subst(target(sy, sy.pre), [(sy.pre[n], state[n]) for n in state]))
-    return (solver.model(), rec, len(path)) if solver.check() == z3.sat else None
+    if solver.check() != z3.sat:
+        return None
+    model = solver.model()
+    solver.pop()
+    return model, rec, len(path)
 
 
 class _Path:
@@ -271,6 +311,8 @@ class _Path:
         self.frames = [{v.name: z3.BitVec(f"{v.name}@0", v.width, sy.ctx) for v in sy.vars}]
         self.dice: list = []
         self.acts: list = []
+        self.solver = None  # the path's constraints (without the target), and its last state
+        self.state: dict = {}
 
 
 def repair(sy: System, path: list) -> list:
@@ -314,7 +356,7 @@ class _Unroller:
         self.world = {v.name: z3.BitVec(f"{v.name}@w", v.width, sy.ctx) for v in sy.vars if v.group == "world"}
         self.frames = [self._frame(0)]
         self.dice, self.acts = [], []
-        self.solver.add(self._sub(sy.init(), 0))
+        self.solver.add(self._sub(_init(sy), 0))
 
     def _frame(self, k: int) -> dict:
         out = dict(self.world)
@@ -493,14 +535,15 @@ def _find_violation(rb: Rulebook, sy: System, bad, pid: str, max_depth: int, tim
 
 
 def _spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms: int, seed: int,
-                    order: tuple[bool, ...] = (False, True)):
+                    order: tuple[bool, ...] = (False, True), options: dict | None = None):
     """Spacer on the cone of influence without the windows' shape, then — if its path is spurious
     on the exact system — with it.  Returns (result, followed path or None, replayed counterexample)."""
     last = "unknown: not run"
     for windows in order:
         path: list = []
         try:
-            r = spacer(sy, target, timeout_ms, seed, keep=coi(sy, target(sy, sy.pre), False, windows), path=path)
+            r = spacer(sy, target, timeout_ms, seed, keep=coi(sy, target(sy, sy.pre), False, windows), path=path,
+                       options=options)
         except z3.Z3Exception as exc:  # anything the engine raises is "unknown", never a proof
             r = f"unknown: {exc}"
         if r == "unsat":
@@ -519,24 +562,27 @@ def _spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_m
 
 def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
               max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kind: bool = False,
-              shortest: bool = False) -> Verdict:
+              shortest: bool = False, sy: System | None = None) -> Verdict:
     """The verdict on one property: Spacer, then BMC for a counterexample, then the premise.
-    ``shortest``: when Spacer's path shows a violation, BMC (exact cone) looks for a shorter one."""
+    ``shortest``: when Spacer's path shows a violation, BMC (exact cone) looks for a shorter one.
+    ``sy``: a system compiled with (at least) the form's history variables (:func:`shared_system`);
+    default: one of its own, in a fresh context."""
     form = FORMS[pid]
-    kw = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kind=kind, shortest=shortest)
+    kw = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kind=kind, shortest=shortest,
+              sy=sy)
     if form.split:
         return _prove_split(rb, pid, form, **kw)
     return _prove_form(rb, pid, form, **kw)
 
 
-def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, seed: int, order):
+def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, seed: int, order, options=None):
     """Spacer on each disjunct of ``bad`` on its own (each has a smaller cone of influence): unsat when
     every part is; the first part with a confirmed path gives the counterexample."""
     whole = bad(sy, sy.pre)
     parts = whole.children() if z3.is_or(whole) else [whole]
     results = []
     for part in parts:
-        r, found, cx = _spacer_refined(rb, sy, lambda _sy, _S, part=part: part, pid, timeout_ms, seed, order)
+        r, found, cx = _spacer_refined(rb, sy, lambda _sy, _S, part=part: part, pid, timeout_ms, seed, order, options)
         if r == "sat" and cx is not None and cx.reproduced:
             return r, found, cx
         results.append(r)
@@ -588,15 +634,19 @@ def _prove_split(rb: Rulebook, pid: str, form, **kw) -> Verdict:
     return out
 
 
-def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max_depth: int, vacuity: bool,
-                kind: bool, shortest: bool = False) -> Verdict:
-    started = time.perf_counter()
+def _options(form) -> dict:
+    return {**SPACER_OPTIONS, **dict(form.options)}
 
-    ctx = z3.Context()
-    _set_seed(ctx, seed)
-    sy = compile_rulebook(rb, form.hist, ctx)
+
+def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max_depth: int, vacuity: bool,
+                kind: bool, shortest: bool = False, sy: System | None = None) -> Verdict:
+    started = time.perf_counter()
+    if sy is None:
+        ctx = z3.Context()
+        _set_seed(ctx, seed)
+        sy = compile_rulebook(rb, form.hist, ctx)
     order = (True,) if form.windows else (False, True)
-    r, found, cx = _spacer_by_parts(rb, sy, form.bad, pid, timeout_ms, seed, order)
+    r, found, cx = _spacer_by_parts(rb, sy, form.bad, pid, timeout_ms, seed, order, _options(form))
     if r == "unsat":
         v = Verdict(pid, "proved", "spacer", 0.0)
     elif cx is not None and cx.reproduced:
@@ -620,25 +670,73 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
     if kind and v.verdict == "proved":
         v.kinduction = k_induction(sy, form.bad, 8, timeout_ms, seed)
     if vacuity and v.verdict in ("proved", "holds to depth k"):
-        w, found, cx = _spacer_refined(rb, sy, form.premise, None, timeout_ms, seed, order)
-        if w == "unsat":
-            res = "unsat"
-        elif found is not None:
-            res, model, u, k = "sat", *found
-        else:
-            try:
-                res, model, u, k = bmc(sy, form.premise, max_depth, timeout_ms, seed, exact=True)
-            except z3.Z3Exception as exc:
-                res = f"unknown: {exc}"
-        if res == "sat":
-            v.vacuous = False
-            v.witness = replay(rb, extract(sy, model, u, k), None)
-        elif res == "unsat":
-            v.vacuous = True
-        else:
-            v.vacuous = None
+        v.vacuous, v.witness, _ = _witness(rb, sy, form, timeout_ms, seed, max_depth)
     v.seconds = time.perf_counter() - started
     return v
+
+
+def _witness(rb: Rulebook, sy: System, form, timeout_ms: int, seed: int, max_depth: int):
+    """Is the premise of ``form`` reachable?  (vacuous: True/False/None for unknown, the replayed witness,
+    the followed path — (model, path record, depth) — when Spacer's path gave it)."""
+    order = (True,) if form.windows else (False, True)
+    w, found, cx = _spacer_refined(rb, sy, form.premise, None, timeout_ms, seed, order, _options(form))
+    if w == "unsat":
+        return True, None, None
+    if found is not None:
+        return False, cx, found
+    try:
+        res, model, u, k = bmc(sy, form.premise, max_depth, timeout_ms, seed, exact=True)
+    except z3.Z3Exception as exc:
+        res = f"unknown: {exc}"
+    if res == "sat":
+        return False, replay(rb, extract(sy, model, u, k), None), None
+    if res == "unsat":
+        return True, None, None
+    return None, None, None
+
+
+def _witnesses(rb: Rulebook, sy: System, verdicts: list, timeout_ms: int, seed: int, max_depth: int) -> None:
+    """The vacuity witnesses of ``verdicts`` (on one shared system): each path Spacer finds to one
+    premise is tried — by the same solver, on the exact system, the path fixed — for the premises
+    still open (a world and dice making that path reach them); a premise no path reaches gets its own
+    query."""
+    open_ = [v for v in verdicts if v.verdict in ("proved", "holds to depth k")]
+    while open_:
+        v = open_.pop(0)
+        started = time.perf_counter()
+        v.vacuous, v.witness, found = _witness(rb, sy, FORMS[v.pid], timeout_ms, seed, max_depth)
+        v.seconds += time.perf_counter() - started
+        if found is None:
+            continue
+        _, rec, k = found
+        final = [(sy.pre[n], rec.state[n]) for n in rec.state]
+        for q in list(open_):
+            started = time.perf_counter()
+            rec.solver.push()
+            try:
+                rec.solver.add(_subst(FORMS[q.pid].premise(sy, sy.pre), final))
+                if rec.solver.check() == z3.sat:
+                    q.vacuous, q.witness = False, replay(rb, extract(sy, rec.solver.model(), rec, k), None)
+                    open_.remove(q)
+            finally:
+                rec.solver.pop()
+            q.seconds += time.perf_counter() - started
+
+
+def shared_system(rb: Rulebook, pids, seed: int = 0) -> System:
+    """One system (in a fresh context) carrying the history variables of the forms of ``pids`` (the
+    parts of a split form): each property's queries still use only its own cone of influence, but the
+    compilation and the transition terms are built once.  A history variable of the same name in two
+    forms is the same variable (the forms share a flag only where it means the same)."""
+    hist: dict = {}
+    for pid in pids:
+        form = FORMS[pid]
+        for f in form.split or (form,):
+            for h in f.hist:
+                hist.setdefault(h.name, h)
+    ctx = z3.Context()
+    _set_seed(ctx, seed)
+    return compile_rulebook(rb, tuple(hist.values()), ctx)
 
 
 def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
@@ -679,11 +777,13 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
     """Every catalogue property (or ``only`` these ids) on ``rb``."""
     started = time.perf_counter()
     wanted = [p for p in PROPERTIES if only is None or p.id in set(only)]
-    verdicts, results = [], []
-    for p in wanted:
-        v = prove_one(rb, p.id, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity,
-                      kind=kinduction, shortest=shortest)
-        verdicts.append(v)
+    sy = shared_system(rb, [p.id for p in wanted], seed)
+    verdicts = [prove_one(rb, p.id, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=False,
+                          kind=kinduction, shortest=shortest, sy=sy) for p in wanted]
+    if vacuity:
+        _witnesses(rb, sy, verdicts, timeout_ms, seed, max_depth)
+    results = []
+    for p, v in zip(wanted, verdicts):
         note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note))
     return ProveOutcome(results, verdicts, z3.get_version_string(), seed, time.perf_counter() - started,

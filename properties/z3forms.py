@@ -41,6 +41,7 @@ class Form:
     note: str = ""
     split: tuple["Form", ...] = ()  # proved as these parts, each on its own (its own, smaller cone)
     windows: bool = False  # the cone needs the windows' shape (who has priority, passes) from the start
+    options: tuple[tuple[str, object], ...] = ()  # Fixedpoint options for this form's Spacer queries
 
 
 FORMS: dict[str, Form] = {}
@@ -538,7 +539,7 @@ def _may_offered(i: int):
     return flag(f"hd_off{i}", when, part=True)
 
 
-def _may_form(opts: list[int], pid: str) -> Form:
+def _may_form(opts: list[int], pid: str, latch_name: str = "hd_latch") -> Form:
     def part_bad(sy: System, S):
         c = []
         for i in opts:
@@ -550,8 +551,8 @@ def _may_form(opts: list[int], pid: str) -> Form:
 
     def latch(sy: System, d, pre, new):
         if not _declare(d):
-            return pre["hd_latch"]
-        return z3.If(part_bad(sy, pre), sy.val(1, 1), pre["hd_latch"])
+            return pre[latch_name]
+        return z3.If(part_bad(sy, pre), sy.val(1, 1), pre[latch_name])
 
     kinds = sorted({k for i in opts for k in _MAY[OPTIONS[i].feature.kind]})
     hist = [*[_may_offered(i) for i in opts],
@@ -559,19 +560,22 @@ def _may_form(opts: list[int], pid: str) -> Form:
                    part=True) for i in opts],
             *[flag(f"hd_in_{k}", lambda sy, d, pre, new, k=k: True if d.event == "enter" and d.step_kind == k
                    else None, part=True) for k in kinds],
-            HistVar("hd_latch", 1, 0, latch)]
+            HistVar(latch_name, 1, 0, latch)]
     if any(OPTIONS[i].feature.kind == "block" for i in opts):
         hist.append(flag("hd_block", lambda sy, d, pre, new: True if _is_block_play(d) else None, part=True))
-    return Form(pid, tuple(hist), lambda sy, S: z3.Or(sy.t(S["hd_latch"]), z3.And(_done(sy, S), part_bad(sy, S))),
+    return Form(pid, tuple(hist), lambda sy, S: z3.Or(sy.t(S[latch_name]), z3.And(_done(sy, S), part_bad(sy, S))),
                 lambda sy, S: z3.And(_done(sy, S), z3.Or([sy.t(S[f"hd_off{i}"]) for i in opts])),
                 "a feature a clause allows is offered at its step",
-                "особенность, разрешённая пунктом, предложена на шаге", windows=True)
+                "особенность, разрешённая пунктом, предложена на шаге", windows=True,
+                # linear inlining with branching halves these queries (it slows others down: measured)
+                options=(("xform.inline_linear_branch", True),))
 
 
 _whole = _may_form(_MAY_OPTS, "P512.6-may-declare")
 FORMS[_whole.pid] = Form(_whole.pid, _whole.hist, _whole.bad, _whole.premise, _whole.premise_en, _whole.premise_ru,
                          note="proved one feature of the menu at a time (each part has its own cone of influence)",
-                         split=tuple(_may_form([i], f"P512.6-may-declare#{OPTIONS[i].feature.id}") for i in _MAY_OPTS))
+                         split=tuple(_may_form([i], f"P512.6-may-declare#{OPTIONS[i].feature.id}",
+                                               f"hd_latch_{OPTIONS[i].feature.id}") for i in _MAY_OPTS))
 
 
 _PAYT = [i for i, o in enumerate(OPTIONS) if o.feature.kind == "payment_trigger" and o.feature.on == "payment"]
