@@ -576,10 +576,16 @@ def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, s
 
 
 def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, seed: int, order, options=None):
-    """Spacer on each disjunct of ``bad`` on its own (each has a smaller cone of influence): unsat when
-    every part is; the first part with a confirmed path gives the counterexample."""
+    """Spacer on ``bad``; when that does not settle it (a path the replay does not confirm, unknown), on
+    each disjunct of ``bad`` on its own (each has a smaller cone of influence): unsat when every part
+    is; the first part with a confirmed path gives the counterexample."""
+    r, found, cx = _spacer_refined(rb, sy, bad, pid, timeout_ms, seed, order, options)
+    if r == "unsat" or (cx is not None and cx.reproduced):
+        return r, found, cx
     whole = bad(sy, sy.pre)
-    parts = whole.children() if z3.is_or(whole) else [whole]
+    parts = whole.children() if z3.is_or(whole) else []
+    if len(parts) < 2:
+        return r, found, cx
     results = []
     for part in parts:
         r, found, cx = _spacer_refined(rb, sy, lambda _sy, _S, part=part: part, pid, timeout_ms, seed, order, options)
