@@ -34,7 +34,7 @@ from ruleproof.reports.trace import trace_to_json
 from .z3forms import FORMS
 
 __all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
-           "shared_system", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]
+           "shared_system", "partition", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]
 
 DEFAULT_TIMEOUT_MS = 20_000
 DEFAULT_DEPTH = 160
@@ -777,20 +777,72 @@ def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
     return ()
 
 
-def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
-          max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kinduction: bool = False,
-          shortest: bool = False) -> ProveOutcome:
-    """Every catalogue property (or ``only`` these ids) on ``rb``."""
-    started = time.perf_counter()
-    wanted = [p for p in PROPERTIES if only is None or p.id in set(only)]
-    sy = shared_system(rb, [p.id for p in wanted], seed)
-    verdicts = [prove_one(rb, p.id, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=False,
-                          kind=kinduction, shortest=shortest, sy=sy) for p in wanted]
+def _prove_chunk(rb: Rulebook, pids: list[str], *, timeout_ms: int, seed: int, max_depth: int, vacuity: bool,
+                 kinduction: bool, shortest: bool) -> list[Verdict]:
+    """The verdicts on ``pids``, on one shared system (one context), witnesses shared among them."""
+    sy = shared_system(rb, pids, seed)
+    verdicts = [prove_one(rb, pid, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=False,
+                          kind=kinduction, shortest=shortest, sy=sy) for pid in pids]
     if vacuity:
         _witnesses(rb, sy, verdicts, timeout_ms, seed, max_depth)
+    return verdicts
+
+
+def _weight(pid: str) -> int:
+    """A rough cost of a property's proof, for splitting the work (a split form: several hard queries)."""
+    return 1 + 3 * len(FORMS[pid].split)
+
+
+def partition(pids: list[str], jobs: int) -> list[list[str]]:
+    """``pids`` in at most ``jobs`` groups of about equal weight, heaviest first (each in catalogue order).
+
+    >>> [len(g) for g in partition(["P512.6-may-declare", "P542.2-cost-x", "P512.6.1-order"], 2)]
+    [1, 2]
+    """
+    groups: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(pids))))]
+    load = [0] * len(groups)
+    for pid in sorted(pids, key=_weight, reverse=True):
+        i = load.index(min(load))
+        groups[i].append(pid)
+        load[i] += _weight(pid)
+    return [sorted(g, key=pids.index) for g in groups if g]
+
+
+_JOB: dict = {}  # what a forked worker inherits
+
+
+def _job(i: int) -> list[Verdict]:
+    rb, groups, kw = _JOB["args"]
+    return _prove_chunk(rb, groups[i], **kw)
+
+
+def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
+          max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kinduction: bool = False,
+          shortest: bool = False, jobs: int = 1) -> ProveOutcome:
+    """Every catalogue property (or ``only`` these ids) on ``rb``.  ``jobs`` > 1: the properties split
+    among that many forked processes (each with its own Z3 context); the verdicts are the same."""
+    started = time.perf_counter()
+    wanted = [p for p in PROPERTIES if only is None or p.id in set(only)]
+    pids = [p.id for p in wanted]
+    kw = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kinduction=kinduction,
+              shortest=shortest)
+    groups = partition(pids, jobs) if pids else []
+    if len(groups) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        _JOB["args"] = (rb, groups, kw)
+        try:
+            with ProcessPoolExecutor(len(groups), mp_context=multiprocessing.get_context("fork")) as pool:
+                done = {v.pid: v for part in pool.map(_job, range(len(groups))) for v in part}
+        finally:
+            _JOB.clear()
+        verdicts = [done[pid] for pid in pids]
+    else:
+        verdicts = _prove_chunk(rb, pids, **kw) if pids else []
     results = []
     for p, v in zip(wanted, verdicts):
         note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note))
     return ProveOutcome(results, verdicts, z3.get_version_string(), seed, time.perf_counter() - started,
-                        timeout_ms, max_depth)
+                        timeout_ms, max_depth, extra={"jobs": len(groups) or 1})

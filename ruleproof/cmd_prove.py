@@ -35,6 +35,8 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--kinduction", action="store_true", help="also cross-check each proof with k-induction")
     p.add_argument("--shortest", action="store_true",
                    help="search the shortest counterexample with BMC (slower; default: Spacer's path)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="split the properties among N processes (default 1; the verdicts are the same)")
     p.add_argument("--save-ruling", metavar="PATH",
                    help="save the counterexample of the first violated property as a ruling scenario")
     p.set_defaults(run=run)
@@ -108,6 +110,8 @@ def run(args, lang: str) -> int:
         raise RuleproofError("RP171", None, value=args.timeout)
     if args.depth < 1:
         raise RuleproofError("RP172", None, value=args.depth)
+    if args.jobs < 1:
+        raise RuleproofError("RP150", None, problem="--jobs must be 1 or more", fix="e.g. --jobs 2")
     only = list(args.only) if args.only else None
     for pid in only or ():
         if pid not in BY_ID:
@@ -116,10 +120,10 @@ def run(args, lang: str) -> int:
     if args.format == "term" and sys.stderr.isatty():
         with Console(stderr=True).status("Z3…"):
             out = prove(rb, only=only, timeout_ms=int(args.timeout * 1000), seed=args.seed, max_depth=args.depth,
-                        kinduction=args.kinduction, shortest=args.shortest)
+                        kinduction=args.kinduction, shortest=args.shortest, jobs=args.jobs)
     else:
         out = prove(rb, only=only, timeout_ms=int(args.timeout * 1000), seed=args.seed, max_depth=args.depth,
-                    kinduction=args.kinduction, shortest=args.shortest)
+                    kinduction=args.kinduction, shortest=args.shortest, jobs=args.jobs)
     saved = _save(args, rb, out)
     if args.format == "json":
         doc = outcome_to_json(out, rb)

@@ -1,0 +1,93 @@
+"""The faster paths of ``prove``: one shared system per run, merged Spacer rules, vacuity witnesses
+shared between properties, ``--jobs``.  Each must give the verdicts the one-property path gives."""
+
+from __future__ import annotations
+
+import json
+
+import z3
+
+from ruleproof.cli import main
+from ruleproof.generators.mutants import PUBLIC, mutant_yaml
+from ruleproof.model.interpreter import ScriptedChoices, run
+from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
+from ruleproof.properties import prove as prove_mod
+from ruleproof.properties.catalogue import BY_ID, View
+from ruleproof.properties.prove import partition, prove, shared_system
+from ruleproof.properties.z3forms import FORMS
+
+BUNDLED = load_rulebook()
+SMALL = ["P512.5-claims-resolved", "P512.6.1-order", "P540.2-reserved", "P512.6.5-effect", "P512.6.4-block"]
+
+
+def test_shared_run_proves_and_shares_witness_paths(monkeypatch):
+    calls = []
+    original = prove_mod._witness
+    monkeypatch.setattr(prove_mod, "_witness", lambda rb, sy, form, *a: calls.append(form.pid) or original(
+        rb, sy, form, *a))
+    out = prove(BUNDLED, only=SMALL)
+    assert [v.verdict for v in out.verdicts] == ["proved"] * len(SMALL)
+    assert all(v.vacuous is False and v.witness is not None and v.witness.steps for v in out.verdicts)
+    # fewer premise searches than properties: some witnesses came from another property's path
+    assert 1 <= len(calls) < len(SMALL), calls
+    for v in out.verdicts:  # every witness replays on the interpreter to the end of the action
+        assert v.witness.trace is not None and v.witness.trace.outcome == "completed"
+
+
+def test_merged_rules_cover_every_disjunct_once():
+    sy = shared_system(BUNDLED, ["P512.5-claims-resolved"])
+    keep = prove_mod.coi(sy, FORMS["P512.5-claims-resolved"].bad(sy, sy.pre), False, False)
+    vs = [v for v in sy.vars if v.name != "pc" and v.name in keep]
+    groups = prove_mod._merged(sy, vs)
+    ids = sorted(d.id for ds, _, _ in groups for d in ds)
+    assert ids == list(range(len(sy.disjuncts)))
+    assert len(groups) < len(sy.disjuncts)  # plays differing only outside the cone share a rule
+    succ = prove_mod._pc_successors(sy)
+    for ds, _, _ in groups:
+        assert len({d.loc for d in ds}) == 1 and len({succ[d.id] for d in ds}) == 1
+
+
+def test_a_mutant_in_a_shared_run_is_violated_with_a_replayed_trace_and_the_rest_proved():
+    rb = load_rulebook_text(mutant_yaml("M8"), "M8.yaml")
+    pid = PUBLIC["M8"]
+    out = prove(rb, only=[pid, "P512.5-claims-resolved"], timeout_ms=60_000)
+    by = {v.pid: v for v in out.verdicts}
+    v = by[pid]
+    assert v.verdict == "violated" and v.counterexample.reproduced
+    cx = v.counterexample
+    if cx.replay_mode == "scripted":
+        trace = run(rb, cx.world, ScriptedChoices(cx.dice, cx.responses))
+        assert BY_ID[pid].check(View(trace.events), trace.outcome in ("completed", "deadlock")) is not None
+    assert by["P512.5-claims-resolved"].verdict == "proved"
+
+
+def test_jobs_2_gives_the_verdicts_of_jobs_1():
+    rb = load_rulebook_text(mutant_yaml("M6"), "M6.yaml")
+    only = [PUBLIC["M6"], "P512.5-claims-resolved", "P512.6.1-order"]
+    one = prove(rb, only=only, timeout_ms=60_000)
+    two = prove(rb, only=only, timeout_ms=60_000, jobs=2)
+    assert two.extra["jobs"] == 2
+    key = lambda o: [(v.pid, v.verdict, v.vacuous) for v in o.verdicts]  # noqa: E731
+    assert key(one) == key(two)
+    (bad,) = [v for v in two.verdicts if v.verdict == "violated"]
+    assert bad.pid == PUBLIC["M6"] and bad.counterexample.reproduced and bad.counterexample.trace.events
+
+
+def test_partition_balances_and_keeps_every_property():
+    pids = list(FORMS)
+    groups = partition(pids, 2)
+    assert sorted(p for g in groups for p in g) == sorted(pids) and len(groups) == 2
+    assert partition(pids[:1], 4) == [pids[:1]]
+
+
+def test_cli_jobs_0_exits_2(capsys):
+    assert main(["--lang", "en", "prove", "--jobs", "0"]) == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
+def test_cli_jobs_2_json(capsys):
+    assert main(["--lang", "en", "prove", "--only", "P512.5-claims-resolved", "P540.2-reserved", "--jobs", "2",
+                 "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["z3_version"] == z3.get_version_string()
+    assert [v["verdict"] for v in doc["verdicts"]] == ["proved", "proved"]
