@@ -2,7 +2,10 @@
 per public mutant — medians over repeats, with the Z3 version.
 
 Run:  .venv/bin/python benchmarks/bench_prove.py [--repeats 3] [--depths 10,20,30,40] [--only ID …]
-      [--no-kinduction] [--no-properties] [--no-mutants]
+      [--no-kinduction] [--no-properties] [--no-mutants] [--no-run] [--jobs 1,2]
+
+``--no-run`` skips the whole ``prove(rb)`` run (one shared system, shared vacuity witnesses — what
+``ruleproof prove`` does), timed for each ``--jobs`` value.
 
 A figure, not a test: machines here are noisy (2 cores shared by several processes).
 """
@@ -20,7 +23,7 @@ from ruleproof.generators.mutants import PUBLIC, mutant_yaml
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.model.symbolic import compile_rulebook
 from ruleproof.properties.catalogue import PROPERTIES
-from ruleproof.properties.prove import _Unroller, coi, k_induction, prove_one, spacer
+from ruleproof.properties.prove import _options, _Unroller, coi, k_induction, prove, prove_one, spacer
 from ruleproof.properties.z3forms import FORMS
 
 
@@ -45,7 +48,7 @@ def bench_properties(rb, pids, repeats: int, kinduction: bool) -> None:
             for part in parts:
                 sy = compile_rulebook(rb, part.hist)
                 keep = coi(sy, part.bad(sy, sy.pre), False, windows=part.windows)
-                spacer(sy, part.bad, 60_000, keep=keep)
+                spacer(sy, part.bad, 60_000, keep=keep, options=_options(part))
             spacer_t.append(time.perf_counter() - t)
         if kinduction:
             part = (form.split or (form,))[0]
@@ -56,6 +59,21 @@ def bench_properties(rb, pids, repeats: int, kinduction: bool) -> None:
         total_prove += _median(prove_t)
         print(f"| {pid} | {verdict} | {_median(spacer_t):.2f} | {_median(prove_t):.2f} | {kind} |", flush=True)
     print(f"| **total** | | {total_spacer:.1f} | {total_prove:.1f} | |")
+
+
+def bench_run(rb, repeats: int, jobs: list[int]) -> None:
+    """The whole run, as ``ruleproof prove`` does it (without the interpreter start-up and the printing)."""
+    print("| prove(rb) | verdicts | s (median) | runs |")
+    print("| --- | --- | --- | --- |")
+    for j in jobs:
+        ts, out = [], None
+        for _ in range(repeats):
+            t = time.perf_counter()
+            out = prove(rb, jobs=j)
+            ts.append(time.perf_counter() - t)
+        proved = sum(v.verdict == "proved" and v.vacuous is False for v in out.verdicts)
+        print(f"| --jobs {j} | {proved}/{len(out.verdicts)} proved, non-vacuous | {_median(ts):.2f} | "
+              f"{', '.join(f'{x:.2f}' for x in ts)} |", flush=True)
 
 
 def bench_bmc(rb, depths: list[int], repeats: int) -> None:
@@ -108,10 +126,14 @@ def main() -> None:
     ap.add_argument("--no-properties", action="store_true")
     ap.add_argument("--no-bmc", action="store_true")
     ap.add_argument("--no-mutants", action="store_true")
+    ap.add_argument("--no-run", action="store_true")
+    ap.add_argument("--jobs", default="1,2")
     args = ap.parse_args()
     print(f"Z3 {z3.get_version_string()}, Python {platform.python_version()} on {platform.machine()}, "
           f"{args.repeats} repeats")
     rb = load_rulebook()
+    if not args.no_run:
+        bench_run(rb, args.repeats, [int(j) for j in args.jobs.split(",")])
     if not args.no_properties:
         pids = args.only or [p.id for p in PROPERTIES]
         bench_properties(rb, pids, args.repeats, not args.no_kinduction)
