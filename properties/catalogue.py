@@ -287,9 +287,16 @@ def _reroll_windows_closed(view: View, part: list) -> list:
       "последнее выпавшее значение", "the raw die is fixed after the reroll window, as the last value rolled")
 def raw_die(view: View, complete: bool) -> Violation | None:
     for part in view.parts():
-        fixes = [e for e in part if e.op == "fix_raw_die"]
-        rerolls = [e for e in part if e.op == "play" and e.values.get("kind") == "reroll"]
-        first_roll = next((e for e in part if e.op == "roll_die"), None)
+        fixes, rerolls, first_roll = [], [], None
+        for e in part:  # one pass over the part
+            if e.op == "fix_raw_die":
+                fixes.append(e)
+            elif e.op == "play":
+                if e.values.get("kind") == "reroll":
+                    rerolls.append(e)
+            elif e.op == "roll_die" and first_roll is None:
+                first_roll = e
+        closes = None
         early = [r for r in rerolls if first_roll is None or r.seq < first_roll.seq]
         if early:
             return _v(early, "переброс заявлен до броска кубика (512.6.2)", "a reroll was declared before the die was rolled (512.6.2)")
@@ -302,7 +309,9 @@ def raw_die(view: View, complete: bool) -> Violation | None:
             if rolls and f.values.get("die_raw") != rolls[-1]:
                 return _v([f], "зафиксировано не последнее значение кубика (512.6.2)",
                           "the fixed value is not the last one rolled (512.6.2)")
-            if not any(c.seq < f.seq for c in _reroll_windows_closed(view, part)):
+            if closes is None:
+                closes = _reroll_windows_closed(view, part)
+            if not any(c.seq < f.seq for c in closes):
                 return _v([f], "значение кубика зафиксировано до окна переброса (512.6.2)",
                           "the die value is fixed before the reroll window (512.6.2)")
     return None
@@ -407,8 +416,12 @@ def final_magnitude(view: View, complete: bool) -> Violation | None:
         fin = next((e for e in part if e.op == "finalize_magnitude" and not e.values.get("skipped")), None)
         if fin is None:
             continue
+        final, before = fin.state.action.magnitude_final, fin.state.action
         for e in part:
-            if e.seq > fin.seq and e.state.action.magnitude_final != fin.state.action.magnitude_final:
+            if e.state.action is before:  # the same action record: the same magnitude
+                continue
+            before = e.state.action
+            if e.seq > fin.seq and before.magnitude_final != final:
                 return _v([fin, e], "окончательная величина изменилась после того, как стала известна (512.6.3)",
                           "the final magnitude changed after it was known (512.6.3)")
         early = [e for e in part if e.op in ("apply_effect",) and e.seq < fin.seq]
@@ -506,7 +519,7 @@ def _expected_exempt(state, markers_before: dict[str, int]) -> set[tuple[str, st
 def payment(view: View, complete: bool) -> Violation | None:
     pays = view.ops("pay_reserved")
     for pay in pays:
-        completion = [e for e in view.events if e.op == "enter" and e.values["kind"] == "completion" and e.seq < pay.seq]
+        completion = [e for e in view.ops("enter") if e.values["kind"] == "completion" and e.seq < pay.seq]
         if not completion or view.kind(pay) != "payment":
             return _v([pay], "оплата прошла не после шага завершения способности (512.7)",
                       "payment did not follow the completion step (512.6.6, 512.7)")
@@ -518,7 +531,7 @@ def payment(view: View, complete: bool) -> Violation | None:
             return _v([pay], f"оплачено {paid}, а следовало {should} (512.7, 540.2)",
                       f"paid {paid}, but should have paid {should} (512.7, 540.2)")
     for rm in view.ops("remove_from_stack"):
-        late = [e for e in view.events if e.seq > rm.seq and e.op in ("play", "pass") and view.kind(e) == "payment"]
+        late = [e for e in view.ops("play", "pass") if e.seq > rm.seq and view.kind(e) == "payment"]
         if late:
             return _v([rm, late[0]], "особенность удалена из стека до срабатываний при оплате (512.7)",
                       "the feature left the stack before the payment triggers were done (512.7)")
@@ -667,22 +680,29 @@ _MAY_DECLARE = {
 def may_declare(view: View, complete: bool) -> Violation | None:
     parts = view.parts()
     for n, part in enumerate(parts):
-        unfinished = not complete and n == len(parts) - 1
-        turns = [e for e in part if e.op in ("play", "pass")]
-        played = {e.values["feature"] for e in part if e.op == "play"}
-        steps_done = {view.kind(e) for e in part if e.op == "enter"}
+        if not complete and n == len(parts) - 1:
+            continue  # the part is unfinished: its windows may be still to come
+        turns, played, steps_done, blocked = [], set(), set(), False
+        for e in part:  # one pass over the part
+            if e.op == "play":
+                turns.append(e)
+                played.add(e.values["feature"])
+                blocked = blocked or e.values.get("kind") == "block"
+            elif e.op == "pass":
+                turns.append(e)
+            elif e.op == "enter":
+                steps_done.add(view.kind(e))
         state = part[0].state
         for card in state.cards:
             for f in card.features:
                 kinds = _MAY_DECLARE.get(f.kind)
                 if not kinds or f.id in played:
                     continue
-                if f.kind == "block" and any(e.op == "play" and e.values.get("kind") == "block" for e in part):
+                if f.kind == "block" and blocked:
                     continue  # the action is blocked already
-                mine = [e for e in turns if e.values.get("player") == card.controller and view.kind(e) in kinds]
-                left = [k for k in kinds if k in steps_done]
-                if not left or unfinished:
+                if not any(k in steps_done for k in kinds):
                     continue
+                mine = [e for e in turns if e.values.get("player") == card.controller and view.kind(e) in kinds]
                 if not any(f.id in e.values.get("offered", ()) for e in mine):
                     where = mine[:1] or [e for e in part if e.op == "enter" and e.values["kind"] in kinds][:1]
                     return _v(where, f"«{f.id}» ({f.kind}) не предложена на шаге «{'/'.join(kinds)}»",
@@ -695,8 +715,8 @@ def may_declare(view: View, complete: bool) -> Violation | None:
 def payment_triggers(view: View, complete: bool) -> Violation | None:
     for pay in view.ops("pay_reserved"):
         payers = {c for c, _, _ in pay.values.get("paid", ())}
-        later = [e for e in view.events if e.seq > pay.seq and e.op in ("play", "pass") and view.kind(e) == "payment"]
-        closed = any(e.op == "window_closed" and e.seq > pay.seq and view.kind(e) == "payment" for e in view.events)
+        later = [e for e in view.ops("play", "pass") if e.seq > pay.seq and view.kind(e) == "payment"]
+        closed = any(e.seq > pay.seq and view.kind(e) == "payment" for e in view.ops("window_closed"))
         if not complete and not closed:  # a prefix inside the window: not every player has had priority yet
             continue
         for card in pay.state.cards:
