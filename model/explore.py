@@ -95,7 +95,7 @@ def explore(rb: Rulebook, worlds: list, bounds: Bounds = Bounds(), only: frozens
             progress=None, jobs: int = 1) -> ExploreOutcome:
     """Every play of every world in ``worlds`` (:class:`~ruleproof.generators.bounded.World`).
 
-    ``jobs`` > 1 splits the worlds between that many processes (each explores its share and the
+    ``jobs`` > 1 hands the worlds out, one at a time, to that many processes as they come free (the
     outcomes are merged: the same figures and the same shortest counterexamples as one process)."""
     if jobs > 1 and len(worlds) > 1:
         return _explore_parallel(rb, worlds, bounds, only, jobs)
@@ -194,7 +194,9 @@ def _explore_parallel(rb: Rulebook, worlds: list, bounds: Bounds, only, jobs: in
 
     started = time.perf_counter()
     _SHARED["args"] = (rb, worlds, bounds, only)
-    shares = [list(range(j, len(worlds), jobs)) for j in range(jobs)]
+    # one world per task, handed out as workers come free: worlds differ in size by an order of
+    # magnitude, so fixed shares leave one process idle (measured: 8.9 s against 3.3 s of work)
+    shares = [[i] for i in range(len(worlds))]
     try:
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
             parts = list(pool.map(_worker, shares))
