@@ -180,28 +180,13 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
 _NOT_OPS = frozenset({"enter", "goto", "end", "deadlock", "step_limit", "pass", "play", "window_closed"})
 
 
-_SHARED: dict = {}  # what a forked worker inherits: the rulebook, the worlds, the bounds
-
-
-def _worker(indices: list[int]) -> ExploreOutcome:
-    rb, worlds, bounds, only = _SHARED["args"]
-    return _explore(rb, [(i, worlds[i]) for i in indices], bounds, only)
-
-
 def _explore_parallel(rb: Rulebook, worlds: list, bounds: Bounds, only, jobs: int) -> ExploreOutcome:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from ruleproof.forked import fork_map
 
     started = time.perf_counter()
-    _SHARED["args"] = (rb, worlds, bounds, only)
     # one world per task, handed out as workers come free: worlds differ in size by an order of
     # magnitude, so fixed shares leave one process idle (measured: 8.9 s against 3.3 s of work)
-    shares = [[i] for i in range(len(worlds))]
-    try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            parts = list(pool.map(_worker, shares))
-    finally:
-        _SHARED.clear()
+    parts = fork_map(lambda i: _explore(rb, [(i, worlds[i])], bounds, only), range(len(worlds)), jobs)
     out = merge(parts)
     out.seconds = time.perf_counter() - started
     return out

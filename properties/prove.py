@@ -808,14 +808,6 @@ def partition(pids: list[str], jobs: int) -> list[list[str]]:
     return [sorted(g, key=pids.index) for g in groups if g]
 
 
-_JOB: dict = {}  # what a forked worker inherits
-
-
-def _job(i: int) -> list[Verdict]:
-    rb, groups, kw = _JOB["args"]
-    return _prove_chunk(rb, groups[i], **kw)
-
-
 def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
           max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kinduction: bool = False,
           shortest: bool = False, jobs: int = 1) -> ProveOutcome:
@@ -828,15 +820,10 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
               shortest=shortest)
     groups = partition(pids, jobs) if pids else []
     if len(groups) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from ruleproof.forked import fork_map
 
-        _JOB["args"] = (rb, groups, kw)
-        try:
-            with ProcessPoolExecutor(len(groups), mp_context=multiprocessing.get_context("fork")) as pool:
-                done = {v.pid: v for part in pool.map(_job, range(len(groups))) for v in part}
-        finally:
-            _JOB.clear()
+        parts = fork_map(lambda group: _prove_chunk(rb, group, **kw), groups, len(groups))
+        done = {v.pid: v for part in parts for v in part}
         verdicts = [done[pid] for pid in pids]
     else:
         verdicts = _prove_chunk(rb, pids, **kw) if pids else []

@@ -156,11 +156,8 @@ _RUNNERS: dict[str, Callable[[Rulebook, dict], EngineRun]] = {
     "rulings": run_rulings, "hypothesis": _hypothesis, "exhaustive": _exhaustive, "z3": _z3,
     "consistency": _consistency}
 
-_SHARED: dict = {}  # what a forked worker inherits
-
-
-def _worker(group: str) -> EngineRun:
-    rb, opts = _SHARED["args"]
+def _worker(rb: Rulebook, opts: dict, group: str) -> EngineRun:
+    """One engine in a worker process (no progress bar there)."""
     run = _RUNNERS[group](rb, {**opts, "progress": None})
     run.outcome = None  # not sent back between processes: the results and counterexamples are
     return run
@@ -181,17 +178,11 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
             "timeout_ms": timeout_ms, "progress": progress}
     runs: list[EngineRun] = []
     if jobs > 1 and len(wanted) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from ruleproof.forked import fork_map
 
-        _SHARED["args"] = (rb, opts)
-        try:
-            # longest first, so that the pool is busy to the end
-            order = sorted(wanted, key=lambda e: ("z3", "exhaustive", "hypothesis", "rulings", "consistency").index(e))
-            with ProcessPoolExecutor(min(jobs, len(order)), mp_context=multiprocessing.get_context("fork")) as pool:
-                done = dict(zip(order, pool.map(_worker, order)))
-        finally:
-            _SHARED.clear()
+        # longest first, so that the pool is busy to the end
+        order = sorted(wanted, key=lambda e: ("z3", "exhaustive", "hypothesis", "rulings", "consistency").index(e))
+        done = dict(zip(order, fork_map(lambda e: _worker(rb, opts, e), order, jobs)))
         runs = [done[e] for e in wanted]
     else:
         for e in wanted:
