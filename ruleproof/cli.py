@@ -131,6 +131,13 @@ def parse_names(text: str, known: tuple[str, ...], what: str) -> tuple[str, ...]
     return names
 
 
+def check_jobs(jobs: int) -> int:
+    """``--jobs N``: one worker process or more; anything else is bad input (RP150)."""
+    if jobs < 1:
+        raise RuleproofError("RP150", None, problem="--jobs must be 1 or more", fix="e.g. --jobs 2")
+    return jobs
+
+
 def cmd_check(args, lang: str) -> int:
     from ruleproof.orchestrate import run_check
     from ruleproof.reports.bundle import make_clause_text, report_from_check
@@ -142,8 +149,7 @@ def cmd_check(args, lang: str) -> int:
     engines = parse_names(args.engines, ENGINES, "engine")
     if args.examples < 0:
         raise RuleproofError("RP150", None, problem="--examples must be 0 or more", fix="e.g. --examples 200")
-    if args.jobs < 1:
-        raise RuleproofError("RP150", None, problem="--jobs must be 1 or more", fix="e.g. --jobs 2")
+    check_jobs(args.jobs)
     files = [f for f in formats if f != "term" and not (f == "json" and not args.report)]
     if files and not args.report:
         raise RuleproofError("RP150", None, problem=f"--format {','.join(files)} writes files",

@@ -91,15 +91,14 @@ def _bounds_arg(b) -> str:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.cli import _clause_text_fn, _console
+    from ruleproof.cli import _clause_text_fn, _console, check_jobs
     from ruleproof.generators.bounded import bounded_worlds
     from ruleproof.model.explore import explore, explore_results
     from ruleproof.model.rulebook import load_rulebook
 
     clause_text = _clause_text_fn(args, lang)
     bounds = parse_bounds(args.bounds)
-    if args.jobs < 1:
-        raise RuleproofError("RP150", None, problem="--jobs must be 1 or more", fix="e.g. --jobs 2")
+    check_jobs(args.jobs)
     only = frozenset(args.only) if args.only else None
     if only:
         from ruleproof.properties.catalogue import BY_ID

@@ -100,7 +100,9 @@ def outcome_to_json(outcome, rb) -> dict:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.cli import _clause_text_fn, _console
+    from contextlib import nullcontext
+
+    from ruleproof.cli import _clause_text_fn, _console, check_jobs
     from ruleproof.model.rulebook import load_rulebook
     from ruleproof.properties.catalogue import BY_ID
     from ruleproof.properties.prove import prove
@@ -110,18 +112,14 @@ def run(args, lang: str) -> int:
         raise RuleproofError("RP171", None, value=args.timeout)
     if args.depth < 1:
         raise RuleproofError("RP172", None, value=args.depth)
-    if args.jobs < 1:
-        raise RuleproofError("RP150", None, problem="--jobs must be 1 or more", fix="e.g. --jobs 2")
+    check_jobs(args.jobs)
     only = list(args.only) if args.only else None
     for pid in only or ():
         if pid not in BY_ID:
             raise RuleproofError("RP170", None, property=pid, known=", ".join(BY_ID))
     rb = load_rulebook(args.rulebook)
-    if args.format == "term" and sys.stderr.isatty():
-        with Console(stderr=True).status("Z3…"):
-            out = prove(rb, only=only, timeout_ms=int(args.timeout * 1000), seed=args.seed, max_depth=args.depth,
-                        kinduction=args.kinduction, shortest=args.shortest, jobs=args.jobs)
-    else:
+    status = Console(stderr=True).status("Z3…") if args.format == "term" and sys.stderr.isatty() else nullcontext()
+    with status:
         out = prove(rb, only=only, timeout_ms=int(args.timeout * 1000), seed=args.seed, max_depth=args.depth,
                     kinduction=args.kinduction, shortest=args.shortest, jobs=args.jobs)
     saved = _save(args, rb, out)
