@@ -73,13 +73,13 @@ class DiffOutcome:
 
 
 def _verdict(result) -> str:
-    """A check result's verdict, with a vacuous property told apart (Z3's vacuity witnesses)."""
+    """A check result's verdict, with a vacuous property told apart (Z3's vacuity witnesses).  A Z3
+    result holds only when proved (``holds to depth k`` and unknown premises come as findings)."""
     if any(f.kind == "vacuous" for f in result.findings):
         return "vacuous"
-    v = result.verdict
-    if v == "holds" and result.engine == "z3":
-        return result.note.split(" (")[0] or "proved"
-    return v
+    if result.verdict == "holds" and result.engine == "z3":
+        return "proved"
+    return result.verdict
 
 
 def _message(result) -> dict:
