@@ -42,6 +42,11 @@ class Bounds:
     loadouts: tuple[str, ...] | None = None  # which feature loadouts (default: all)
     max_nodes: int = 5_000_000  # a safety stop: reaching it makes the pass bounded (incomplete)
 
+    def die_values(self, rb: Rulebook) -> tuple[int, ...]:
+        """Every die face the search tries: ``die``, else the rulebook's ``die_faces`` table."""
+        lo, hi = self.die or (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
+        return tuple(range(lo, hi + 1))
+
 
 @dataclass(frozen=True)
 class Counterexample:
@@ -118,8 +123,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
     from ruleproof.properties.catalogue import check_all
 
     out = ExploreOutcome(worlds=len(indexed))
-    faces = bounds.die or (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
-    die_values = tuple(range(faces[0], faces[1] + 1))
+    die_values = bounds.die_values(rb)
     seen: set = set()
     started = time.perf_counter()
     runner = _Run(rb)

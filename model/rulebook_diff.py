@@ -44,8 +44,7 @@ def _op_label(op) -> str:
     p = op.params
     if op.op == "window":
         return f"window {p['id']}"
-    key = next((f" {k}={p[k]}" for k in ("x",) if k in p), "")
-    return f"operation {op.op}{key}"
+    return f"operation {op.op}" + (f" x={p['x']}" if "x" in p else "")
 
 
 def _ops(rb: Rulebook) -> dict[str, tuple[str, int, object]]:
@@ -226,8 +225,7 @@ def _ask_key(ask) -> tuple | None:
 
 def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -> Difference | None:
     """The first world (in order) and fewest choices on which ``base`` and ``draft`` run differently."""
-    faces = bounds.die or (base.table("die_faces")["min"], base.table("die_faces")["max"])
-    die_values = tuple(range(faces[0], faces[1] + 1))
+    die_values = bounds.die_values(base)
     runs = (_Run(base), _Run(draft))
 
     def advance(i, node_state, cursor, events, answer):
@@ -239,14 +237,14 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
     best: Difference | None = None
     for wi, world in enumerate(worlds):
         nodes = tuple(advance(i, *start(rb, world.state), (), None) for i, rb in enumerate((base, draft)))
-        queue = deque([(nodes, ())])
+        queue = deque([(nodes, (), 0)])  # ..., and how many events the parent node found equal
         while queue:
-            (a, b), answers = queue.popleft()
+            (a, b), answers, same = queue.popleft()
             if best is not None and len(answers) >= best.choices:
                 break
             ea, eb = a[3], b[3]
             n = min(len(ea), len(eb))
-            first = next((k for k in range(n) if event_key(ea[k]) != event_key(eb[k])), None)
+            first = next((k for k in range(same, n) if event_key(ea[k]) != event_key(eb[k])), None)
             if first is None and len(ea) != len(eb):
                 first = n
             if first is None and _ask_key(a[2]) != _ask_key(b[2]):
@@ -263,7 +261,7 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
             if ask.kind == "respond" and len(a[1].played) >= bounds.plays_per_window:
                 options = (None,)
             for ans in options:
-                queue.append(((advance(0, a[0], a[1], ea, ans), advance(1, b[0], b[1], eb, ans)), answers + (ans,)))
+                queue.append(((advance(0, a[0], a[1], ea, ans), advance(1, b[0], b[1], eb, ans)), answers + (ans,), n))
         if best is not None and best.choices == 0:
             break
     return best
