@@ -24,7 +24,7 @@ from ruleproof.errors import Location, RuleproofError
 from . import html_report, itf, json_report, junit, markdown, terminal
 from .bundle import ClauseText, Report, make_clause_text
 
-__all__ = ["Writer", "WRITERS", "FORMATS", "parse_formats", "render_reports", "write_reports"]
+__all__ = ["Writer", "WRITERS", "FORMATS", "parse_formats", "render_reports", "write_files", "write_reports"]
 
 Render = Callable[[Report, str, ClauseText], dict[str, str]]
 
@@ -72,6 +72,26 @@ def render_reports(report: Report, formats, lang: str, clause_text: ClauseText |
     return files
 
 
+def write_files(files: dict[str, str], out_dir: str | Path) -> list[Path]:
+    """Write ``files`` (name -> text) into the folder ``out_dir`` (created if missing), all or none:
+    every file goes to a temporary file first, and all are renamed at the end."""
+    from ruleproof.fileio import atomic_path
+
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise RuleproofError("RP150", Location(str(out)), problem=f"{out} is a file, not a folder",
+                             fix="give --report a folder (it is created when missing)")
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with ExitStack() as stack:
+        for name, content in files.items():
+            target = out / name
+            tmp = stack.enter_context(atomic_path(target))
+            tmp.write_bytes(content.encode("utf-8"))
+            written.append(target)
+    return written
+
+
 def write_reports(report: Report, out_dir: str | Path, formats, lang: str, clause_text: ClauseText | None = None,
                   console=None) -> list[Path]:
     """Write the reports of ``formats`` into ``out_dir`` (created if missing) atomically; print the
@@ -79,21 +99,7 @@ def write_reports(report: Report, out_dir: str | Path, formats, lang: str, claus
     clause_text = clause_text or make_clause_text()
     formats = parse_formats(formats)
     files = render_reports(report, [f for f in formats if f != "term"] or ["term"], lang, clause_text)
-    out = Path(out_dir)
-    if files:
-        if out.exists() and not out.is_dir():
-            raise RuleproofError("RP150", Location(str(out)), problem=f"{out} is a file, not a folder",
-                                 fix="give --report a folder (it is created when missing)")
-        out.mkdir(parents=True, exist_ok=True)
-    from ruleproof.fileio import atomic_path
-
-    written = []
-    with ExitStack() as stack:  # every file goes to a temporary file first; all are renamed at the end
-        for name, content in files.items():
-            target = out / name
-            tmp = stack.enter_context(atomic_path(target))
-            tmp.write_bytes(content.encode("utf-8"))
-            written.append(target)
+    written = write_files(files, out_dir) if files else []
     if "term" in formats:
         from rich.console import Console
 

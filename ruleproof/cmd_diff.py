@@ -65,19 +65,13 @@ def run(args, lang: str) -> int:
                                          replay=f"ruleproof diff {args.base} {args.draft}")
         else:
             print(t("diff_nothing_to_save", lang), file=sys.stderr)
+    text_json = json.dumps(to_json(out, clause_text), ensure_ascii=False, indent=2) + "\n"
     if args.report:
-        from pathlib import Path
+        from ruleproof.reports.writers import write_files
 
-        from ruleproof.fileio import write_atomic
-
-        folder = Path(args.report)
-        folder.mkdir(parents=True, exist_ok=True)
-        text_md = to_markdown(out, lang, clause_text)
-        text_json = json.dumps(to_json(out, clause_text), ensure_ascii=False, indent=2) + "\n"
-        write_atomic(folder / "diff.md", text_md)
-        write_atomic(folder / "diff.json", text_json)
+        write_files({"diff.md": to_markdown(out, lang, clause_text), "diff.json": text_json}, args.report)
     if args.format == "json":
-        sys.stdout.write(json.dumps(to_json(out, clause_text), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(text_json)
     else:
         _print(_console(), out, lang, clause_text, args)
     if saved:
@@ -90,6 +84,13 @@ def _event_cells(e) -> tuple[str, str, str]:
 
     values = {k: v for k, v in e.values.items() if k not in ("offered",)}
     return e.step, e.op, format_values(values)
+
+
+def _side_by_side(d) -> list[tuple[int, str, str]]:
+    """(seq, base event, draft event) around the first event where the two runs part ("—": none)."""
+    end = min(max(len(d.base_events), len(d.draft_events)), d.first + 4)
+    return [(k, *(" · ".join(_event_cells(events[k])) if k < len(events) else "—"
+                  for events in (d.base_events, d.draft_events))) for k in range(max(0, d.first - 4), end)]
 
 
 def _print(con, out, lang: str, clause_text, args) -> None:
@@ -123,14 +124,9 @@ def _print(con, out, lang: str, clause_text, args) -> None:
         table = Table(title=t("diff_side_by_side", lang))
         for key in ("trace_seq", "diff_base", "diff_draft"):
             table.add_column(t(key, lang), overflow="fold", ratio=None if key == "trace_seq" else 1)
-        lo = max(0, d.first - 4)
-        hi = max(len(d.base_events), len(d.draft_events))
-        for k in range(lo, min(hi, d.first + 4)):
-            cells = []
-            for events in (d.base_events, d.draft_events):
-                cells.append(" · ".join(_event_cells(events[k])) if k < len(events) else "—")
+        for k, base_cell, draft_cell in _side_by_side(d):
             style = "bold red" if k == d.first else ""
-            table.add_row(Text(("▶ " if k == d.first else "") + str(k)), Text(cells[0]), Text(cells[1]), style=style)
+            table.add_row(Text(("▶ " if k == d.first else "") + str(k)), Text(base_cell), Text(draft_cell), style=style)
         con.print(table)
     verdict = "diff_changed" if out.changed else "diff_unchanged"
     con.print(f"[bold]{t(verdict, lang)}[/] ({out.seconds:.1f} s; {', '.join(out.engines)})")
@@ -208,10 +204,9 @@ def to_markdown(out, lang: str, clause_text) -> str:
     else:
         lines += [f"## {t('diff_game', lang, world=d.world, n=d.choices, answers=list(d.answers))}", "",
                   f"| # | {t('diff_base', lang)} | {t('diff_draft', lang)} |", "| --- | --- | --- |"]
-        for k in range(max(0, d.first - 4), min(max(len(d.base_events), len(d.draft_events)), d.first + 4)):
-            cells = [" · ".join(_event_cells(ev[k])).replace("|", "\\|") if k < len(ev) else "—"
-                     for ev in (d.base_events, d.draft_events)]
+        for k, base_cell, draft_cell in _side_by_side(d):
             mark = "**▶ " if k == d.first else ""
+            cells = [c.replace("|", "\\|") for c in (base_cell, draft_cell)]
             lines.append(f"| {mark}{k}{'**' if mark else ''} | {cells[0]} | {cells[1]} |")
     lines += ["", t("diff_changed" if out.changed else "diff_unchanged", lang), ""]
     return "\n".join(lines)

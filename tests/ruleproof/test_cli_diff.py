@@ -137,3 +137,14 @@ def test_cli_diff_bad_input_exits_2(argv, needle, capsys):
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert needle in captured.err and "Traceback" not in captured.err and not captured.out
+
+
+def test_cli_diff_report_into_a_file_is_bad_input(tmp_path, capsys):
+    """--report names a folder: a file there is bad input (exit 2, no traceback), left as it was."""
+    target = tmp_path / "diff-report"
+    target.write_text("keep me", "utf-8")
+    code = main(["diff", BASE, str(DRAFTS / "reworded.yaml"), "--bounds", "x=0,loadouts=none",
+                 "--engines", "rulings", "--report", str(target)])
+    captured = capsys.readouterr()
+    assert code == 2 and "is a file, not a folder" in captured.err and "Traceback" not in captured.err
+    assert target.read_text("utf-8") == "keep me" and sorted(p.name for p in tmp_path.iterdir()) == ["diff-report"]
