@@ -644,6 +644,11 @@ def _options(form) -> dict:
     return {**SPACER_OPTIONS, **dict(form.options)}
 
 
+def _order(form) -> tuple[bool, ...]:
+    """Spacer's cones for ``form``: without the windows' shape first (then with it), unless it needs it."""
+    return (True,) if form.windows else (False, True)
+
+
 def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max_depth: int, vacuity: bool,
                 kind: bool, shortest: bool = False, sy: System | None = None) -> Verdict:
     started = time.perf_counter()
@@ -651,7 +656,7 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
         ctx = z3.Context()
         _set_seed(ctx, seed)
         sy = compile_rulebook(rb, form.hist, ctx)
-    order = (True,) if form.windows else (False, True)
+    order = _order(form)
     r, found, cx = _spacer_by_parts(rb, sy, form.bad, pid, timeout_ms, seed, order, _options(form))
     if r == "unsat":
         v = Verdict(pid, "proved", "spacer", 0.0)
@@ -684,7 +689,7 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
 def _witness(rb: Rulebook, sy: System, form, timeout_ms: int, seed: int, max_depth: int):
     """Is the premise of ``form`` reachable?  (vacuous: True/False/None for unknown, the replayed witness,
     the followed path — (model, path record, depth) — when Spacer's path gave it)."""
-    order = (True,) if form.windows else (False, True)
+    order = _order(form)
     w, found, cx = _spacer_refined(rb, sy, form.premise, None, timeout_ms, seed, order, _options(form))
     if w == "unsat":
         return True, None, None
