@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ruleproof.cli import main
 from ruleproof.model.structure import STRUCTURE_CHECKS
 from ruleproof.model.vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS
@@ -140,6 +142,13 @@ def test_check_jobs_2_gives_the_same_results_as_1(capsys):
     one, two = run_check(None, 0, None, jobs=1, **kw), run_check(None, 0, None, jobs=2, **kw)
     assert [(r.check, r.verdict, len(r.findings)) for r in one.results] == \
         [(r.check, r.verdict, len(r.findings)) for r in two.results]
+
+
+@pytest.mark.parametrize("command", ["check", "explore", "prove"])
+def test_jobs_below_1_is_bad_input_for_every_command(command, capsys):
+    assert main([command, "--jobs", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "RP150" in err and "--jobs must be 1 or more" in err and "Traceback" not in err
 
 
 def test_check_bad_engine_or_format_exits_2_before_running(capsys, tmp_path):

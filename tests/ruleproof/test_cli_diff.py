@@ -148,3 +148,20 @@ def test_cli_diff_report_into_a_file_is_bad_input(tmp_path, capsys):
     captured = capsys.readouterr()
     assert code == 2 and "is a file, not a folder" in captured.err and "Traceback" not in captured.err
     assert target.read_text("utf-8") == "keep me" and sorted(p.name for p in tmp_path.iterdir()) == ["diff-report"]
+
+
+def test_a_z3_verdict_reads_proved_or_vacuous_from_the_findings():
+    from ruleproof.diff import _verdict
+    from ruleproof.reports.finding import CheckResult, Finding
+
+    def result(*findings):
+        return CheckResult("P540.2-reserved", ("540.2",), {"en": "", "ru": ""}, "z3", findings,
+                           note="whatever the note says")
+
+    vacuous = Finding(kind="vacuous", check="P540.2-reserved", verdict="violated", engine="z3", clauses=("540.2",),
+                      message={"en": "premise unreachable", "ru": "посылка недостижима"})
+    violated = Finding(kind="property", check="P540.2-reserved", verdict="violated", engine="z3", clauses=("540.2",),
+                       message={"en": "paid", "ru": "оплачено"})
+    assert _verdict(result()) == "proved"
+    assert _verdict(result(vacuous)) == "vacuous"
+    assert _verdict(result(violated)) == "violated"
