@@ -34,7 +34,7 @@ from ruleproof.reports.trace import trace_to_json
 from .z3forms import FORMS
 
 __all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
-           "shared_system", "partition", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]
+           "shared_system", "Task", "plan", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]
 
 DEFAULT_TIMEOUT_MS = 20_000
 DEFAULT_DEPTH = 160
@@ -624,6 +624,15 @@ def _prove_split(rb: Rulebook, pid: str, form, **kw) -> Verdict:
         parts.append(v)
         if v.verdict == "violated":
             break
+    out = _combine(pid, form, parts)
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def _combine(pid: str, form, parts: list[Verdict]) -> Verdict:
+    """The verdict on a split form from the verdicts on its parts, in order (those after the first
+    violated one may be missing): the first violated part, else proved when every part is, else the
+    first part that is not; the premise is the first part's.  ``seconds``: the parts' sum."""
     first = parts[0]
     bad = next((v for v in parts if v.verdict == "violated"), None)
     if bad is not None:
@@ -636,7 +645,7 @@ def _prove_split(rb: Rulebook, pid: str, form, **kw) -> Verdict:
         out = Verdict(pid, worst.verdict, worst.engine, 0.0, reason=f"part {form.split[parts.index(worst)].pid}: "
                       f"{worst.reason}", depth=worst.depth)
     out.vacuous, out.witness = first.vacuous, first.witness
-    out.seconds = time.perf_counter() - started
+    out.seconds = sum(v.seconds for v in parts)
     return out
 
 
@@ -782,10 +791,9 @@ def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
     return ()
 
 
-def _prove_chunk(rb: Rulebook, pids: list[str], *, timeout_ms: int, seed: int, max_depth: int, vacuity: bool,
-                 kinduction: bool, shortest: bool) -> list[Verdict]:
-    """The verdicts on ``pids``, on one shared system (one context), witnesses shared among them."""
-    sy = shared_system(rb, pids, seed)
+def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], *, timeout_ms: int, seed: int, max_depth: int,
+                 vacuity: bool, kinduction: bool, shortest: bool) -> list[Verdict]:
+    """The verdicts on ``pids`` in one process, on ``sy``, witnesses shared among them."""
     verdicts = [prove_one(rb, pid, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=False,
                           kind=kinduction, shortest=shortest, sy=sy) for pid in pids]
     if vacuity:
@@ -793,24 +801,79 @@ def _prove_chunk(rb: Rulebook, pids: list[str], *, timeout_ms: int, seed: int, m
     return verdicts
 
 
-def _weight(pid: str) -> int:
-    """A rough cost of a property's proof, for splitting the work (a split form: several hard queries)."""
-    return 1 + 3 * len(FORMS[pid].split)
+@dataclass(frozen=True)
+class Task:
+    """One unit of the work of :func:`prove` under ``jobs`` > 1: the proof of a property (``part``: of
+    one part of a split form), or the vacuity witnesses of a group of properties (``kind`` witness)."""
+
+    kind: str  # prove | witness
+    pids: tuple[str, ...]
+    part: int | None = None
+
+    @property
+    def weight(self) -> int:
+        """A rough cost, for handing out the heaviest first: a part of a split form or a group's
+        witnesses is several ordinary proofs' work (measured: benchmarks/README.md)."""
+        if self.kind == "witness":
+            return max(1, len(self.pids) // 4)
+        return 3 if self.part is not None else 1
 
 
-def partition(pids: list[str], jobs: int) -> list[list[str]]:
-    """``pids`` in at most ``jobs`` groups of about equal weight, heaviest first (each in catalogue order).
+def plan(pids: list[str], jobs: int, vacuity: bool = True) -> list[Task]:
+    """The tasks of a run over ``jobs`` processes, heaviest first: one per property (one per part of a
+    split form) and, with ``vacuity``, one per run of ``jobs`` consecutive groups of the catalogue for
+    their witnesses — neighbours in the catalogue often share a witness path, and the witnesses are
+    looked for alongside the proofs, not after them.
 
-    >>> [len(g) for g in partition(["P512.6-may-declare", "P542.2-cost-x", "P512.6.1-order"], 2)]
-    [1, 2]
+    >>> [(t.kind, t.part) for t in plan(["P512.6.1-order", "P512.6-may-declare"], 2)]
+    [('prove', 0), ('prove', 1), ('prove', 2), ('prove', None), ('witness', None), ('witness', None)]
     """
-    groups: list[list[str]] = [[] for _ in range(max(1, min(jobs, len(pids))))]
-    load = [0] * len(groups)
-    for pid in sorted(pids, key=_weight, reverse=True):
-        i = load.index(min(load))
-        groups[i].append(pid)
-        load[i] += _weight(pid)
-    return [sorted(g, key=pids.index) for g in groups if g]
+    tasks = []
+    for pid in pids:
+        split = FORMS[pid].split
+        tasks += [Task("prove", (pid,), i) for i in range(len(split))] if split else [Task("prove", (pid,))]
+    if vacuity:
+        n = max(1, min(jobs, len(pids)))
+        size = -(-len(pids) // n)
+        tasks += [Task("witness", tuple(pids[i:i + size])) for i in range(0, len(pids), size)]
+    return sorted(tasks, key=lambda t: -t.weight)
+
+
+def _run_task(rb: Rulebook, sy: System, task: Task, kw: dict) -> list:
+    """A proof task: its verdict; a witness task: (pid, vacuous, witness, seconds) per property."""
+    opts = dict(timeout_ms=kw["timeout_ms"], seed=kw["seed"], max_depth=kw["max_depth"], vacuity=False,
+                kind=kw["kinduction"], shortest=kw["shortest"], sy=sy)
+    if task.kind == "witness":
+        stubs = [Verdict(pid, "proved", "", 0.0) for pid in task.pids]
+        _witnesses(rb, sy, stubs, kw["timeout_ms"], kw["seed"], kw["max_depth"])
+        return [(v.pid, v.vacuous, v.witness, v.seconds) for v in stubs]
+    (pid,) = task.pids
+    if task.part is None:
+        return [prove_one(rb, pid, **opts)]
+    return [_prove_form(rb, pid, FORMS[pid].split[task.part], **opts)]
+
+
+def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], jobs: int, kw: dict) -> list[Verdict]:
+    """The tasks of :func:`plan` handed out to ``jobs`` forked processes as they come free (each a copy
+    of ``sy``, compiled once here), then put together: a split form's parts as :func:`_prove_split`
+    would (the first violated part), the witnesses on the proved properties."""
+    from ruleproof.forked import fork_map
+
+    _steps(sy), _deps(sy), _pc_successors(sy)  # computed once, inherited by every worker
+    tasks = plan(pids, jobs, kw["vacuity"])
+    done = dict(zip(tasks, fork_map(lambda task: _run_task(rb, sy, task, kw), tasks, jobs)))
+    proofs = {(t.pids[0], t.part): out[0] for t, out in done.items() if t.kind == "prove"}
+    verdicts = []
+    for pid in pids:
+        split = FORMS[pid].split
+        verdicts.append(_combine(pid, FORMS[pid], [proofs[(pid, i)] for i in range(len(split))]) if split
+                        else proofs[(pid, None)])
+    found = {pid: rest for t, out in done.items() if t.kind == "witness" for pid, *rest in out}
+    for v in verdicts:
+        if v.pid in found and v.verdict in ("proved", "holds to depth k"):
+            v.vacuous, v.witness, seconds = found[v.pid]
+            v.seconds += seconds
+    return verdicts
 
 
 def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
@@ -823,18 +886,15 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
     pids = [p.id for p in wanted]
     kw = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kinduction=kinduction,
               shortest=shortest)
-    groups = partition(pids, jobs) if pids else []
-    if len(groups) > 1:
-        from ruleproof.forked import fork_map
-
-        parts = fork_map(lambda group: _prove_chunk(rb, group, **kw), groups, len(groups))
-        done = {v.pid: v for part in parts for v in part}
-        verdicts = [done[pid] for pid in pids]
+    sy = shared_system(rb, pids, seed) if pids else None  # compiled once (before any fork)
+    workers = min(jobs, len(plan(pids, jobs, vacuity))) if pids else 1
+    if workers > 1:
+        verdicts = _prove_parallel(rb, sy, pids, workers, kw)
     else:
-        verdicts = _prove_chunk(rb, pids, **kw) if pids else []
+        verdicts = _prove_chunk(rb, sy, pids, **kw) if pids else []
     results = []
     for p, v in zip(wanted, verdicts):
         note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note))
     return ProveOutcome(results, verdicts, z3.get_version_string(), seed, time.perf_counter() - started,
-                        timeout_ms, max_depth, extra={"jobs": len(groups) or 1})
+                        timeout_ms, max_depth, extra={"jobs": workers})

@@ -13,7 +13,7 @@ from ruleproof.model.interpreter import ScriptedChoices, run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.properties import prove as prove_mod
 from ruleproof.properties.catalogue import BY_ID, View
-from ruleproof.properties.prove import partition, prove, shared_system
+from ruleproof.properties.prove import plan, prove, shared_system
 from ruleproof.properties.z3forms import FORMS
 
 BUNDLED = load_rulebook()
@@ -73,11 +73,31 @@ def test_jobs_2_gives_the_verdicts_of_jobs_1():
     assert bad.pid == PUBLIC["M6"] and bad.counterexample.reproduced and bad.counterexample.trace.events
 
 
-def test_partition_balances_and_keeps_every_property():
+def test_plan_has_every_proof_part_and_every_premise_once_heaviest_first():
     pids = list(FORMS)
-    groups = partition(pids, 2)
-    assert sorted(p for g in groups for p in g) == sorted(pids) and len(groups) == 2
-    assert partition(pids[:1], 4) == [pids[:1]]
+    tasks = plan(pids, 2)
+    proofs = [(t.pids[0], t.part) for t in tasks if t.kind == "prove"]
+    want = [(p, i) for p in pids for i in (range(len(FORMS[p].split)) if FORMS[p].split else (None,))]
+    assert sorted(proofs, key=str) == sorted(want, key=str) and len(proofs) == len(want)
+    witnessed = [p for t in tasks if t.kind == "witness" for p in t.pids]
+    assert sorted(witnessed) == sorted(pids) and len([t for t in tasks if t.kind == "witness"]) == 2
+    assert [t.weight for t in tasks] == sorted((t.weight for t in tasks), reverse=True)
+    assert not [t for t in plan(pids, 2, vacuity=False) if t.kind == "witness"]
+
+
+def test_split_parts_in_parallel_combine_like_the_sequential_split():
+    """Parts run as separate tasks: the first violated part decides, as when they run in order and
+    stop at it; a part that is neither proved nor violated makes the whole that verdict."""
+    form = FORMS["P512.6-may-declare"]
+    V = prove_mod.Verdict
+    proved = [V("P512.6-may-declare", "proved", "spacer", 1.0) for _ in form.split]
+    assert prove_mod._combine("P512.6-may-declare", form, proved).verdict == "proved"
+    mixed = [V("x", "unknown", "spacer+bmc", 1.0, reason="timeout"), V("x", "violated", "spacer", 1.0),
+             V("x", "violated", "bmc", 1.0)]
+    out = prove_mod._combine("P512.6-may-declare", form, mixed)
+    assert out is mixed[1] and out.seconds == 3.0
+    out = prove_mod._combine("P512.6-may-declare", form, [proved[0], mixed[0], proved[2]])
+    assert out.verdict == "unknown" and form.split[1].pid in out.reason
 
 
 def test_cli_jobs_0_exits_2(capsys):
