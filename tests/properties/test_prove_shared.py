@@ -80,7 +80,8 @@ def test_plan_has_every_proof_part_and_every_premise_once_heaviest_first():
     want = [(p, i) for p in pids for i in (range(len(FORMS[p].split)) if FORMS[p].split else (None,))]
     assert sorted(proofs, key=str) == sorted(want, key=str) and len(proofs) == len(want)
     witnessed = [p for t in tasks if t.kind == "witness" for p in t.pids]
-    assert sorted(witnessed) == sorted(pids) and len([t for t in tasks if t.kind == "witness"]) == 2
+    assert sorted(witnessed) == sorted(pids) and len([t for t in tasks if t.kind == "witness"]) == 1
+    assert len([t for t in plan(pids, 4) if t.kind == "witness"]) == 2
     assert [t.weight for t in tasks] == sorted((t.weight for t in tasks), reverse=True)
     assert not [t for t in plan(pids, 2, vacuity=False) if t.kind == "witness"]
 
@@ -98,6 +99,18 @@ def test_split_parts_in_parallel_combine_like_the_sequential_split():
     assert out is mixed[1] and out.seconds == 3.0
     out = prove_mod._combine("P512.6-may-declare", form, [proved[0], mixed[0], proved[2]])
     assert out.verdict == "unknown" and form.split[1].pid in out.reason
+
+
+def test_a_split_form_violated_in_one_part_under_jobs_2_as_under_jobs_1():
+    """The named draft «no-prevention» takes prevention out of the calculation step's window: the
+    calculation part of P512.6-may-declare is violated, whether its parts run in order or as tasks."""
+    rb = load_rulebook_text(mutant_yaml("no-prevention"), "no-prevention.yaml")
+    only = ["P512.6-may-declare", "P512.6.1-order"]
+    key = lambda o: [(v.pid, v.verdict, v.vacuous) for v in o.verdicts]  # noqa: E731
+    one, two = prove(rb, only=only), prove(rb, only=only, jobs=2)
+    assert key(one) == key(two) == [("P512.6.1-order", "proved", False), ("P512.6-may-declare", "violated", None)]
+    cx = two.verdicts[1].counterexample
+    assert cx.reproduced and any(e.op == "window" for e in cx.trace.events)
 
 
 def test_cli_jobs_0_exits_2(capsys):
