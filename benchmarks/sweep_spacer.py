@@ -4,7 +4,7 @@ exactly as ``prove`` runs it (``_spacer_refined`` on one ``shared_system``, seed
 repeats; then the per-query winners checked on the public mutants (still ``sat``, the counterexample
 replayed) and on the vacuity-witness queries (the premise still reached).
 
-Run:  /work/venv/bin/python benchmarks/sweep_spacer.py [--repeats 3] [--only ID …] [--timeout 10000]
+Run:  .venv/bin/python benchmarks/sweep_spacer.py [--repeats 3] [--only ID …] [--timeout 10000]
       [--no-mutants] [--no-witnesses] [--top 3]
 
 Two passes: every candidate once per query (a pruning pass: a query's timeout there is at most 4× its
