@@ -791,13 +791,19 @@ def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
     return ()
 
 
-def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], *, timeout_ms: int, seed: int, max_depth: int,
-                 vacuity: bool, kinduction: bool, shortest: bool) -> list[Verdict]:
+def _proof_opts(sy: System, *, timeout_ms: int, seed: int, max_depth: int, kinduction: bool, shortest: bool,
+                **_) -> dict:
+    """The keyword arguments of one proof (:func:`prove_one`, :func:`_prove_form`) in a run of :func:`prove`
+    with options ``kw`` (its witnesses are looked for apart: ``vacuity`` off)."""
+    return dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=False, kind=kinduction,
+                shortest=shortest, sy=sy)
+
+
+def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], kw: dict) -> list[Verdict]:
     """The verdicts on ``pids`` in one process, on ``sy``, witnesses shared among them."""
-    verdicts = [prove_one(rb, pid, timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=False,
-                          kind=kinduction, shortest=shortest, sy=sy) for pid in pids]
-    if vacuity:
-        _witnesses(rb, sy, verdicts, timeout_ms, seed, max_depth)
+    verdicts = [prove_one(rb, pid, **_proof_opts(sy, **kw)) for pid in pids]
+    if kw["vacuity"]:
+        _witnesses(rb, sy, verdicts, kw["timeout_ms"], kw["seed"], kw["max_depth"])
     return verdicts
 
 
@@ -842,8 +848,7 @@ def plan(pids: list[str], jobs: int, vacuity: bool = True) -> list[Task]:
 
 def _run_task(rb: Rulebook, sy: System, task: Task, kw: dict) -> list:
     """A proof task: its verdict; a witness task: (pid, vacuous, witness, seconds) per property."""
-    opts = dict(timeout_ms=kw["timeout_ms"], seed=kw["seed"], max_depth=kw["max_depth"], vacuity=False,
-                kind=kw["kinduction"], shortest=kw["shortest"], sy=sy)
+    opts = _proof_opts(sy, **kw)
     if task.kind == "witness":
         stubs = [Verdict(pid, "proved", "", 0.0) for pid in task.pids]
         _witnesses(rb, sy, stubs, kw["timeout_ms"], kw["seed"], kw["max_depth"])
@@ -894,7 +899,7 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
     if workers > 1:
         verdicts = _prove_parallel(rb, sy, pids, tasks, workers, kw)
     else:
-        verdicts = _prove_chunk(rb, sy, pids, **kw) if pids else []
+        verdicts = _prove_chunk(rb, sy, pids, kw) if pids else []
     results = []
     for p, v in zip(wanted, verdicts):
         note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
