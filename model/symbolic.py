@@ -39,7 +39,7 @@ from .state import Action, Card, State, XVar
 from .vocabulary import parse_guard
 
 __all__ = ["Var", "Disjunct", "System", "compile_rulebook", "OPTIONS", "Option", "WORLD_DOMAINS", "X_KINDS_SYM",
-           "world_state", "abstract", "KINDS", "STATUS", "HistVar", "world_of"]
+           "menu_world", "world_state", "abstract", "KINDS", "STATUS", "HistVar", "world_of"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
 STATUS = {"pending": 0, "hit": 1, "miss": 2, "blocked": 3, "illegal": 4}
@@ -105,6 +105,36 @@ WORLD_DOMAINS: dict[str, tuple[int, ...]] = {
     "w_srcmk": (0, 1), "w_defmk": (0, 1), "w_defw": (0, 1, 2), "w_rmsrc": (0, 1, 2, 3), "w_rmlsrc": (1, 2),
     "w_rmdef": (0, 1, 2, 3), "w_rmldef": (1, 2), "w_thr": (0, 1, 2, 3),
 }
+
+
+def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
+    """A valuation of the world variables drawn from the menu: ``pick(domain)`` chooses a value of each
+    of ``WORLD_DOMAINS``, ``coin()`` whether each option is held; what ``init`` rules out is mended
+    (a defender only for a simple strike, …).  Signed values are stored in their bit-vector form.
+
+    >>> import random
+    >>> rng = random.Random(0)
+    >>> w = menu_world(rng.choice, lambda: rng.random() < 0.5)
+    >>> w["w_hasdef"] == 0 or w["w_kind"] == 0
+    True
+    """
+    v = {n: pick(dom) for n, dom in WORLD_DOMAINS.items()}
+    attack = v["w_kind"] in (0, 1)
+    if v["w_kind"] != 0:
+        v["w_hasdef"] = 0
+    if attack:
+        v["w_needmag"], v["w_magx"] = 1, 0
+    if v["w_magx"] != 2:
+        v["w_magprop"] = 0
+    if v["w_rmsrc"] != 3:
+        v["w_rmlsrc"] = 1
+    if v["w_rmdef"] != 3:
+        v["w_rmldef"] = 1
+    if not v["w_hasdef"]:
+        v["w_rmdef"], v["w_defmk"], v["w_defw"] = 0, 0, 0
+    for i, o in enumerate(OPTIONS):
+        v[f"w_has{i}"] = int(coin() and (o.card != "def" or bool(v["w_hasdef"])))
+    return {n: (x & 0xFF if n in ("w_srcmod", "w_tgtmod") else x) for n, x in v.items()}
 
 
 @dataclass(frozen=True)

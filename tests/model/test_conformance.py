@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from ruleproof.model import symbolic
 from ruleproof.model.interpreter import HANDLERS, Stepper
 from ruleproof.model.rulebook import load_rulebook
-from ruleproof.model.symbolic import OPT_INDEX, OPTIONS, WORLD_DOMAINS, abstract, compile_rulebook, world_state
+from ruleproof.model.paths import locate
+from ruleproof.model.symbolic import OPTIONS, abstract, compile_rulebook, menu_world, world_state
 
 RB = load_rulebook()
 SYS = compile_rulebook(RB)
@@ -32,23 +33,7 @@ class Disagreement(AssertionError):
 @st.composite
 def menu_worlds(draw):
     """A world of the symbolic menu, drawn like generators/strategies.py draws one."""
-    v = {n: draw(st.sampled_from(dom)) for n, dom in WORLD_DOMAINS.items()}
-    attack = v["w_kind"] in (0, 1)
-    if v["w_kind"] != 0:
-        v["w_hasdef"] = 0
-    if attack:
-        v["w_needmag"], v["w_magx"] = 1, 0
-    if v["w_magx"] != 2:
-        v["w_magprop"] = 0
-    if v["w_rmsrc"] != 3:
-        v["w_rmlsrc"] = 1
-    if v["w_rmdef"] != 3:
-        v["w_rmldef"] = 1
-    if not v["w_hasdef"]:
-        v["w_rmdef"], v["w_defmk"], v["w_defw"] = 0, 0, 0
-    for i, o in enumerate(OPTIONS):
-        v[f"w_has{i}"] = int(draw(st.booleans()) and (o.card != "def" or bool(v["w_hasdef"])))
-    return {n: (x & 0xFF if n in ("w_srcmod", "w_tgtmod") else x) for n, x in v.items()}
+    return menu_world(lambda dom: draw(st.sampled_from(dom)), lambda: draw(st.booleans()))
 
 
 class _Env:
@@ -98,57 +83,20 @@ def _diff(a: dict, b: dict) -> dict:
 
 def check_trace(sys_, world_vars: dict, events: list) -> int:
     """Check every event of an interpreter run against ``sys_``; return the number of steps checked."""
-    rb = sys_.rb
     world = world_state(world_vars)
-    state0 = world
-    pre = abstract(sys_, state0, world_vars, sys_.start_pc)
-    step, i = rb.spec.start, 0
-    wpl = wps = played = 0
-    opener = 0
+    pre = abstract(sys_, world, world_vars, sys_.start_pc)
     n = 0
-    for e in events:
-        if e.op in ("step_limit",):
-            break
-        spec = rb.spec.steps[step]
+    for e, loc, nxt, wpl, wps, played in locate(sys_, events):
         die = None
         chosen = None
-        if e.op == "enter":
-            step = e.values["step"]
-            spec = rb.spec.steps[step]
-            loc, i = sys_.enter_loc[step], 0
-            nxt = sys_.op_loc[(step, 0)] if spec.operations else sys_.exit_loc[step]
-        elif e.op in ("goto", "end", "deadlock"):
-            loc = sys_.exit_loc[step]
-            nxt = {"goto": lambda: sys_.enter_loc[e.values["to"]], "end": lambda: sys_.done_end,
-                   "deadlock": lambda: sys_.done_deadlock}[e.op]()
-        elif e.op == "window":
-            loc = sys_.op_loc[(step, i)]
-            opener = "AB".index(e.values["first"])
-            wpl, wps, played = opener, 0, 0
-            nxt = sys_.turn_loc[(step, i)]
-        elif e.op == "pass":
-            loc = sys_.turn_loc[(step, i)]
+        if e.op == "pass":
             chosen = "pass"
-            wps, wpl = wps + 1, 1 - wpl
-            nxt = sys_.turn_loc[(step, i)] if wps < 2 else sys_.close_loc[(step, i)]
         elif e.op == "play":
-            loc = sys_.turn_loc[(step, i)]
             chosen = e.values["feature"]
-            played |= 1 << OPT_INDEX[chosen]
-            wpl, wps = opener, 0
-            nxt = loc
             if e.values["kind"] == "reroll":
                 die = e.state.action.die_rolls[-1]
-        elif e.op == "window_closed":
-            loc = sys_.close_loc[(step, i)]
-            i += 1
-            nxt = sys_.op_loc[(step, i)] if i < len(spec.operations) else sys_.exit_loc[step]
-        else:  # an operation (done or skipped)
-            loc = sys_.op_loc[(step, i)]
-            if e.op == "roll_die" and not e.values.get("skipped"):
-                die = e.values["die"]
-            i += 1
-            nxt = sys_.op_loc[(step, i)] if i < len(spec.operations) else sys_.exit_loc[step]
+        elif e.op == "roll_die" and not e.values.get("skipped"):
+            die = e.values["die"]
         post = abstract(sys_, e.state, world_vars, nxt, wpl, wps, played)
         succ = _successors(sys_, pre, loc, die)
         if chosen is not None:  # a choice: the enabled responses are the interpreter's

@@ -20,11 +20,26 @@ BUNDLED = load_rulebook()
 SMALL = ["P512.5-claims-resolved", "P512.6.1-order", "P540.2-reserved", "P512.6.5-effect", "P512.6.4-block"]
 
 
-def test_shared_run_proves_and_shares_witness_paths(monkeypatch):
+def _spy_witness_queries(monkeypatch) -> list:
     calls = []
     original = prove_mod._witness
     monkeypatch.setattr(prove_mod, "_witness", lambda rb, sy, form, *a: calls.append(form.pid) or original(
         rb, sy, form, *a))
+    return calls
+
+
+def test_witnesses_from_interpreter_paths_need_no_spacer_query(monkeypatch):
+    calls = _spy_witness_queries(monkeypatch)
+    out = prove(BUNDLED, only=SMALL)
+    assert [v.verdict for v in out.verdicts] == ["proved"] * len(SMALL)
+    assert calls == []  # every premise reached on a hint path
+    for v in out.verdicts:  # each witness is Z3's model on that path, replayed on the interpreter
+        assert v.vacuous is False and v.witness.steps and v.witness.trace.outcome == "completed"
+
+
+def test_shared_run_proves_and_shares_witness_paths(monkeypatch):
+    monkeypatch.setattr(prove_mod, "HINT_PATHS", 0)  # Spacer's paths only
+    calls = _spy_witness_queries(monkeypatch)
     out = prove(BUNDLED, only=SMALL)
     assert [v.verdict for v in out.verdicts] == ["proved"] * len(SMALL)
     assert all(v.vacuous is False and v.witness is not None and v.witness.steps for v in out.verdicts)
