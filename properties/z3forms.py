@@ -572,14 +572,14 @@ def _may_form(opts: list[int], pid: str, latch_name: str = "hd_latch") -> Form:
 
 
 _whole = _may_form(_MAY_OPTS, "P512.6-may-declare")
-_BY_STEP: dict[tuple[str, str], list[int]] = {}  # (step kind, player) -> the options
+_BY_STEP: dict[str, list[int]] = {}
 for _i in _MAY_OPTS:
-    _BY_STEP.setdefault((_MAY[OPTIONS[_i].feature.kind][0], OPTIONS[_i].player), []).append(_i)
+    _BY_STEP.setdefault(_MAY[OPTIONS[_i].feature.kind][0], []).append(_i)
 FORMS[_whole.pid] = Form(_whole.pid, _whole.hist, _whole.bad, _whole.premise, _whole.premise_en, _whole.premise_ru,
-                         note="proved one step kind and one player at a time (the features of the menu allowed at "
-                              "dice, calculation, blocking; each part has its own cone of influence)",
-                         split=tuple(_may_form(ids, f"P512.6-may-declare#{k}-{p}", f"hd_latch_{k}_{p}")
-                                     for (k, p), ids in _BY_STEP.items()), windows=True, options=_whole.options)
+                         note="proved one step kind at a time (the features of the menu allowed at dice, calculation, "
+                              "blocking: each part has its own cone of influence)",
+                         split=tuple(_may_form(ids, f"P512.6-may-declare#{k}", f"hd_latch_{k}")
+                                     for k, ids in _BY_STEP.items()), windows=True, options=_whole.options)
 
 
 _PAYT = [i for i, o in enumerate(OPTIONS) if o.feature.kind == "payment_trigger" and o.feature.on == "payment"]
