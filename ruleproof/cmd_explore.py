@@ -105,8 +105,7 @@ def run(args, lang: str) -> int:
 
         unknown = sorted(only - set(BY_ID))
         if unknown:
-            raise RuleproofError("RP150", None, problem=f"--only: no property {', '.join(unknown)}",
-                                 fix=f"name properties of the catalogue, e.g. {next(iter(BY_ID))}")
+            raise RuleproofError("RP170", None, property=", ".join(unknown), known=", ".join(BY_ID))
     rb = load_rulebook(args.rulebook)
     worlds = bounded_worlds(bounds.x_max, bounds.loadouts)
     if args.format == "json" or not sys.stderr.isatty() or args.jobs > 1:

@@ -197,6 +197,15 @@ def test_cli_explore_bad_bounds_exit_2(bounds, needle, capsys):
     assert needle in captured.err and "Traceback" not in captured.err and not captured.out
 
 
+def test_cli_explore_unknown_property_is_the_error_prove_gives(capsys):
+    assert main(["--lang", "en", "explore", "--only", "P999-nothing"]) == 2
+    explore_err = capsys.readouterr().err
+    assert main(["--lang", "en", "prove", "--only", "P999-nothing"]) == 2
+    prove_err = capsys.readouterr().err
+    assert "RP170" in explore_err and "P999-nothing" in explore_err and "Traceback" not in explore_err
+    assert explore_err == prove_err
+
+
 def test_cli_explore_incomplete_exits_3(capsys):
     assert main(["explore", "--bounds", "x=0,loadouts=none,max-nodes=3", "--format", "json"]) == 3
     assert json.loads(capsys.readouterr().out)["rulebook"]["complete"] is False
