@@ -40,7 +40,7 @@ class Bounds:
     plays_per_window: int = 1  # responses played per window (then only passing)
     die: tuple[int, int] | None = None  # die faces (default: the rulebook's die_faces table)
     loadouts: tuple[str, ...] | None = None  # which feature loadouts (default: all)
-    max_nodes: int = 5_000_000  # a safety stop: reaching it makes the pass bounded (incomplete)
+    max_nodes: int = 5_000_000  # a safety stop per world: reaching it makes the pass bounded (incomplete)
 
     def die_values(self, rb: Rulebook) -> tuple[int, ...]:
         """Every die face the search tries: ``die``, else the rulebook's ``die_faces`` table."""
@@ -128,7 +128,6 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
     started = time.perf_counter()
     runner = _Run(rb)
     best: dict[str, tuple[int, int]] = {}  # property -> (choices, events) of its shortest counterexample
-    nodes = 0
 
     ppw = bounds.plays_per_window
 
@@ -157,6 +156,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         if progress:
             progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
         queue = deque([step(_Node(*start(rb, world.state), None, (), ()), None, choice=False)])
+        nodes = 0  # the budget is per world, so one process and --jobs (a world per task) stop alike
         while queue:
             node = queue.popleft()
             nodes += 1
@@ -175,8 +175,6 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
             for answer in answers:
                 out.transitions += 1
                 queue.append(step(node, answer))
-        if not out.complete:
-            break
     out.seconds = time.perf_counter() - started
     return out
 

@@ -30,7 +30,7 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--bounds", default="", metavar="K=V,…",
                    help="x=MAX (X values, default 1), plays=N (responses per window, default 1), die=LO-HI "
                         "(default: the rulebook's die), loadouts=A+B (feature loadouts, default all), "
-                        "max-nodes=N (a safety stop; reaching it makes the result inconclusive)")
+                        "max-nodes=N (a safety stop per world; reaching it makes the result inconclusive)")
     p.add_argument("--only", nargs="*", metavar="ID", help="only these properties")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--format", choices=("term", "json"), default="term")

@@ -155,6 +155,17 @@ def test_max_nodes_makes_the_result_inconclusive(bundled):
     assert all(r.verdict == "unknown" for pid, r in results.items() if pid in BY_ID)
 
 
+def test_max_nodes_is_per_world_alike_in_one_process_and_under_jobs(bundled):
+    worlds = bounded_worlds(0, ("none",))
+    sizes = [explore(bundled, [w], Bounds(x_max=0)).transitions for w in worlds]
+    cap = sorted(sizes)[len(sizes) // 2]  # some worlds fit in the budget, some do not
+    one = explore(bundled, worlds, Bounds(x_max=0, max_nodes=cap))
+    two = explore(bundled, worlds, Bounds(x_max=0, max_nodes=cap), jobs=2)
+    assert not one.complete and not two.complete
+    assert (one.states, one.traces, one.worlds) == (two.states, two.traces, two.worlds)
+    assert one.traces > 0
+
+
 def test_the_bounded_worlds_cover_every_loadout_and_x_kind():
     ws = bounded_worlds(1)
     assert {w.name.split("/")[-1] for w in ws} >= set(LOADOUTS) - {"none"}
