@@ -133,18 +133,24 @@ def _deps(sy: System) -> dict:
 
 
 def _names(e) -> set[str]:
-    """The uninterpreted constants of ``e`` (a DAG walk, each shared node once)."""
-    seen, out, todo = set(), set(), [e]
+    """The uninterpreted constants of ``e`` (a DAG walk, each shared node once; through the C API, so
+    that no Python object is made per node)."""
+    c = z3.z3core
+    ref = e.ctx.ref()
+    seen, out, todo = set(), set(), [e.as_ast()]
     while todo:
-        n = todo.pop()
-        i = n.get_id()
-        if i in seen:
+        a = todo.pop()
+        i = c.Z3_get_ast_id(ref, a)
+        if i in seen or c.Z3_get_ast_kind(ref, a) != z3.Z3_APP_AST:
             continue
         seen.add(i)
-        if z3.is_const(n) and n.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out.add(n.decl().name())
+        n = c.Z3_get_app_num_args(ref, a)
+        if n == 0:
+            decl = c.Z3_get_app_decl(ref, a)
+            if c.Z3_get_decl_kind(ref, decl) == z3.Z3_OP_UNINTERPRETED:
+                out.add(c.Z3_get_symbol_string(ref, c.Z3_get_decl_name(ref, decl)))
         else:
-            todo.extend(n.children())
+            todo.extend(c.Z3_get_app_arg(ref, a, k) for k in range(n))
     return out
 
 
@@ -259,16 +265,28 @@ def _merged(sy: System, vs: list) -> list:
     is the disjunction of theirs — e.g. the plays of features whose differences lie outside the cone.
     Returns [(disjuncts, new values of vs, guard)]."""
     succ = _pc_successors(sy)
+    ids = _change_ids(sy)
+    names = [v.name for v in vs]
     groups: dict = {}
     for d in sy.disjuncts:
         g, ch = _steps(sy)[d.id]
-        args = [ch.get(v.name, sy.pre[v.name]) for v in vs]
         kind = (d.event, OPTIONS[d.option].player) if d.event == "play" else (
             (d.event, d.passes) if d.event in ("pass", "window") else "op")
-        key = (d.loc, succ[d.id][0], kind, tuple(a.get_id() for a in args))
-        groups.setdefault(key, (args, []))[1].append((d, g))
+        own = ids[d.id]
+        key = (d.loc, succ[d.id][0], kind, tuple(own.get(n, n) for n in names))  # a name: left unchanged
+        if key not in groups:
+            groups[key] = ([ch.get(n, sy.pre[n]) for n in names], [])
+        groups[key][1].append((d, g))
     return [(tuple(d for d, _ in dg), args, z3.Or([g for _, g in dg]) if len(dg) > 1 else dg[0][1])
             for args, dg in groups.values()]
+
+
+def _change_ids(sy: System) -> dict[int, dict[str, int]]:
+    """Per disjunct, the Z3 ids of the new values it gives the variables it changes (what tells two
+    disjuncts' effects on a cone apart, without a Python object per term)."""
+    if not hasattr(sy, "_chid_cache"):
+        sy._chid_cache = {i: {n: e.get_id() for n, e in ch.items()} for i, (_, ch) in _steps(sy).items()}
+    return sy._chid_cache
 
 
 def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_000):
@@ -912,7 +930,7 @@ def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task]
     would (the first violated part), the witnesses on the proved properties."""
     from ruleproof.forked import fork_map
 
-    _steps(sy), _deps(sy), _pc_successors(sy)  # computed once, inherited by every worker
+    _steps(sy), _deps(sy), _pc_successors(sy), _change_ids(sy)  # computed once, inherited by every worker
     done = dict(zip(tasks, fork_map(lambda task: _run_task(rb, sy, task, kw), tasks, jobs)))
     proofs = {(t.pids[0], t.part): out[0] for t, out in done.items() if t.kind == "prove"}
     verdicts = []
