@@ -753,8 +753,8 @@ def _witnesses(rb: Rulebook, sy: System, verdicts: list, timeout_ms: int, seed: 
     """The vacuity witnesses of ``verdicts`` (on one shared system).  First up to ``hints`` paths of
     interpreter runs (:func:`.hints.hint_paths`), until two in a row reach nothing new: each is executed
     symbolically and every premise still open asked of its last state (the world and the dice left to
-    the solver).  Then each premise still
-    open gets a Spacer query; the path it finds is tried, the same way, for the premises after it."""
+    the solver).  Then each premise still open gets a Spacer query; the path it finds is tried, the
+    same way, for the premises after it."""
     open_ = [v for v in verdicts if v.verdict in ("proved", "holds to depth k")]
     hints = HINT_PATHS if hints is None else hints
     if open_ and hints:
@@ -892,9 +892,9 @@ _COST = {"P512.6.6-compound": 8, "P542.2-cost-x": 7, "P512.7-payment": 6}
 def plan(pids: list[str], jobs: int, vacuity: bool = True) -> list[Task]:
     """The tasks of a run over ``jobs`` processes, heaviest first: one per property (one per part of a
     split form) and, with ``vacuity``, the witnesses of consecutive runs of the catalogue, one run per
-    two processes (the fewer the groups, the more premises one path serves: on the bundled rulebook, 8
-    interpreter paths and one Spacer query give all 27).  The witnesses are looked for alongside the
-    proofs, not after them.
+    two processes (the fewer the groups, the more premises one path serves: on the bundled rulebook,
+    4–6 interpreter paths and one Spacer query give all 27).  The witnesses are looked for alongside
+    the proofs, not after them.
 
     >>> [(t.kind, t.part) for t in plan(["P512.6.1-order", "P512.6-may-declare"], 2)]
     [('prove', 0), ('prove', 1), ('prove', 2), ('prove', None), ('witness', None)]
