@@ -427,7 +427,8 @@ class System:
         self.disjuncts.append(d)
         return d
 
-    def _next_loc(self, s: str, i: int) -> int:
+    def next_loc(self, s: str, i: int) -> int:
+        """The location after operation ``i`` of step ``s`` (the next operation's, or the step's exit)."""
         ops = self.rb.spec.steps[s].operations
         return self.op_loc[(s, i + 1)] if i + 1 < len(ops) else self.exit_loc[s]
 
@@ -444,7 +445,7 @@ class System:
                           "pc": sy.val(first, "pc"), "visited": sy.setbit(S["visited"], si)}), **base)
             for i, op in enumerate(st.operations):
                 where = self._where(("steps", s, "operations", i))
-                nxt = self._next_loc(s, i)
+                nxt = self.next_loc(s, i)
                 common = dict(clauses=tuple(op.cites), where=where, op_index=i, params=op.params, **base)
                 if op.op == "window":
                     self._window(s, i, op, nxt, common)

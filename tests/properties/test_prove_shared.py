@@ -139,3 +139,26 @@ def test_cli_jobs_2_json(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["z3_version"] == z3.get_version_string()
     assert [v["verdict"] for v in doc["verdicts"]] == ["proved", "proved"]
+
+
+def _pulse(form):
+    """The part of a P512.6-may-declare part's ``bad`` checked between the parts of a compound feature:
+    a pulse right after the next declaration."""
+    return lambda sy, S: form.bad(sy, S).children()[0]
+
+
+def test_may_declare_is_checked_between_the_parts_of_a_compound_feature():
+    """On «no-prevention» a compound feature's first part skips prevention: the pulse after the second
+    declaration is reached, and the replay shows the violation in the first part; on the bundled
+    rulebook it is unreachable."""
+    form = FORMS["P512.6-may-declare"].split[1]  # the calculation step's features
+    pid = "P512.6-may-declare"
+    rb = load_rulebook_text(mutant_yaml("no-prevention"), "no-prevention.yaml")
+    sy = shared_system(rb, [pid])
+    r, found, cx = prove_mod._spacer_refined(rb, sy, _pulse(form), pid, 20_000, 0, (True,), prove_mod._options(form))
+    assert r == "sat" and cx.reproduced
+    declares = [e.seq for e in cx.trace.events if e.op == "declare"]
+    assert len(declares) >= 2 and max(cx.violation.events) < declares[1]
+    sy = shared_system(BUNDLED, [pid])
+    keep = prove_mod.coi(sy, _pulse(form)(sy, sy.pre), False, True)
+    assert prove_mod.spacer(sy, _pulse(form), 20_000, keep=keep, options=prove_mod._options(form)) == "unsat"
