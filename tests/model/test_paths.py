@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from ruleproof.model.interpreter import Stepper
 from ruleproof.model.paths import disjunct_path, locate
 from ruleproof.model.rulebook import load_rulebook
 from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
 from ruleproof.model.symbolic import menu_world, world_state
+from ruleproof.properties.hints import _play
 from ruleproof.properties.prove import _pc_successors, follow, shared_system
 
 RB = load_rulebook()
@@ -18,12 +18,7 @@ SUCC = _pc_successors(SY)
 
 def _run(seed: int) -> list:
     rng = random.Random(seed)
-    run = Stepper(RB, world_state(menu_world(rng.choice, lambda: rng.random() < 0.7)))
-    while run.ask is not None:
-        ask = run.ask
-        ids = [f.id for _, f in ask.options] if ask.kind == "respond" else []
-        run.answer(rng.randint(*ask.faces) if ask.kind == "die" else rng.choice([None, *ids]))
-    return run.trace.events
+    return _play(RB, world_state(menu_world(rng.choice, lambda: rng.random() < 0.7)), rng)
 
 
 def test_each_event_gets_the_disjuncts_from_its_location_to_the_next():
