@@ -25,6 +25,7 @@ import gc
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .interpreter import Cursor, Event, _Run, start
 from .rulebook import Rulebook
@@ -87,8 +88,7 @@ class ExploreOutcome:
         return self.states / self.seconds if self.seconds else 0.0
 
 
-@dataclass
-class _Node:
+class _Node(NamedTuple):
     state: object
     cursor: Cursor
     ask: object
@@ -142,11 +142,11 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         choices, so they make no node of their own."""
         runner.restart(len(node.events))
         answers = node.answers + ((answer,) if choice else ())
-        s, cur, ask = runner.advance(node.state, node.cursor, answer)
+        s, cur, ask = runner.advance(node.state, node.cursor, answer, node.ask.options if choice else None)
         while ask is not None and ask.kind == "respond" and (not ask.options or len(cur.played) >= ppw):
             out.forced += 1
             visit(s, cur)
-            s, cur, ask = runner.advance(s, cur, None)
+            s, cur, ask = runner.advance(s, cur, None, ask.options)
             answers += (None,)
         new = runner.trace.events
         _count(new, out)

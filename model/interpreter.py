@@ -13,10 +13,9 @@ involved and the state after it.  The same rulebook, state and choices give the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Callable, NamedTuple, Protocol
 
 from .features import Effect, Feature
-from .hashing import cached_hash
 from .rulebook import Rulebook
 from .schema import OperationSpec
 from .state import Action, Card, Modification, State, XVar, other_player
@@ -134,10 +133,9 @@ class RandomChoices:
         return None
 
 
-@dataclass(frozen=True)
-class Ask:
+class Ask(NamedTuple):
     """A choice the run needs: a die result, or a player's response in a window (a feature id or
-    None to pass)."""
+    None to pass).  A named tuple: the explorer makes one per configuration."""
 
     kind: str  # die | respond
     state: State | None = None
@@ -148,9 +146,7 @@ class Ask:
     options: tuple[tuple[str, Feature], ...] = ()
 
 
-@cached_hash
-@dataclass(frozen=True)
-class Cursor:
+class Cursor(NamedTuple):
     """Where a run is, as data: with the :class:`State` it is the whole configuration of a run, so
     a run can be stopped at any choice and resumed (or forked) from there.
 
@@ -158,6 +154,7 @@ class Cursor:
     ``die`` (waiting for the die of a ``roll_die``), ``respond`` (waiting in the window of operation
     ``op`` for ``player``'s response), ``reroll`` (waiting for the die of the reroll ``feature``
     played in that window), ``next`` (about to take an edge) or ``done`` (with ``outcome``).
+    A named tuple: the explorer makes and hashes one per configuration (in C, no per-field calls).
     """
 
     at: str
@@ -174,7 +171,10 @@ class Cursor:
 
     @property
     def waiting(self) -> bool:
-        return self.at in ("die", "respond", "reroll")
+        return self.at in _WAITING
+
+
+_WAITING = frozenset({"die", "respond", "reroll"})
 
 
 def start(rb: Rulebook, state: State) -> tuple[State, Cursor]:
@@ -192,7 +192,8 @@ class _Run:
         self.words = rb.table("trigger_words")
         self.where = None  # the rulebook location of the element being executed
         self._wheres: dict[tuple, str] = {}
-        self._guards: dict[str, object] = {}
+        self._guards: dict[str, Callable[[State], bool]] = {}
+        self._plans: dict[str, list] = {}
         self.on_closed: Callable[[str], None] | None = None
 
     # --- events ---------------------------------------------------------------------------------
@@ -216,36 +217,53 @@ class _Run:
 
     # --- guards -----------------------------------------------------------------------------------
     def guard(self, text: str, state: State) -> bool:
-        g = self._guards.get(text)
-        if g is None:
-            g = self._guards[text] = parse_guard(text)
-            assert g is not None  # validated at load
-        value = _GUARD_MEANINGS[g.name](self, state, g.arg)
-        return not value if g.negated else value
+        test = self._guards.get(text)
+        if test is None:
+            test = self._guards[text] = self._compile(text)
+        return test(state)
+
+    def _compile(self, text: str) -> Callable[[State], bool]:
+        """The guard ``text`` as a test of a state (validated at load, so it parses)."""
+        g = parse_guard(text)
+        meaning, arg = _GUARD_MEANINGS[g.name], g.arg
+        if g.negated:
+            return lambda s: not meaning(self, s, arg)
+        return lambda s: meaning(self, s, arg)
+
+    def _plan(self, step: str) -> list[tuple[OperationSpec, str, Callable[[State], bool] | None]]:
+        """The operations of ``step`` with their rulebook locations and guard tests (None: ``always``),
+        worked out once per run object: the main loop's index of the rulebook by step."""
+        plan = self._plans[step] = [
+            (op, self.locate(("steps", step, "operations", i)),
+             None if parse_guard(op.when) == _ALWAYS else self._guards.get(op.when) or self._compile(op.when))
+            for i, op in enumerate(self.rb.spec.steps[step].operations)]
+        return plan
 
     # --- the main loop ------------------------------------------------------------------------------
-    def advance(self, s: State, cur: Cursor, answer: object = None) -> tuple[State, Cursor, Ask | None]:
+    def advance(self, s: State, cur: Cursor, answer: object = None,
+                options: tuple | None = None) -> tuple[State, Cursor, Ask | None]:
         """Run from configuration (``s``, ``cur``) to the next choice, emitting the events on the way.
 
-        If ``cur`` waits for a choice, ``answer`` is that choice.  Returns the new configuration and
-        the :class:`Ask` it waits at (None when the run is over: ``cur.at == "done"``).
+        If ``cur`` waits for a choice, ``answer`` is that choice (``options``: the options of the
+        :class:`Ask` it answers, when the caller has them, so they are not worked out again).
+        Returns the new configuration and the :class:`Ask` it waits at (None when the run is over:
+        ``cur.at == "done"``).
         """
         steps = self.rb.spec.steps
-        if cur.waiting:
-            s, cur = self._answer(s, cur, answer)
+        if cur.at in _WAITING:
+            s, cur = self._answer(s, cur, answer, options)
         while True:
             at = cur.at
             if at == "op":  # the step's operations from cur.op on, up to the next choice (no cursor per op)
                 step = cur.step
-                operations = steps[step].operations
+                plan = self._plans.get(step) or self._plan(step)
                 i = cur.op
-                while i < len(operations):
-                    op = operations[i]
-                    self.where = self.locate(("steps", step, "operations", i))
-                    if not self.guard(op.when, s):
+                while i < len(plan):
+                    op, self.where, holds = plan[i]
+                    if holds is not None and not holds(s):
                         self.emit(s, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
                     elif op.op == "roll_die":
-                        return s, replace(cur, at="die", op=i), Ask("die", s, why="roll", faces=self.faces)
+                        return s, cur._replace(at="die", op=i), Ask("die", s, why="roll", faces=self.faces)
                     elif op.op == "window":
                         opener = self._opener(s, op)
                         s = replace(s, windows_seen=s.windows_seen + (op.params["id"],))
@@ -306,23 +324,24 @@ class _Run:
         return Ask("respond", s, window=op.params["id"], player=cur.player,
                    options=tuple(self.options(s, cur, op)))
 
-    def _answer(self, s: State, cur: Cursor, answer: object) -> tuple[State, Cursor]:
+    def _answer(self, s: State, cur: Cursor, answer: object, options: tuple | None = None) -> tuple[State, Cursor]:
         """Take the answer to the choice ``cur`` waits at; return the configuration after it."""
         op = self.rb.spec.steps[cur.step].operations[cur.op]
         self.where = self.locate(("steps", cur.step, "operations", cur.op))
         if cur.at == "die":
             s = s.with_action(die_rolls=s.action.die_rolls + (answer,), die_effect_on_stack=True)
             _done(self, s, op, die=answer)
-            return s, replace(cur, at="op", op=cur.op + 1)
+            return s, cur._replace(at="op", op=cur.op + 1)
         wid = op.params["id"]
         if cur.at == "reroll":
             s = s.with_action(die_rolls=s.action.die_rolls + (answer,))
             return self._played(s, cur, op, cur.feature, "reroll", cur.card, cur.offered)
-        options = self.options(s, cur, op)
+        if options is None:
+            options = self.options(s, cur, op)
         offered = tuple(f.id for _, f in options)
         if answer is None:
             self.emit(s, "pass", op.cites, {"window": wid, "player": cur.player, "offered": offered}, op.assumes)
-            cur = replace(cur, passes=cur.passes + 1, player=other_player(cur.player))
+            cur = cur._replace(passes=cur.passes + 1, player=other_player(cur.player))
             if cur.passes < 2:
                 return s, cur
             self.emit(s, "window_closed", op.cites, {"id": wid}, op.assumes)
@@ -333,9 +352,9 @@ class _Run:
         if feature is None:
             raise NotOffered(f"{answer!r} is not offered to player {cur.player} in window {wid} "
                              f"(offered: {', '.join(offered) or 'nothing'})")
-        cur = replace(cur, played=cur.played + (feature.id,))
+        cur = cur._replace(played=cur.played + (feature.id,))
         if feature.kind in NEEDS_DIE:
-            return s, replace(cur, at="reroll", feature=feature.id, card=card_id, offered=offered)
+            return s, cur._replace(at="reroll", feature=feature.id, card=card_id, offered=offered)
         s = PLAYS[feature.kind](self, s, feature, card_id)
         return self._played(s, cur, op, feature.id, feature.kind, card_id, offered)
 
@@ -426,6 +445,8 @@ class _Run:
             return not a.blocked
         return True
 
+
+_ALWAYS = parse_guard("always")
 
 #: the meaning of each guard word of the vocabulary: (run, state, argument) -> bool
 _GUARD_MEANINGS: dict[str, Callable[[_Run, State, str | None], bool]] = {

@@ -17,6 +17,7 @@ The ``z3`` slot is filled by the Z3 engine.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -54,21 +55,43 @@ def prop(pid: str, clauses: tuple[str, ...], ru: str, en: str):
 
 
 class View:
-    """A trace seen by the properties: events with the step kind each happened in."""
+    """A trace seen by the properties: events with the step kind each happened in, indexed by
+    operation for the whole trace and for each part (the explorer checks every property on every
+    run, so the predicates look events up by operation instead of scanning the trace)."""
 
     def __init__(self, events: list) -> None:
         self.events = events
         kinds, kind = [], ""
         by_op: dict[str, list] = {}
-        for e in events:
-            if e.op == "enter":
+        add = kinds.append
+        part: list = []
+        index: dict[str, list] = {}
+        parts, indexes = [part], [index]
+        for e in events:  # one pass: the step kinds, the trace by operation, the parts by operation
+            op = e.op
+            if op == "enter":
                 kind = e.values["kind"]
-            kinds.append(kind)
-            by_op.setdefault(e.op, []).append(e)
+            elif op == "declare" and part:
+                part, index = [], {}
+                parts.append(part)
+                indexes.append(index)
+            add(kind)
+            part.append(e)
+            found = by_op.get(op)
+            if found is None:
+                by_op[op] = [e]
+            else:
+                found.append(e)
+            found = index.get(op)
+            if found is None:
+                index[op] = [e]
+            else:
+                found.append(e)
         self.kinds = kinds
         self.by_op = by_op
-        self._parts: list[list] | None = None
+        self._parts, self._indexes = parts, indexes
         self._ops: dict[tuple, list] = {}
+        self._changes: list | None = None
 
     def ops(self, *names: str, skipped: bool = False) -> list:
         key = (names, skipped)
@@ -76,7 +99,7 @@ class View:
         if found is None:  # the properties ask for the same few operations again and again
             found = [e for n in names for e in self.by_op.get(n, ())]
             if len(names) > 1:
-                found.sort(key=lambda e: e.seq)
+                found.sort(key=_seq)
             found = self._ops[key] = [e for e in found if bool(e.values.get("skipped")) == skipped]
         return found
 
@@ -85,14 +108,25 @@ class View:
 
     def parts(self) -> list[list]:
         """The trace cut at each ``declare``: one list of events per part of a compound feature."""
-        if self._parts is None:
-            out: list[list] = [[]]
-            for e in self.events:
-                if e.op == "declare" and out[-1]:
-                    out.append([])
-                out[-1].append(e)
-            self._parts = out
         return self._parts
+
+    def indexes(self) -> list[dict[str, list]]:
+        """For each part of :meth:`parts`, its events by operation (in trace order)."""
+        return self._indexes
+
+    def changes(self, after: int = -1) -> list:
+        """The events whose action record is not the one of the event before (the first event
+        included), with seq greater than ``after``: the only places an action's values can change."""
+        if self._changes is None:
+            out, last = [], None
+            for e in self.events:
+                a = e.state.action
+                if a is not last:
+                    out.append(e)
+                    last = a
+            self._changes = out
+        found = self._changes
+        return found[bisect_right(found, after, key=_seq):] if after >= 0 else found
 
     def window_of(self, e) -> dict | None:
         """The ``window`` event that opened the window a play/pass event belongs to."""
@@ -104,6 +138,26 @@ class View:
     @property
     def final(self):
         return self.events[-1].state
+
+
+def _seq(e) -> int:
+    return e.seq
+
+
+def _merged(index: dict[str, list], *ops: str) -> list:
+    """The events of a part's ``index`` with one of the operations ``ops``, in trace order."""
+    found = [e for op in ops for e in index.get(op, ())]
+    if len(ops) > 1:
+        found.sort(key=_seq)
+    return found
+
+
+def _first(index: dict[str, list], op: str, skipped: bool | None = None):
+    """The first event of ``op`` in a part (``skipped``: only those skipped, or only those not)."""
+    for e in index.get(op, ()):
+        if skipped is None or bool(e.values.get("skipped")) == skipped:
+            return e
+    return None
 
 
 def _v(events: Iterable, ru: str, en: str) -> Violation:
@@ -141,12 +195,8 @@ def _fixed_once_at_declaration(view: View, complete: bool, kind: str, clause: st
         return None
     first = fixes[0]  # the events before the first fixing have nothing to compare with
     fixed = dict(first.values["fixed"])
-    before = None
-    for e in view.events[first.seq - view.events[0].seq:]:
+    for e in (first, *view.changes(after=first.seq)):  # where the action record changes: X values may
         a = e.state.action
-        if a is before:  # the same action record: the same X values
-            continue
-        before = a
         for name in names:
             if a.x(name).value != fixed.get(name):
                 return _v([first, e], f"X {name} изменился после фиксации ({clause})",
@@ -185,12 +235,11 @@ def chosen_x(view: View, complete: bool) -> Violation | None:
 
 
 def _right_before(view: View, kinds: tuple[str, ...], apply_op: str, step_kind: str, clause: str) -> Violation | None:
-    for part in view.parts():
-        applies = [e for e in part if e.op == apply_op and not e.values.get("skipped")]
-        fixes = [e for e in part if e.op == "fix_x" and e.values.get("x") in kinds and e.values.get("fixed")]
-        if not applies:
+    for ix in view.indexes():
+        apply = _first(ix, apply_op, skipped=False)
+        if apply is None:
             continue
-        apply = applies[0]
+        fixes = [e for e in ix.get("fix_x", ()) if e.values.get("x") in kinds and e.values.get("fixed")]
         live = [x.name for x in apply.state.action.xs if x.kind in kinds]
         if not live:
             continue
@@ -199,11 +248,11 @@ def _right_before(view: View, kinds: tuple[str, ...], apply_op: str, step_kind: 
             return _v([apply, *fixes], f"X ({', '.join(kinds)}) не определён перед применением модификаторов ({clause})",
                       f"X ({', '.join(kinds)}) is not determined right before the modifiers are applied ({clause})")
         last = before[-1]
-        check = next((e for e in part if e.op == "check_source_legality"), None)
+        check = _first(ix, "check_source_legality")
         if step_kind == "calculation" and check is not None and check.seq > before[0].seq:
             return _v([before[0], check], f"X ({', '.join(kinds)}) определён до проверки легальности ({clause})",
                       f"X ({', '.join(kinds)}) was determined before the legality check ({clause})")
-        between = [e for e in part if last.seq < e.seq < apply.seq and e.op in ("window", "play")]
+        between = [e for e in _merged(ix, "window", "play") if last.seq < e.seq < apply.seq]
         if between or view.kind(last) != step_kind:
             return _v([last, *between, apply], f"X ({', '.join(kinds)}) определён не непосредственно перед "
                       f"модификаторами на шаге «{step_kind}» ({clause})",
@@ -273,9 +322,9 @@ def printed_values(view: View, complete: bool) -> Violation | None:
 
 # --- 512.6.2: the dice step ------------------------------------------------------------------------------
 
-def _reroll_windows_closed(view: View, part: list) -> list:
+def _reroll_windows_closed(view: View, ix: dict[str, list]) -> list:
     closes, allows = [], {}
-    for e in part:
+    for e in _merged(ix, "window", "window_closed"):
         if e.op == "window":
             allows[e.values["id"]] = e.values["allows"]
         elif e.op == "window_closed" and "reroll" in allows.get(e.values["id"], ()):
@@ -286,16 +335,10 @@ def _reroll_windows_closed(view: View, part: list) -> list:
 @prop("P512.6.2-raw-die", ("512.6.2/b2",), "значение кубика без модификаторов фиксируется после окна переброса, и это "
       "последнее выпавшее значение", "the raw die is fixed after the reroll window, as the last value rolled")
 def raw_die(view: View, complete: bool) -> Violation | None:
-    for part in view.parts():
-        fixes, rerolls, first_roll = [], [], None
-        for e in part:  # one pass over the part
-            if e.op == "fix_raw_die":
-                fixes.append(e)
-            elif e.op == "play":
-                if e.values.get("kind") == "reroll":
-                    rerolls.append(e)
-            elif e.op == "roll_die" and first_roll is None:
-                first_roll = e
+    for ix in view.indexes():
+        fixes = ix.get("fix_raw_die", ())
+        rerolls = [e for e in ix.get("play", ()) if e.values.get("kind") == "reroll"]
+        first_roll = _first(ix, "roll_die")
         closes = None
         early = [r for r in rerolls if first_roll is None or r.seq < first_roll.seq]
         if early:
@@ -310,7 +353,7 @@ def raw_die(view: View, complete: bool) -> Violation | None:
                 return _v([f], "зафиксировано не последнее значение кубика (512.6.2)",
                           "the fixed value is not the last one rolled (512.6.2)")
             if closes is None:
-                closes = _reroll_windows_closed(view, part)
+                closes = _reroll_windows_closed(view, ix)
             if not any(c.seq < f.seq for c in closes):
                 return _v([f], "значение кубика зафиксировано до окна переброса (512.6.2)",
                           "the die value is fixed before the reroll window (512.6.2)")
@@ -320,10 +363,10 @@ def raw_die(view: View, complete: bool) -> Violation | None:
 @prop("P512.6.2-dice-modifier-window", ("512.6.2/b3",), "модификаторы броска заявляются только после фиксации "
       "значения кубика, в своём окне", "dice modifiers are declared only after the raw die is fixed, in their window")
 def dice_modifier_window(view: View, complete: bool) -> Violation | None:
-    for part in view.parts():
-        raw = next((e for e in part if e.op == "fix_raw_die"), None)
-        for e in part:
-            if e.op == "play" and e.values.get("kind") == "dice_modifier" and (raw is None or e.seq < raw.seq):
+    for ix in view.indexes():
+        raw = _first(ix, "fix_raw_die")
+        for e in ix.get("play", ()):
+            if e.values.get("kind") == "dice_modifier" and (raw is None or e.seq < raw.seq):
                 return _v([e], "модификатор броска заявлен до фиксации значения кубика (512.6.2)",
                           "a dice modifier was declared before the raw die was fixed (512.6.2)")
     return None
@@ -332,25 +375,25 @@ def dice_modifier_window(view: View, complete: bool) -> Violation | None:
 @prop("P512.6.2-final-die", ("512.6.2/b3",), "итоговый бросок фиксируется после применения модификаторов и равен "
       "значению с их учётом", "the final die is fixed after the modifiers apply and equals the modified value")
 def final_die(view: View, complete: bool) -> Violation | None:
-    for part in view.parts():
-        final = next((e for e in part if e.op == "fix_final_die"), None)
-        base = next((e for e in part if e.op == "determine_base"), None)
-        rolled = any(e.op == "roll_die" for e in part)
+    for ix in view.indexes():
+        final = _first(ix, "fix_final_die")
+        base = _first(ix, "determine_base")
+        rolled = "roll_die" in ix
         if rolled and base is not None and (final is None or final.seq > base.seq):
             return _v([base], "сила/величина определены до фиксации итогового броска (512.6.2)",
                       "strength/magnitude were determined before the final die was fixed (512.6.2)")
-        left = [e for e in part if e.op == "enter" and e.values["kind"] != "dice" and e.seq > (final.seq if final else 0)]
+        left = [e for e in ix.get("enter", ()) if e.values["kind"] != "dice" and e.seq > (final.seq if final else 0)]
         if rolled and final is not None and left and left[0].state.action.die_effect_on_stack:
             return _v([final, left[0]], "эффект броска кубика не удалён из стека после фиксации (512.6.2)",
                       "the die-roll effect was not removed from the stack after the final value (512.6.2)")
         if final is None:
             continue
-        apply = next((e for e in part if e.op == "apply_dice_modifiers" and not e.values.get("skipped")), None)
+        apply = _first(ix, "apply_dice_modifiers", skipped=False)
         mods = final.state.action.dice_mods
         if mods and (apply is None or apply.seq > final.seq):
             return _v([final], "итоговый бросок зафиксирован без учёта заявленных модификаторов (512.6.2)",
                       "the final die was fixed without the declared modifiers (512.6.2)")
-        late = [e for e in part if e.op == "play" and e.values.get("kind") in ("dice_modifier", "reroll")
+        late = [e for e in ix.get("play", ()) if e.values.get("kind") in ("dice_modifier", "reroll")
                 and e.seq > final.seq]
         if late:
             return _v([final, *late], "бросок изменён после фиксации итогового значения (512.6.2)",
@@ -364,9 +407,9 @@ def attacks_roll(view: View, complete: bool) -> Violation | None:
     a = view.events[0].state.action
     if not complete or not a.is_attack:
         return None
-    for part in view.parts():
-        if any(e.op == "determine_base" for e in part) or any(e.op == "apply_effect" for e in part):
-            if not any(e.op == "roll_die" for e in part):
+    for part, ix in zip(view.parts(), view.indexes()):
+        if "determine_base" in ix or "apply_effect" in ix:
+            if "roll_die" not in ix:
                 return _v(part[:1], "атака выполнена без броска кубика (512.6.2)",
                           "an attack was executed without a die roll (512.6.2)")
     return None
@@ -377,17 +420,17 @@ def attacks_roll(view: View, complete: bool) -> Violation | None:
 @prop("P512.6.3-legality-once", ("512.6.3/b3", "526"), "легальность источника проверяется один раз, после окна шага "
       "расчёта", "source legality is checked exactly once, after the calculation window")
 def legality_once(view: View, complete: bool) -> Violation | None:
-    for part in view.parts():
-        checks = [e for e in part if e.op == "check_source_legality" and not e.values.get("skipped")]
+    for part, ix in zip(view.parts(), view.indexes()):
+        checks = [e for e in ix.get("check_source_legality", ()) if not e.values.get("skipped")]
         if len(checks) > 1:
             return _v(checks, "легальность проверена повторно (512.6.3, 526)",
                       "legality was checked again (512.6.3, 526)")
         for c in checks:
-            windows = [e for e in part if e.op == "window_closed" and e.seq < c.seq and view.kind(e) == "calculation"]
+            windows = [e for e in ix.get("window_closed", ()) if e.seq < c.seq and view.kind(e) == "calculation"]
             if view.kind(c) != "calculation" or not windows:
                 return _v([c], "легальность проверена не после окна шага расчёта (512.6.3)",
                           "legality was not checked after the calculation window (512.6.3)")
-        reached_effect = any(e.op in ("apply_effect", "finalize_magnitude") for e in part)
+        reached_effect = "apply_effect" in ix or "finalize_magnitude" in ix
         if complete and reached_effect and not checks:
             return _v(part[:1], "легальность не проверялась (512.6.3)", "legality was never checked (512.6.3)")
     return None
@@ -396,8 +439,8 @@ def legality_once(view: View, complete: bool) -> Violation | None:
 @prop("P512.6.3-illegal", ("512.6.3/b3",), "нелегальное игродействие переходит к завершению способности: без "
       "блокирования и без эффекта", "an illegal game action goes to completion: no blocking, no effect")
 def illegal(view: View, complete: bool) -> Violation | None:
-    for part in view.parts():
-        bad = next((e for e in part if e.op == "check_source_legality" and e.values.get("legal") is False), None)
+    for part, ix in zip(view.parts(), view.indexes()):
+        bad = next((e for e in ix.get("check_source_legality", ()) if e.values.get("legal") is False), None)
         if bad is None:
             continue
         after = [e for e in part if e.seq > bad.seq and (
@@ -412,19 +455,18 @@ def illegal(view: View, complete: bool) -> Violation | None:
 @prop("P512.6.3-final-magnitude", ("512.6.3/b4",), "окончательная величина, став известной, больше не меняется",
       "once the final magnitude is known nothing changes it")
 def final_magnitude(view: View, complete: bool) -> Violation | None:
-    for part in view.parts():
-        fin = next((e for e in part if e.op == "finalize_magnitude" and not e.values.get("skipped")), None)
+    for part, ix in zip(view.parts(), view.indexes()):
+        fin = _first(ix, "finalize_magnitude", skipped=False)
         if fin is None:
             continue
-        final, before = fin.state.action.magnitude_final, fin.state.action
-        for e in part:
-            if e.state.action is before:  # the same action record: the same magnitude
-                continue
-            before = e.state.action
-            if e.seq > fin.seq and before.magnitude_final != final:
+        final, last = fin.state.action.magnitude_final, part[-1].seq
+        for e in view.changes(after=fin.seq):  # where the action record changes: the magnitude may
+            if e.seq > last:
+                break
+            if e.state.action.magnitude_final != final:
                 return _v([fin, e], "окончательная величина изменилась после того, как стала известна (512.6.3)",
                           "the final magnitude changed after it was known (512.6.3)")
-        early = [e for e in part if e.op in ("apply_effect",) and e.seq < fin.seq]
+        early = [e for e in ix.get("apply_effect", ()) if e.seq < fin.seq]
         if early:
             return _v([*early, fin], "эффект наложен до того, как стала известна окончательная величина (512.6.3)",
                       "the effect was applied before the final magnitude was known (512.6.3)")
@@ -435,13 +477,13 @@ def final_magnitude(view: View, complete: bool) -> Violation | None:
       "заблокированное действие не накладывает эффект", "blocks only at the blocking step; a blocked action "
       "applies no effect")
 def block(view: View, complete: bool) -> Violation | None:
-    for part in view.parts():
-        for e in part:
-            if e.op == "play" and e.values.get("kind") == "block":
+    for ix in view.indexes():
+        for e in ix.get("play", ()):
+            if e.values.get("kind") == "block":
                 if view.kind(e) != "blocking":
                     return _v([e], f"блок заявлен на шаге «{view.kind(e)}» (512.6.4)",
                               f"a block was declared at the {view.kind(e)} step (512.6.4)")
-                effect = [x for x in part if x.seq > e.seq and x.op == "apply_effect" and not x.values.get("skipped")]
+                effect = [x for x in ix.get("apply_effect", ()) if x.seq > e.seq and not x.values.get("skipped")]
                 if effect:
                     return _v([e, *effect], "заблокированное действие наложило эффект (512.6.4)",
                               "a blocked action applied its effect (512.6.4)")
@@ -452,14 +494,14 @@ def block(view: View, complete: bool) -> Violation | None:
       "the effect of a legal, unblocked action is applied exactly once")
 def effect_once(view: View, complete: bool) -> Violation | None:
     parts = view.parts()
-    for part in parts:
-        done = [e for e in part if e.op == "apply_effect" and not e.values.get("skipped")]
+    for part, ix in zip(parts, view.indexes()):
+        done = [e for e in ix.get("apply_effect", ()) if not e.values.get("skipped")]
         if len(done) > 1:
             return _v(done, "эффект наложен дважды (512.6.5)", "the effect was applied twice (512.6.5)")
         end = part[-1].state.action
-        ended = any(e.op in ("pay_reserved", "declare") for e in part[1:]) or (complete and part is parts[-1])
-        if ended and not done and end.legal and not end.blocked and any(e.op == "enter" and e.values["kind"] == "completion"
-                                                                      for e in part):
+        ended = any(e is not part[0] for e in _merged(ix, "pay_reserved", "declare")) or (complete and part is parts[-1])
+        if ended and not done and end.legal and not end.blocked and any(e.values["kind"] == "completion"
+                                                                      for e in ix.get("enter", ())):
             return _v(part[:1], "действие дошло до завершения, а эффект не наложен (512.6.5)",
                       "the action reached completion without applying its effect (512.6.5)")
     return None
@@ -679,19 +721,14 @@ _MAY_DECLARE = {
       "the features a clause lets a player declare at a step are offered to them in that step's window")
 def may_declare(view: View, complete: bool) -> Violation | None:
     parts = view.parts()
-    for n, part in enumerate(parts):
+    for n, (part, ix) in enumerate(zip(parts, view.indexes())):
         if not complete and n == len(parts) - 1:
             continue  # the part is unfinished: its windows may be still to come
-        turns, played, steps_done, blocked = [], set(), set(), False
-        for e in part:  # one pass over the part
-            if e.op == "play":
-                turns.append(e)
-                played.add(e.values["feature"])
-                blocked = blocked or e.values.get("kind") == "block"
-            elif e.op == "pass":
-                turns.append(e)
-            elif e.op == "enter":
-                steps_done.add(view.kind(e))
+        plays = ix.get("play", ())
+        turns = _merged(ix, "play", "pass")
+        played = {e.values["feature"] for e in plays}
+        blocked = any(e.values.get("kind") == "block" for e in plays)
+        steps_done = {view.kind(e) for e in ix.get("enter", ())}
         state = part[0].state
         for card in state.cards:
             for f in card.features:
@@ -704,7 +741,7 @@ def may_declare(view: View, complete: bool) -> Violation | None:
                     continue
                 mine = [e for e in turns if e.values.get("player") == card.controller and view.kind(e) in kinds]
                 if not any(f.id in e.values.get("offered", ()) for e in mine):
-                    where = mine[:1] or [e for e in part if e.op == "enter" and e.values["kind"] in kinds][:1]
+                    where = mine[:1] or [e for e in ix.get("enter", ()) if e.values["kind"] in kinds][:1]
                     return _v(where, f"«{f.id}» ({f.kind}) не предложена на шаге «{'/'.join(kinds)}»",
                               f"{f.id} ({f.kind}) was not offered at the {'/'.join(kinds)} step")
     return None
@@ -758,8 +795,10 @@ BY_ID: dict[str, Property] = {p.id: p for p in PROPERTIES}
 
 def check_all(events: list, complete: bool, only: Iterable[str] | None = None) -> list[tuple[Property, Violation]]:
     """Every property's violation on a trace (empty: all hold)."""
-    view = View(events)
     wanted = set(only) if only is not None else None
+    if wanted is not None and not wanted:
+        return []
+    view = View(events)
     return [(p, v) for p in PROPERTIES if (wanted is None or p.id in wanted) and (v := p.check(view, complete))]
 
 
