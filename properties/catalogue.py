@@ -71,7 +71,7 @@ class View:
             op = e.op
             if op == "enter":
                 kind = e.values["kind"]
-            elif op == "declare" and part:
+            elif op == "declare" and part and not e.values.get("skipped"):  # a skipped one declares nothing
                 part, index = [], {}
                 parts.append(part)
                 indexes.append(index)
@@ -107,7 +107,8 @@ class View:
         return self.kinds[e.seq]
 
     def parts(self) -> list[list]:
-        """The trace cut at each ``declare``: one list of events per part of a compound feature."""
+        """The trace cut at each ``declare`` that ran (one whose guard skipped it declares no part, as in
+        the interpreter's state and the Z3 forms): one list of events per part of a compound feature."""
         return self._parts
 
     def indexes(self) -> list[dict[str, list]]:

@@ -85,3 +85,17 @@ def test_synthetic_rulebooks_load_and_run(scale):
 def test_fit_exponent(scale):
     assert scale.fit_exponent([10, 100, 1000], [1.0, 10.0, 100.0]) == pytest.approx(1.0)
     assert scale.fit_exponent([1, 2, 4], [1.0, 4.0, 16.0]) == pytest.approx(2.0)
+
+
+def test_ab_explore_takes_an_old_commit_out_as_its_own_package(tmp_path):
+    """The old side of ``ab_explore.py`` imports none of the working tree's modules."""
+    import subprocess
+
+    if not (BENCH.parent / ".git").exists():
+        pytest.skip("not a git clone: ab_explore.py compares commits")
+    ab = _load("ab_explore")
+    ab.old_package("HEAD", tmp_path)
+    code = ("import sys; import rpold.model.explore, rpold.properties.catalogue, rpold.model.rulebook as r; "
+            "rb = r.load_rulebook(); print(rb.spec.id, sorted({m.split('.')[0] for m in sys.modules} & {'ruleproof', 'rpold'}))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["berserk-rp-4.1-2", "['rpold']"]

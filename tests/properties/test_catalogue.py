@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pathlib import Path
 
 from ruleproof.generators.mutants import MUTANTS, PUBLIC, mutant_yaml
 from ruleproof.model.clauses import default_index
@@ -99,3 +100,26 @@ def test_payment_triggers_is_not_violated_on_a_prefix_inside_the_payment_window(
         assert BY_ID["P512.7-payment-triggers"].check(View(st.trace.events), st.finished) is None
         checked += 1
     assert checked > 10 and any(e.op == "play" and e.values["feature"] == "a_paid" for e in st.trace.events)
+
+
+def test_a_declare_skipped_by_its_guard_starts_no_part(scenarios):
+    """Parts are cut where a part is declared: a ``declare`` its guard skipped declares nothing (the
+    interpreter's part counter and the Z3 forms' per-part flags do not move either)."""
+    from ruleproof.properties.catalogue import View
+
+    rb = load_rulebook()
+    text = Path(rb.path).read_text(encoding="utf-8")
+    line = '      - {op: declare, cites: ["542.3", "512.1"], assumes: [A-claim-stage]}\n'
+    assert text.count(line) == 1
+    extra = '      - {op: declare, when: "visited(payment)", cites: ["512.1"]}\n'  # never true at declaration
+    draft = load_rulebook_text(text.replace(line, line + extra), "skipped-declare.yaml")
+    sc = next(s for s in scenarios if "compound" in s.spec.id)
+    base = run(rb, sc.initial_state(), sc.choices()).events
+    events = run(draft, sc.initial_state(), sc.choices()).events
+    skipped = [e for e in events if e.op == "declare" and e.values.get("skipped")]
+    parts = View(base).parts()  # the events before the first declaration, then one list per part
+    assert len(skipped) == len(parts) - 1 >= 2  # one skipped declare after each declaration
+    view = View(events)
+    assert [len(p) for p in view.parts()] == [len(parts[0])] + [len(p) + 1 for p in parts[1:]]
+    assert all(p[0].op != "declare" or not p[0].values.get("skipped") for p in view.parts())
+    assert [p.id for p, _ in check_all(events, True)] == []

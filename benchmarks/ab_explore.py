@@ -1,0 +1,92 @@
+"""The explorer of an earlier commit against this one, world by world in alternation, in one process.
+
+Run:  .venv/bin/python benchmarks/ab_explore.py REV [--props on|off] [--rounds 1]
+
+The speed of the shared machines here drifts by a third within minutes, so two runs one after the
+other do not compare.  This script takes commit ``REV`` out of git (``git archive``) into a
+temporary folder as the package ``rpold`` (the ``ruleproof.*`` imports rewritten), then explores
+every world of the default bounds with the old and the new code in turn — the order swapped from
+one world to the next — and sums each side's time.  Both sides must report the same states; the
+ratio new/old is the figure.  ``--props off`` asks for no property (the interpreter and the search
+alone).  A figure, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the package layout of pyproject.toml: package folder -> repository folder
+PACKAGES = {"": "ruleproof", "model": "model", "properties": "properties", "generators": "generators",
+            "reports": "reports", "rulebooks": "rulebooks", "rulings": "rulings"}
+
+
+def old_package(rev: str, into: Path) -> None:
+    """Commit ``rev``'s package as ``into/rpold`` (its absolute imports pointed at ``rpold``)."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *PACKAGES.values()], check=True,
+                          capture_output=True).stdout
+    src = into / "src"
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(src, filter="data")
+    for sub, folder in PACKAGES.items():
+        for f in (src / folder).rglob("*"):
+            if f.is_file():
+                dest = into / "rpold" / sub / f.relative_to(src / folder)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                text = f.read_bytes()
+                if f.suffix == ".py":
+                    text = re.sub(rb"\bruleproof\.(?=[a-z_])", b"rpold.", text)
+                    text = re.sub(rb"\bfrom ruleproof import\b", b"from rpold import", text)
+                dest.write_bytes(text)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("rev", help="the earlier commit (e.g. HEAD~1)")
+    ap.add_argument("--props", choices=("on", "off"), default="on")
+    ap.add_argument("--rounds", type=int, default=1)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="ab_explore_"))
+    old_package(args.rev, tmp)
+    sys.path.insert(0, str(tmp))
+
+    import rpold.generators.bounded as old_worlds
+    import rpold.model.explore as old_explore
+    import rpold.model.rulebook as old_rulebook
+    from ruleproof.generators import bounded as new_worlds
+    from ruleproof.model import explore as new_explore
+    from ruleproof.model import rulebook as new_rulebook
+
+    only = None if args.props == "on" else frozenset()
+    sides = []
+    for rb_mod, w_mod, ex_mod in ((old_rulebook, old_worlds, old_explore), (new_rulebook, new_worlds, new_explore)):
+        bounds = ex_mod.Bounds()
+        sides.append((ex_mod.explore, rb_mod.load_rulebook(), w_mod.bounded_worlds(x_max=bounds.x_max), bounds))
+    seconds, states = [0.0, 0.0], [0, 0]
+    for rnd in range(args.rounds):
+        for i in range(len(sides[1][2])):
+            order = (0, 1) if (i + rnd) % 2 == 0 else (1, 0)
+            for k in order:
+                explore, rb, worlds, bounds = sides[k]
+                t = time.perf_counter()
+                out = explore(rb, [worlds[i]], bounds, only=only)
+                seconds[k] += time.perf_counter() - t
+                states[k] += out.states
+    if states[0] != states[1]:
+        sys.exit(f"the two sides explored different state spaces: {states[0]} against {states[1]} states")
+    print(f"properties {args.props}, {len(sides[1][2])} worlds x {args.rounds}, {states[1]} states per side")
+    for name, k in ((f"old ({args.rev})", 0), ("new (working tree)", 1)):
+        print(f"  {name:<24} {seconds[k]:7.2f} s  {states[k] / seconds[k]:9,.0f} states/s")
+    print(f"  new/old time             {seconds[1] / seconds[0]:7.3f}")
+
+
+if __name__ == "__main__":
+    main()
