@@ -13,6 +13,7 @@ involved and the state after it.  The same rulebook, state and choices give the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, NamedTuple, Protocol
 
 from .features import Effect, Feature
@@ -175,6 +176,9 @@ class Cursor(NamedTuple):
 
 
 _WAITING = frozenset({"die", "respond", "reroll"})
+# the records the explorer makes per configuration, from a tuple of all their fields (no keyword handling)
+_cursor = partial(tuple.__new__, Cursor)
+_ask = partial(tuple.__new__, Ask)
 
 
 def start(rb: Rulebook, state: State) -> tuple[State, Cursor]:
@@ -194,14 +198,16 @@ class _Run:
         self._wheres: dict[tuple, str] = {}
         self._guards: dict[str, Callable[[State], bool]] = {}
         self._plans: dict[str, list] = {}
+        self._edges: dict[str, list] = {}
         self.on_closed: Callable[[str], None] | None = None
 
     # --- events ---------------------------------------------------------------------------------
     def emit(self, state: State, op: str, clauses, values: dict, assumes=()) -> None:
         e = _new(Event)  # Event(...) without the frozen dataclass's per-field __setattr__ (the hot path)
-        e.__dict__.update(seq=self.seq0 + len(self.trace.events), step=state.step, op=op, clauses=tuple(clauses),
+        events = self.trace.events
+        e.__dict__.update(seq=self.seq0 + len(events), step=state.step, op=op, clauses=tuple(clauses),
                           values=values, state=state, assumes=tuple(assumes), where=self.where or "")
-        self.trace.events.append(e)
+        events.append(e)
 
     def restart(self, seq0: int) -> None:
         """Collect the events of a resumed run afresh, numbered from ``seq0`` (the events before)."""
@@ -229,6 +235,12 @@ class _Run:
         if g.negated:
             return lambda s: not meaning(self, s, arg)
         return lambda s: meaning(self, s, arg)
+
+    def _edge_tests(self, step: str) -> list[tuple[int, Callable[[State], bool]]]:
+        """The guard tests of ``step``'s edges, in order (the first that holds is taken)."""
+        tests = self._edges[step] = [(i, self._guards.get(e.when) or self._compile(e.when))
+                                     for i, e in enumerate(self.rb.spec.steps[step].next)]
+        return tests
 
     def _plan(self, step: str) -> list[tuple[OperationSpec, str, Callable[[State], bool] | None]]:
         """The operations of ``step`` with their rulebook locations and guard tests (None: ``always``),
@@ -269,12 +281,12 @@ class _Run:
                         s = replace(s, windows_seen=s.windows_seen + (op.params["id"],))
                         self.emit(s, "window", op.cites, {"id": op.params["id"], "first": opener,
                                                           "allows": tuple(op.params["allows"])}, op.assumes)
-                        cur = Cursor("respond", step, i, player=opener, entered=cur.entered)
+                        cur = _cursor(("respond", step, i, opener, 0, (), "", "", (), cur.entered, ""))
                         return s, cur, self._ask_response(s, cur, op)
                     else:
                         s = HANDLERS[op.op](self, s, op)
                     i += 1
-                cur = Cursor("next", step, entered=cur.entered)
+                cur = _cursor(("next", step, 0, "", 0, (), "", "", (), cur.entered, ""))
             elif at == "enter":
                 if cur.entered >= MAX_STEPS:
                     self.trace.outcome = "step_limit"
@@ -284,14 +296,18 @@ class _Run:
                 s = replace(s, step=cur.step, visited=s.visited + (cur.step,))
                 self.where = self.locate(("steps", cur.step))
                 self.emit(s, "enter", spec.cites, {"step": cur.step, "kind": spec.kind}, spec.assumes)
-                cur = Cursor("op", cur.step, 0, entered=cur.entered + 1)
+                cur = _cursor(("op", cur.step, 0, "", 0, (), "", "", (), cur.entered + 1, ""))
             elif at == "next":
                 spec = steps[cur.step]
                 if not spec.next:
                     self.where = self.locate(("steps", cur.step))
                     self.emit(s, "end", spec.cites, {"step": cur.step})
                     return s, Cursor("done", cur.step, entered=cur.entered, outcome="completed"), None
-                taken = next((i for i, e in enumerate(spec.next) if self.guard(e.when, s)), None)
+                taken = None
+                for i, holds in self._edges.get(cur.step) or self._edge_tests(cur.step):
+                    if holds(s):
+                        taken = i
+                        break
                 if taken is None:
                     self.where = self.locate(("steps", cur.step))
                     self.trace.outcome = "deadlock"
@@ -301,7 +317,7 @@ class _Run:
                 self.where = self.locate(("steps", cur.step, "next", taken))
                 self.emit(s, "goto", edge.cites, {"from": cur.step, "to": edge.to, "guard": edge.when}, edge.assumes)
                 s = replace(s, step=edge.to)
-                cur = Cursor("enter", edge.to, entered=cur.entered)
+                cur = _cursor(("enter", edge.to, 0, "", 0, (), "", "", (), cur.entered, ""))
             elif at == "respond":
                 op = steps[cur.step].operations[cur.op]
                 return s, cur, self._ask_response(s, cur, op)
@@ -321,13 +337,11 @@ class _Run:
                 if f.kind in allows and f.id not in cur.played and self.playable(s, f, c)]
 
     def _ask_response(self, s: State, cur: Cursor, op: OperationSpec) -> Ask:
-        return Ask("respond", s, window=op.params["id"], player=cur.player,
-                   options=tuple(self.options(s, cur, op)))
+        return _ask(("respond", s, "", (1, 6), op.params["id"], cur.player, tuple(self.options(s, cur, op))))
 
     def _answer(self, s: State, cur: Cursor, answer: object, options: tuple | None = None) -> tuple[State, Cursor]:
         """Take the answer to the choice ``cur`` waits at; return the configuration after it."""
-        op = self.rb.spec.steps[cur.step].operations[cur.op]
-        self.where = self.locate(("steps", cur.step, "operations", cur.op))
+        op, self.where, _ = (self._plans.get(cur.step) or self._plan(cur.step))[cur.op]
         if cur.at == "die":
             s = s.with_action(die_rolls=s.action.die_rolls + (answer,), die_effect_on_stack=True)
             _done(self, s, op, die=answer)
@@ -338,16 +352,18 @@ class _Run:
             return self._played(s, cur, op, cur.feature, "reroll", cur.card, cur.offered)
         if options is None:
             options = self.options(s, cur, op)
-        offered = tuple(f.id for _, f in options)
+        offered = tuple([f.id for _, f in options]) if options else ()
         if answer is None:
             self.emit(s, "pass", op.cites, {"window": wid, "player": cur.player, "offered": offered}, op.assumes)
-            cur = cur._replace(passes=cur.passes + 1, player=other_player(cur.player))
+            at, step, i, player, passes, played, feature, card, was_offered, entered, outcome = cur
+            cur = _cursor((at, step, i, "B" if player == "A" else "A", passes + 1, played, feature, card, was_offered,
+                           entered, outcome))
             if cur.passes < 2:
                 return s, cur
             self.emit(s, "window_closed", op.cites, {"id": wid}, op.assumes)
             if self.on_closed is not None:
                 self.on_closed(wid)
-            return s, Cursor("op", cur.step, cur.op + 1, entered=cur.entered)
+            return s, _cursor(("op", cur.step, cur.op + 1, "", 0, (), "", "", (), cur.entered, ""))
         card_id, feature = next(((c, f) for c, f in options if f.id == answer), (None, None))
         if feature is None:
             raise NotOffered(f"{answer!r} is not offered to player {cur.player} in window {wid} "

@@ -128,3 +128,15 @@ def test_random_choices_are_reproducible_from_the_seed(rb, kele):
     assert any(trace(s) != trace(3) for s in range(4, 20))
     plays = {e[1].get("feature") for s in range(30) for e in trace(s) if e[0] == "play"}
     assert {"kele_heal", "orc_spite"} <= plays
+
+
+def test_the_fast_record_constructors_follow_the_fields():
+    """The run builds cursors and asks from plain tuples (the explorer's hot path): the tuples'
+    order and defaults must stay those of the named fields."""
+    from ruleproof.model.interpreter import Ask, Cursor, _ask, _cursor
+
+    assert Cursor._fields == ("at", "step", "op", "player", "passes", "played", "feature", "card", "offered",
+                              "entered", "outcome")
+    assert _cursor(("next", "s", 0, "", 0, (), "", "", (), 3, "")) == Cursor("next", "s", entered=3)
+    assert Ask._fields == ("kind", "state", "why", "faces", "window", "player", "options")
+    assert _ask(("respond", None, "", (1, 6), "w", "A", ())) == Ask("respond", None, window="w", player="A")
