@@ -176,9 +176,7 @@ class Cursor(NamedTuple):
 
 
 _WAITING = frozenset({"die", "respond", "reroll"})
-# the records the explorer makes per configuration, from a tuple of all their fields (no keyword handling)
-_cursor = partial(tuple.__new__, Cursor)
-_ask = partial(tuple.__new__, Ask)
+_cursor = partial(tuple.__new__, Cursor)  # a Cursor from a tuple of all its fields, in order
 
 
 def start(rb: Rulebook, state: State) -> tuple[State, Cursor]:
@@ -223,23 +221,24 @@ class _Run:
 
     # --- guards -----------------------------------------------------------------------------------
     def guard(self, text: str, state: State) -> bool:
+        return self._test(text)(state)
+
+    def _test(self, text: str) -> Callable[[State], bool]:
+        """The guard ``text`` as a test of a state, compiled once per run object (validated at load,
+        so it parses)."""
         test = self._guards.get(text)
         if test is None:
-            test = self._guards[text] = self._compile(text)
-        return test(state)
-
-    def _compile(self, text: str) -> Callable[[State], bool]:
-        """The guard ``text`` as a test of a state (validated at load, so it parses)."""
-        g = parse_guard(text)
-        meaning, arg = _GUARD_MEANINGS[g.name], g.arg
-        if g.negated:
-            return lambda s: not meaning(self, s, arg)
-        return lambda s: meaning(self, s, arg)
+            g = parse_guard(text)
+            meaning, arg = _GUARD_MEANINGS[g.name], g.arg
+            if g.negated:
+                test = self._guards[text] = lambda s: not meaning(self, s, arg)
+            else:
+                test = self._guards[text] = lambda s: meaning(self, s, arg)
+        return test
 
     def _edge_tests(self, step: str) -> list[tuple[int, Callable[[State], bool]]]:
         """The guard tests of ``step``'s edges, in order (the first that holds is taken)."""
-        tests = self._edges[step] = [(i, self._guards.get(e.when) or self._compile(e.when))
-                                     for i, e in enumerate(self.rb.spec.steps[step].next)]
+        tests = self._edges[step] = [(i, self._test(e.when)) for i, e in enumerate(self.rb.spec.steps[step].next)]
         return tests
 
     def _plan(self, step: str) -> list[tuple[OperationSpec, str, Callable[[State], bool] | None]]:
@@ -247,7 +246,7 @@ class _Run:
         worked out once per run object: the main loop's index of the rulebook by step."""
         plan = self._plans[step] = [
             (op, self.locate(("steps", step, "operations", i)),
-             None if parse_guard(op.when) == _ALWAYS else self._guards.get(op.when) or self._compile(op.when))
+             None if parse_guard(op.when) == _ALWAYS else self._test(op.when))
             for i, op in enumerate(self.rb.spec.steps[step].operations)]
         return plan
 
@@ -281,12 +280,12 @@ class _Run:
                         s = replace(s, windows_seen=s.windows_seen + (op.params["id"],))
                         self.emit(s, "window", op.cites, {"id": op.params["id"], "first": opener,
                                                           "allows": tuple(op.params["allows"])}, op.assumes)
-                        cur = _cursor(("respond", step, i, opener, 0, (), "", "", (), cur.entered, ""))
+                        cur = Cursor("respond", step, i, player=opener, entered=cur.entered)
                         return s, cur, self._ask_response(s, cur, op)
                     else:
                         s = HANDLERS[op.op](self, s, op)
                     i += 1
-                cur = _cursor(("next", step, 0, "", 0, (), "", "", (), cur.entered, ""))
+                cur = Cursor("next", step, entered=cur.entered)
             elif at == "enter":
                 if cur.entered >= MAX_STEPS:
                     self.trace.outcome = "step_limit"
@@ -296,7 +295,7 @@ class _Run:
                 s = replace(s, step=cur.step, visited=s.visited + (cur.step,))
                 self.where = self.locate(("steps", cur.step))
                 self.emit(s, "enter", spec.cites, {"step": cur.step, "kind": spec.kind}, spec.assumes)
-                cur = _cursor(("op", cur.step, 0, "", 0, (), "", "", (), cur.entered + 1, ""))
+                cur = Cursor("op", cur.step, 0, entered=cur.entered + 1)
             elif at == "next":
                 spec = steps[cur.step]
                 if not spec.next:
@@ -317,7 +316,7 @@ class _Run:
                 self.where = self.locate(("steps", cur.step, "next", taken))
                 self.emit(s, "goto", edge.cites, {"from": cur.step, "to": edge.to, "guard": edge.when}, edge.assumes)
                 s = replace(s, step=edge.to)
-                cur = _cursor(("enter", edge.to, 0, "", 0, (), "", "", (), cur.entered, ""))
+                cur = Cursor("enter", edge.to, entered=cur.entered)
             elif at == "respond":
                 op = steps[cur.step].operations[cur.op]
                 return s, cur, self._ask_response(s, cur, op)
@@ -337,7 +336,7 @@ class _Run:
                 if f.kind in allows and f.id not in cur.played and self.playable(s, f, c)]
 
     def _ask_response(self, s: State, cur: Cursor, op: OperationSpec) -> Ask:
-        return _ask(("respond", s, "", (1, 6), op.params["id"], cur.player, tuple(self.options(s, cur, op))))
+        return Ask("respond", s, window=op.params["id"], player=cur.player, options=tuple(self.options(s, cur, op)))
 
     def _answer(self, s: State, cur: Cursor, answer: object, options: tuple | None = None) -> tuple[State, Cursor]:
         """Take the answer to the choice ``cur`` waits at; return the configuration after it."""
@@ -355,15 +354,14 @@ class _Run:
         offered = tuple([f.id for _, f in options]) if options else ()
         if answer is None:
             self.emit(s, "pass", op.cites, {"window": wid, "player": cur.player, "offered": offered}, op.assumes)
-            at, step, i, player, passes, played, feature, card, was_offered, entered, outcome = cur
-            cur = _cursor((at, step, i, "B" if player == "A" else "A", passes + 1, played, feature, card, was_offered,
-                           entered, outcome))
+            at, step, i, player, passes, *rest = cur  # a copy without NamedTuple._replace (a forced pass's hot path)
+            cur = _cursor((at, step, i, other_player(player), passes + 1, *rest))
             if cur.passes < 2:
                 return s, cur
             self.emit(s, "window_closed", op.cites, {"id": wid}, op.assumes)
             if self.on_closed is not None:
                 self.on_closed(wid)
-            return s, _cursor(("op", cur.step, cur.op + 1, "", 0, (), "", "", (), cur.entered, ""))
+            return s, Cursor("op", cur.step, cur.op + 1, entered=cur.entered)
         card_id, feature = next(((c, f) for c, f in options if f.id == answer), (None, None))
         if feature is None:
             raise NotOffered(f"{answer!r} is not offered to player {cur.player} in window {wid} "
