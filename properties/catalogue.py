@@ -55,19 +55,18 @@ def prop(pid: str, clauses: tuple[str, ...], ru: str, en: str):
 
 
 class View:
-    """A trace seen by the properties: events with the step kind each happened in, indexed by
-    operation for the whole trace and for each part (the explorer checks every property on every
-    run, so the predicates look events up by operation instead of scanning the trace)."""
+    """A trace seen by the properties: events with the step kind each happened in, cut into parts,
+    each part indexed by operation (the explorer checks every property on every run, so the
+    predicates look events up by operation instead of scanning the trace)."""
 
     def __init__(self, events: list) -> None:
         self.events = events
         kinds, kind = [], ""
-        by_op: dict[str, list] = {}
         add = kinds.append
         part: list = []
         index: dict[str, list] = {}
         parts, indexes = [part], [index]
-        for e in events:  # one pass: the step kinds, the trace by operation, the parts by operation
+        for e in events:  # one pass: the step kinds, the parts, each part by operation
             op = e.op
             if op == "enter":
                 kind = e.values["kind"]
@@ -77,18 +76,12 @@ class View:
                 indexes.append(index)
             add(kind)
             part.append(e)
-            found = by_op.get(op)
-            if found is None:
-                by_op[op] = [e]
-            else:
-                found.append(e)
             found = index.get(op)
             if found is None:
                 index[op] = [e]
             else:
                 found.append(e)
         self.kinds = kinds
-        self.by_op = by_op
         self._parts, self._indexes = parts, indexes
         self._ops: dict[tuple, list] = {}
         self._changes: list | None = None
@@ -97,8 +90,8 @@ class View:
         key = (names, skipped)
         found = self._ops.get(key)
         if found is None:  # the properties ask for the same few operations again and again
-            found = [e for n in names for e in self.by_op.get(n, ())]
-            if len(names) > 1:
+            found = [e for index in self._indexes for n in names for e in index.get(n, ())]
+            if len(names) > 1:  # one name: the parts come in trace order
                 found.sort(key=_seq)
             found = self._ops[key] = [e for e in found if bool(e.values.get("skipped")) == skipped]
         return found

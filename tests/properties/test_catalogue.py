@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
 from pathlib import Path
+
+import pytest
 
 from ruleproof.generators.mutants import MUTANTS, PUBLIC, mutant_yaml
 from ruleproof.model.clauses import default_index
 from ruleproof.model.interpreter import run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.model.scenario import load_scenario, shipped_rulings
-from ruleproof.properties.catalogue import BY_ID, PROPERTIES, check_all
+from ruleproof.properties.catalogue import BY_ID, PROPERTIES, View, check_all
 
 
 
@@ -105,8 +106,6 @@ def test_payment_triggers_is_not_violated_on_a_prefix_inside_the_payment_window(
 def test_a_declare_skipped_by_its_guard_starts_no_part(scenarios):
     """Parts are cut where a part is declared: a ``declare`` its guard skipped declares nothing (the
     interpreter's part counter and the Z3 forms' per-part flags do not move either)."""
-    from ruleproof.properties.catalogue import View
-
     rb = load_rulebook()
     text = Path(rb.path).read_text(encoding="utf-8")
     line = '      - {op: declare, cites: ["542.3", "512.1"], assumes: [A-claim-stage]}\n'
