@@ -9,7 +9,8 @@ checks every property of the catalogue on every finished trace.
 Configurations are hashed and counted (``states``); a node of the search is a configuration *with
 the history that led to it*, because the properties read the whole trace: two plays that reach the
 same configuration by different histories are both checked, so "holds" covers every trace within
-the bounds.  The search is breadth first in the number of choices, so the first violation found of
+the bounds.  The interpreter still runs once per configuration and trace length: advancing from a
+configuration reached again is deterministic, so its events are reused (``done``).  The search is breadth first in the number of choices, so the first violation found of
 each property is a shortest counterexample (fewest choices; ties: fewest events).
 
 >>> from ruleproof.model.rulebook import load_rulebook
@@ -136,25 +137,42 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         seen.add((s, cur))
         out.states += len(seen) - n
 
+    done: dict = {}  # (state, cursor, answer, seq) -> what advancing from there gave (per world)
+
+    def advance(s, cur, answer, options, seq: int) -> tuple:
+        """The interpreter's :meth:`~.interpreter._Run.advance` from a configuration whose events
+        start at ``seq``, run once: a configuration reached again by another history with a trace
+        of the same length gives the same events (the run is deterministic), so they are reused."""
+        key = (s, cur, answer, seq)
+        found = done.get(key)
+        if found is None:
+            if len(done) >= _REUSE_LIMIT:  # a cache, not a record: wide bounds must not keep every event
+                done.clear()
+            runner.restart(seq)
+            found = done[key] = (*runner.advance(s, cur, answer, options), runner.trace.events)
+        return found
+
     def step(node: _Node, answer, choice: bool = True) -> _Node:
         """Take ``answer`` (``choice``: the node waits for one; else it is a world's start), then
         every forced pass (a player offered nothing, or the window's plays used up): those are not
         choices, so they make no node of their own."""
-        runner.restart(len(node.events))
         answers = node.answers + ((answer,) if choice else ())
-        s, cur, ask = runner.advance(node.state, node.cursor, answer, node.ask.options if choice else None)
+        seq = len(node.events)
+        s, cur, ask, new = advance(node.state, node.cursor, answer, node.ask.options if choice else None, seq)
         while ask is not None and ask.kind == "respond" and (not ask.options or len(cur.played) >= ppw):
             out.forced += 1
             visit(s, cur)
-            s, cur, ask = runner.advance(s, cur, None, ask.options)
+            more = advance(s, cur, None, ask.options, seq + len(new))
+            s, cur, ask = more[:3]
+            new = new + more[3]
             answers += (None,)
-        new = runner.trace.events
         _count(new, out)
         return _Node(s, cur, ask, node.events + tuple(new), answers)
 
     for n, (wi, world) in enumerate(indexed):
         if progress:
             progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
+        done.clear()
         queue = deque([step(_Node(*start(rb, world.state), None, (), ()), None, choice=False)])
         nodes = 0  # the budget is per world, so one process and --jobs (a world per task) stop alike
         while queue:
@@ -178,6 +196,10 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
     out.seconds = time.perf_counter() - started
     return out
 
+
+#: the most configurations whose events the search keeps for reuse (the default bounds' largest world
+#: has ≈ 22k; the events of a configuration take a few kilobytes)
+_REUSE_LIMIT = 200_000
 
 _NOT_OPS = frozenset({"enter", "goto", "end", "deadlock", "step_limit", "pass", "play", "window_closed"})
 

@@ -229,3 +229,50 @@ def test_the_product_of_axes():
     assert len(bounded_worlds(0, ("none",))) == 6 + 3 + 6 + 6 + 2
     assert len(bounded_worlds(1, ("none",))) == 8 + 4 + 8 + 8 + 2  # cost=1 and chosen=1 added
     assert len(bounded_worlds(1)) == len(LOADOUTS) * 30 - 1  # no compound strike with the dice loadout
+
+
+def test_a_configuration_reached_again_reuses_the_events_a_fresh_run_makes(bundled, monkeypatch):
+    """The explorer runs the interpreter once per configuration and trace length: a configuration
+    reached again by another history reuses the events of the first run (the run is deterministic).
+    Every checked run must equal a fresh replay of its answers, and some runs must have been reused."""
+    import ruleproof.model.explore as ex
+    from ruleproof.model import interpreter
+
+    finished, calls = [], [0]
+    finish, advance = ex._finish, interpreter._Run.advance
+
+    def record(node, world, *rest):
+        finished.append((world, node))
+        return finish(node, world, *rest)
+
+    def counted(self, *args):
+        calls[0] += 1
+        return advance(self, *args)
+
+    monkeypatch.setattr(ex, "_finish", record)
+    monkeypatch.setattr(interpreter._Run, "advance", counted)
+    worlds = bounded_worlds(0, ("defence",))
+    out = explore(bundled, worlds, SMALL)
+    configurations = len(worlds) + out.transitions + out.forced  # each one advanced from once
+    assert out.traces == len(finished) > 100 and calls[0] < configurations * 0.7
+    monkeypatch.undo()
+    for world, node in finished:
+        st = Stepper(bundled, world.state)
+        for answer in node.answers:
+            st.answer(answer)
+        assert st.finished and st.trace.events == list(node.events), (world.name, node.answers)
+
+
+def test_the_reuse_cache_emptied_on_the_way_changes_nothing(bundled, monkeypatch):
+    """The events kept for reuse are a cache with a size limit: emptying it every few configurations
+    gives the same exploration."""
+    import ruleproof.model.explore as ex
+
+    worlds = bounded_worlds(0, ("defence",))
+    full = explore(bundled, worlds, SMALL)
+    monkeypatch.setattr(ex, "_REUSE_LIMIT", 7)
+    small = explore(bundled, worlds, SMALL)
+    figures = ("states", "transitions", "forced", "traces", "depth", "steps", "events", "deadlocks", "ops_fired",
+               "windows_opened", "responses")
+    assert [getattr(small, f) for f in figures] == [getattr(full, f) for f in figures]
+    assert full.traces > 100
