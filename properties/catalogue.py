@@ -17,7 +17,7 @@ The ``z3`` slot is filled by the Z3 engine.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -57,7 +57,8 @@ def prop(pid: str, clauses: tuple[str, ...], ru: str, en: str):
 class View:
     """A trace seen by the properties: events with the step kind each happened in, cut into parts,
     each part indexed by operation (the explorer checks every property on every run, so the
-    predicates look events up by operation instead of scanning the trace)."""
+    predicates look events up — by operation, or the turns at a step kind — instead of scanning
+    the trace)."""
 
     def __init__(self, events: list) -> None:
         self.events = events
@@ -66,11 +67,14 @@ class View:
         part: list = []
         index: dict[str, list] = {}
         parts, indexes = [part], [index]
+        skips = set()  # the operations some event of which a guard skipped
         for e in events:  # one pass: the step kinds, the parts, each part by operation
             op = e.op
             if op == "enter":
                 kind = e.values["kind"]
-            elif op == "declare" and part and not e.values.get("skipped"):  # a skipped one declares nothing
+            if e.values.get("skipped"):
+                skips.add(op)
+            elif op == "declare" and part:  # a declare its guard skipped declares nothing
                 part, index = [], {}
                 parts.append(part)
                 indexes.append(index)
@@ -82,18 +86,35 @@ class View:
             else:
                 found.append(e)
         self.kinds = kinds
-        self._parts, self._indexes = parts, indexes
+        self._parts, self._indexes, self._skips = parts, indexes, skips
         self._ops: dict[tuple, list] = {}
+        self._turns: dict[str, list] = {}
         self._changes: list | None = None
 
     def ops(self, *names: str, skipped: bool = False) -> list:
         key = (names, skipped)
         found = self._ops.get(key)
         if found is None:  # the properties ask for the same few operations again and again
-            found = [e for index in self._indexes for n in names for e in index.get(n, ())]
-            if len(names) > 1:  # one name: the parts come in trace order
+            if len(names) == 1:  # the parts' lists, in trace order (most traces have it in one part)
+                found, name = [], names[0]
+                for index in self._indexes:
+                    got = index.get(name)
+                    if got:
+                        found = found + got if found else got
+            else:
+                found = [e for index in self._indexes for n in names for e in index.get(n, ())]
                 found.sort(key=_seq)
-            found = self._ops[key] = [e for e in found if bool(e.values.get("skipped")) == skipped]
+            if skipped or not self._skips.isdisjoint(names):
+                found = [e for e in found if bool(e.values.get("skipped")) == skipped]
+            self._ops[key] = found
+        return found
+
+    def turns(self, kind: str) -> list:
+        """The ``play`` and ``pass`` events at steps of kind ``kind``, in trace order."""
+        found = self._turns.get(kind)
+        if found is None:
+            kinds = self.kinds
+            found = self._turns[kind] = [e for e in self.ops("play", "pass") if kinds[e.seq] == kind]
         return found
 
     def kind(self, e) -> str:
@@ -136,6 +157,13 @@ class View:
 
 def _seq(e) -> int:
     return e.seq
+
+
+def _within(events: list, part: list) -> list:
+    """The events of ``events`` (in trace order) that belong to ``part`` (a run of seq numbers)."""
+    if not events or part[0].seq <= events[0].seq and events[-1].seq <= part[-1].seq:
+        return events
+    return events[bisect_left(events, part[0].seq, key=_seq):bisect_right(events, part[-1].seq, key=_seq)]
 
 
 def _merged(index: dict[str, list], *ops: str) -> list:
@@ -189,8 +217,12 @@ def _fixed_once_at_declaration(view: View, complete: bool, kind: str, clause: st
         return None
     first = fixes[0]  # the events before the first fixing have nothing to compare with
     fixed = dict(first.values["fixed"])
+    seen = None
     for e in (first, *view.changes(after=first.seq)):  # where the action record changes: X values may
         a = e.state.action
+        if a.xs is seen:  # the same X records as the event checked before
+            continue
+        seen = a.xs
         for name in names:
             if a.x(name).value != fixed.get(name):
                 return _v([first, e], f"X {name} изменился после фиксации ({clause})",
@@ -316,13 +348,17 @@ def printed_values(view: View, complete: bool) -> Violation | None:
 
 # --- 512.6.2: the dice step ------------------------------------------------------------------------------
 
-def _reroll_windows_closed(view: View, ix: dict[str, list]) -> list:
+def _reroll_windows_closed(ix: dict[str, list]) -> list:
+    """The ``window_closed`` events of a part whose window (the latest one opened before with that
+    id) allows rerolls."""
     closes, allows = [], {}
-    for e in _merged(ix, "window", "window_closed"):
-        if e.op == "window":
-            allows[e.values["id"]] = e.values["allows"]
-        elif e.op == "window_closed" and "reroll" in allows.get(e.values["id"], ()):
-            closes.append(e)
+    windows, i = ix.get("window", ()), 0
+    for c in ix.get("window_closed", ()):
+        while i < len(windows) and windows[i].seq < c.seq:
+            allows[windows[i].values["id"]] = windows[i].values["allows"]
+            i += 1
+        if "reroll" in allows.get(c.values["id"], ()):
+            closes.append(c)
     return closes
 
 
@@ -347,7 +383,7 @@ def raw_die(view: View, complete: bool) -> Violation | None:
                 return _v([f], "зафиксировано не последнее значение кубика (512.6.2)",
                           "the fixed value is not the last one rolled (512.6.2)")
             if closes is None:
-                closes = _reroll_windows_closed(view, ix)
+                closes = _reroll_windows_closed(ix)
             if not any(c.seq < f.seq for c in closes):
                 return _v([f], "значение кубика зафиксировано до окна переброса (512.6.2)",
                           "the die value is fixed before the reroll window (512.6.2)")
@@ -555,7 +591,7 @@ def _expected_exempt(state, markers_before: dict[str, int]) -> set[tuple[str, st
 def payment(view: View, complete: bool) -> Violation | None:
     pays = view.ops("pay_reserved")
     for pay in pays:
-        completion = [e for e in view.ops("enter") if e.values["kind"] == "completion" and e.seq < pay.seq]
+        completion = any(e.values["kind"] == "completion" and e.seq < pay.seq for e in view.ops("enter"))
         if not completion or view.kind(pay) != "payment":
             return _v([pay], "оплата прошла не после шага завершения способности (512.7)",
                       "payment did not follow the completion step (512.6.6, 512.7)")
@@ -567,7 +603,7 @@ def payment(view: View, complete: bool) -> Violation | None:
             return _v([pay], f"оплачено {paid}, а следовало {should} (512.7, 540.2)",
                       f"paid {paid}, but should have paid {should} (512.7, 540.2)")
     for rm in view.ops("remove_from_stack"):
-        late = [e for e in view.ops("play", "pass") if e.seq > rm.seq and view.kind(e) == "payment"]
+        late = [e for e in view.turns("payment") if e.seq > rm.seq]
         if late:
             return _v([rm, late[0]], "особенность удалена из стека до срабатываний при оплате (512.7)",
                       "the feature left the stack before the payment triggers were done (512.7)")
@@ -622,9 +658,9 @@ def action_marker(view: View, complete: bool) -> Violation | None:
 
 
 def _assault_offered(view: View) -> Violation | None:
-    for e in view.ops("play", "pass"):
+    for e in view.turns("effect"):
         a = e.state.action
-        if view.kind(e) != "effect" or not a.is_attack or not a.effect_applied:
+        if not a.is_attack or not a.effect_applied:
             continue
         window = view.window_of(e) or {}
         source = e.state.card(a.source)
@@ -645,8 +681,8 @@ def return_strike(view: View, complete: bool) -> Violation | None:
     found = _assault_offered(view)
     if found:
         return found
-    for e in view.ops("play", "pass"):
-        if e.values.get("window") is None or view.kind(e) != "effect":
+    for e in view.turns("effect"):
+        if e.values.get("window") is None:
             continue
         a = e.state.action
         if not a.return_strike or a.defender is None or not a.effect_applied:
@@ -719,10 +755,9 @@ def may_declare(view: View, complete: bool) -> Violation | None:
         if not complete and n == len(parts) - 1:
             continue  # the part is unfinished: its windows may be still to come
         plays = ix.get("play", ())
-        turns = _merged(ix, "play", "pass")
         played = {e.values["feature"] for e in plays}
         blocked = any(e.values.get("kind") == "block" for e in plays)
-        steps_done = {view.kind(e) for e in ix.get("enter", ())}
+        steps_done = {e.values["kind"] for e in ix.get("enter", ())}  # an enter event's step kind is its own
         state = part[0].state
         for card in state.cards:
             for f in card.features:
@@ -733,7 +768,9 @@ def may_declare(view: View, complete: bool) -> Violation | None:
                     continue  # the action is blocked already
                 if not any(k in steps_done for k in kinds):
                     continue
-                mine = [e for e in turns if e.values.get("player") == card.controller and view.kind(e) in kinds]
+                mine = [e for k in kinds for e in _within(view.turns(k), part) if e.values.get("player") == card.controller]
+                if len(kinds) > 1:
+                    mine.sort(key=_seq)
                 if not any(f.id in e.values.get("offered", ()) for e in mine):
                     where = mine[:1] or [e for e in ix.get("enter", ()) if e.values["kind"] in kinds][:1]
                     return _v(where, f"«{f.id}» ({f.kind}) не предложена на шаге «{'/'.join(kinds)}»",
@@ -746,8 +783,9 @@ def may_declare(view: View, complete: bool) -> Violation | None:
 def payment_triggers(view: View, complete: bool) -> Violation | None:
     for pay in view.ops("pay_reserved"):
         payers = {c for c, _, _ in pay.values.get("paid", ())}
-        later = [e for e in view.ops("play", "pass") if e.seq > pay.seq and view.kind(e) == "payment"]
-        closed = any(e.seq > pay.seq and view.kind(e) == "payment" for e in view.ops("window_closed"))
+        later = [e for e in view.turns("payment") if e.seq > pay.seq]
+        kinds = view.kinds
+        closed = any(e.seq > pay.seq and kinds[e.seq] == "payment" for e in view.ops("window_closed"))
         if not complete and not closed:  # a prefix inside the window: not every player has had priority yet
             continue
         for card in pay.state.cards:

@@ -103,15 +103,20 @@ def test_payment_triggers_is_not_violated_on_a_prefix_inside_the_payment_window(
     assert checked > 10 and any(e.op == "play" and e.values["feature"] == "a_paid" for e in st.trace.events)
 
 
-def test_a_declare_skipped_by_its_guard_starts_no_part(scenarios):
-    """Parts are cut where a part is declared: a ``declare`` its guard skipped declares nothing (the
-    interpreter's part counter and the Z3 forms' per-part flags do not move either)."""
-    rb = load_rulebook()
+def _skipped_declare_draft(rb):
+    """The bundled rulebook with a second ``declare`` after the declaration whose guard never holds."""
     text = Path(rb.path).read_text(encoding="utf-8")
     line = '      - {op: declare, cites: ["542.3", "512.1"], assumes: [A-claim-stage]}\n'
     assert text.count(line) == 1
     extra = '      - {op: declare, when: "visited(payment)", cites: ["512.1"]}\n'  # never true at declaration
-    draft = load_rulebook_text(text.replace(line, line + extra), "skipped-declare.yaml")
+    return load_rulebook_text(text.replace(line, line + extra), "skipped-declare.yaml")
+
+
+def test_a_declare_skipped_by_its_guard_starts_no_part(scenarios):
+    """Parts are cut where a part is declared: a ``declare`` its guard skipped declares nothing (the
+    interpreter's part counter and the Z3 forms' per-part flags do not move either)."""
+    rb = load_rulebook()
+    draft = _skipped_declare_draft(rb)
     sc = next(s for s in scenarios if "compound" in s.spec.id)
     base = run(rb, sc.initial_state(), sc.choices()).events
     events = run(draft, sc.initial_state(), sc.choices()).events
@@ -122,3 +127,38 @@ def test_a_declare_skipped_by_its_guard_starts_no_part(scenarios):
     assert [len(p) for p in view.parts()] == [len(parts[0])] + [len(p) + 1 for p in parts[1:]]
     assert all(p[0].op != "declare" or not p[0].values.get("skipped") for p in view.parts())
     assert [p.id for p, _ in check_all(events, True)] == []
+
+
+def test_the_views_lookups_give_what_a_scan_of_the_trace_gives(scenarios):
+    """``View.ops``, ``View.turns`` and a part's reroll-window closes are indexes the predicates read
+    instead of scanning the trace: on every ruling's trace (bundled rulebook, and a draft with skipped
+    operations and compound parts) they must equal the scan they stand for."""
+    from ruleproof.properties.catalogue import _reroll_windows_closed, _within
+
+    rb = load_rulebook()
+    skipped = parted = 0
+    for book in (rb, _skipped_declare_draft(rb)):
+        for sc in scenarios:
+            events = run(book, sc.initial_state(), sc.choices()).events
+            view = View(events)
+            for name in {e.op for e in events} | {"no_such_operation"}:
+                for flag in (False, True):
+                    assert view.ops(name, skipped=flag) == [
+                        e for e in events if e.op == name and bool(e.values.get("skipped")) == flag], (name, flag)
+            turns = [e for e in events if e.op in ("play", "pass")]
+            assert view.ops("play", "pass") == turns
+            for kind in set(view.kinds):
+                assert view.turns(kind) == [e for e in turns if view.kinds[e.seq] == kind]
+                for part in view.parts()[1:]:
+                    assert _within(view.turns(kind), part) == [e for e in part if e in view.turns(kind)]
+            for part, ix in zip(view.parts(), view.indexes()):
+                allows, closes = {}, []
+                for e in part:
+                    if e.op == "window":
+                        allows[e.values["id"]] = e.values["allows"]
+                    elif e.op == "window_closed" and "reroll" in allows.get(e.values["id"], ()):
+                        closes.append(e)
+                assert _reroll_windows_closed(ix) == closes
+            skipped += any(e.values.get("skipped") for e in events)
+            parted += len(view.parts()) > 2
+    assert skipped > 10 and parted >= 2
