@@ -529,7 +529,8 @@ def effect_once(view: View, complete: bool) -> Violation | None:
         if len(done) > 1:
             return _v(done, "эффект наложен дважды (512.6.5)", "the effect was applied twice (512.6.5)")
         end = part[-1].state.action
-        ended = any(e is not part[0] for e in _merged(ix, "pay_reserved", "declare")) or (complete and part is parts[-1])
+        ended = any(e is not part[0] for op in ("pay_reserved", "declare") for e in ix.get(op, ())) or (
+            complete and part is parts[-1])
         if ended and not done and end.legal and not end.blocked and any(e.values["kind"] == "completion"
                                                                       for e in ix.get("enter", ())):
             return _v(part[:1], "действие дошло до завершения, а эффект не наложен (512.6.5)",
