@@ -1,6 +1,7 @@
 """The explorer of an earlier commit against this one, world by world in alternation, in one process.
 
 Run:  .venv/bin/python benchmarks/ab_explore.py REV [--props on|off] [--rounds 1]
+      .venv/bin/python benchmarks/ab_explore.py REV --cli JOBS [--rounds 4] [--bounds x=1,...]
 
 The speed of the shared machines here drifts by a third within minutes, so two runs one after the
 other do not compare.  This script takes commit ``REV`` out of git (``git archive``) into a
@@ -8,14 +9,21 @@ temporary folder as the package ``rpold`` (the ``ruleproof.*`` imports rewritten
 every world of the default bounds with the old and the new code in turn — the order swapped from
 one world to the next — and sums each side's time.  Both sides must report the same states; the
 ratio new/old is the figure.  ``--props off`` asks for no property (the interpreter and the search
-alone).  A figure, not a test.
+alone).  ``--cli JOBS`` times the command instead: ``explore --format json --jobs JOBS`` of each side
+in a fresh process, the sides alternated, run from the temporary folder (so the new side is the
+``ruleproof`` installed in this Python — the working tree for an editable install — and never a
+checkout in the current folder shadowing the old one); it prints the seconds each run reports.
+A figure, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
+import os
 import re
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -53,9 +61,13 @@ def main() -> None:
     ap.add_argument("rev", help="the earlier commit (e.g. HEAD~1)")
     ap.add_argument("--props", choices=("on", "off"), default="on")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--cli", type=int, metavar="JOBS", help="time the explore command with --jobs JOBS instead")
+    ap.add_argument("--bounds", help="--cli: the command's --bounds (default: its defaults)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="ab_explore_"))
     old_package(args.rev, tmp)
+    if args.cli:
+        return command(tmp, args)
     sys.path.insert(0, str(tmp))
 
     import rpold.generators.bounded as old_worlds
@@ -86,6 +98,35 @@ def main() -> None:
     for name, k in ((f"old ({args.rev})", 0), ("new (working tree)", 1)):
         print(f"  {name:<24} {seconds[k]:7.2f} s  {states[k] / seconds[k]:9,.0f} states/s")
     print(f"  new/old time             {seconds[1] / seconds[0]:7.3f}")
+
+
+def command(tmp: Path, args) -> None:
+    """The ``explore`` command of each side in fresh processes, alternated (``--cli``)."""
+    bounds = ["--bounds", args.bounds] if args.bounds else []
+    env_new = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    sides = ((f"old ({args.rev})", "rpold", dict(env_new, PYTHONPATH=str(tmp))), ("new (installed)", "ruleproof", env_new))
+    runs: list[list[dict]] = [[], []]
+    for rnd in range(args.rounds):
+        for k in ((0, 1) if rnd % 2 == 0 else (1, 0)):
+            name, package, env = sides[k]
+            cmd = [sys.executable, "-m", package, "explore", "--jobs", str(args.cli), "--format", "json", *bounds]
+            done = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True)
+            if done.returncode not in (0, 1) or not done.stdout.startswith("{"):
+                sys.exit(f"{name}: {' '.join(cmd)} exited {done.returncode}: {done.stderr.strip()[-500:]}")
+            runs[k].append(json.loads(done.stdout)["rulebook"])
+    states = {r["states"] for side in runs for r in side}
+    if len(states) != 1:
+        sys.exit(f"the two sides explored different state spaces: {sorted(states)} states")
+    print(f"explore --jobs {args.cli}{' --bounds ' + args.bounds if args.bounds else ''}, {args.rounds} run(s) "
+          f"per side, alternated, {states.pop()} states")
+    medians = []
+    for (name, _, _), side in zip(sides, runs):
+        median = statistics.median(r["seconds"] for r in side)
+        medians.append(median)
+        each = ", ".join(f"{r['seconds']:.2f}" for r in side)
+        print(f"  {name:<24} median {median:6.2f} s  {side[0]['states'] / median:9,.0f} states/s   runs: {each} s"
+              f"   (package: {Path(side[0]['path']).parent.parent})")
+    print(f"  new/old time (medians)   {medians[1] / medians[0]:7.3f}")
 
 
 if __name__ == "__main__":

@@ -99,3 +99,18 @@ def test_ab_explore_takes_an_old_commit_out_as_its_own_package(tmp_path):
             "rb = r.load_rulebook(); print(rb.spec.id, sorted({m.split('.')[0] for m in sys.modules} & {'ruleproof', 'rpold'}))")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["berserk-rp-4.1-2", "['rpold']"]
+
+
+def test_ab_explore_times_each_sides_command_from_its_own_package():
+    """``ab_explore.py REV --cli JOBS`` runs the old side's command from the old package and the new
+    side's from the installed one (never the old folder shadowed by a checkout in the current folder)."""
+    import subprocess
+
+    if not (BENCH.parent / ".git").exists():
+        pytest.skip("not a git clone: ab_explore.py compares commits")
+    out = subprocess.run([sys.executable, str(BENCH / "ab_explore.py"), "HEAD", "--cli", "1", "--bounds",
+                          "x=0,loadouts=none"], cwd=BENCH.parent, capture_output=True, text=True, check=True).stdout
+    old = next(line for line in out.splitlines() if "old (HEAD)" in line)
+    new = next(line for line in out.splitlines() if "new (installed)" in line)
+    assert "/rpold)" in old and "rpold" not in new and "new/old time" in out
+    assert int(out.split(" states")[0].rsplit(" ", 1)[1]) > 100  # the one state count both sides explored
