@@ -68,11 +68,14 @@ class View:
         index: dict[str, list] = {}
         parts, indexes = [part], [index]
         skips = set()  # the operations some event of which a guard skipped
-        for e in events:  # one pass: the step kinds, the parts, each part by operation
+        turns: dict[str, list] = {}  # step kind -> its plays and passes
+        changes, last = [], None  # the events where the action record changes
+        for e in events:  # one pass: the step kinds, the parts, each part by operation, ...
             op = e.op
             if op == "enter":
                 kind = e.values["kind"]
-            if e.values.get("skipped"):
+            skipped = e.values.get("skipped")
+            if skipped:
                 skips.add(op)
             elif op == "declare" and part:  # a declare its guard skipped declares nothing
                 part, index = [], {}
@@ -85,11 +88,20 @@ class View:
                 index[op] = [e]
             else:
                 found.append(e)
+            if (op == "play" or op == "pass") and not skipped:
+                found = turns.get(kind)
+                if found is None:
+                    turns[kind] = [e]
+                else:
+                    found.append(e)
+            a = e.state.action
+            if a is not last:
+                changes.append(e)
+                last = a
         self.kinds = kinds
         self._parts, self._indexes, self._skips = parts, indexes, skips
         self._ops: dict[tuple, list] = {}
-        self._turns: dict[str, list] = {}
-        self._changes: list | None = None
+        self._turns, self._changes = turns, changes
 
     def ops(self, *names: str, skipped: bool = False) -> list:
         key = (names, skipped)
@@ -111,11 +123,7 @@ class View:
 
     def turns(self, kind: str) -> list:
         """The ``play`` and ``pass`` events at steps of kind ``kind``, in trace order."""
-        found = self._turns.get(kind)
-        if found is None:
-            kinds = self.kinds
-            found = self._turns[kind] = [e for e in self.ops("play", "pass") if kinds[e.seq] == kind]
-        return found
+        return self._turns.get(kind, [])
 
     def kind(self, e) -> str:
         return self.kinds[e.seq]
@@ -132,14 +140,6 @@ class View:
     def changes(self, after: int = -1) -> list:
         """The events whose action record is not the one of the event before (the first event
         included), with seq greater than ``after``: the only places an action's values can change."""
-        if self._changes is None:
-            out, last = [], None
-            for e in self.events:
-                a = e.state.action
-                if a is not last:
-                    out.append(e)
-                    last = a
-            self._changes = out
         found = self._changes
         return found[bisect_right(found, after, key=_seq):] if after >= 0 else found
 

@@ -130,7 +130,7 @@ def test_a_declare_skipped_by_its_guard_starts_no_part(scenarios):
 
 
 def test_the_views_lookups_give_what_a_scan_of_the_trace_gives(scenarios):
-    """``View.ops``, ``View.turns`` and a part's reroll-window closes are indexes the predicates read
+    """``View.ops``, ``View.turns``, ``View.changes`` and a part's reroll-window closes are indexes the predicates read
     instead of scanning the trace: on every ruling's trace (bundled rulebook, and a draft with skipped
     operations and compound parts) they must equal the scan they stand for."""
     from ruleproof.properties.catalogue import _reroll_windows_closed, _within
@@ -147,6 +147,9 @@ def test_the_views_lookups_give_what_a_scan_of_the_trace_gives(scenarios):
                         e for e in events if e.op == name and bool(e.values.get("skipped")) == flag], (name, flag)
             turns = [e for e in events if e.op in ("play", "pass")]
             assert view.ops("play", "pass") == turns
+            assert view.turns("no_such_kind") == []
+            changed = [e for n, e in enumerate(events) if e.state.action is not (events[n - 1].state.action if n else None)]
+            assert view.changes() == changed and view.changes(after=changed[1].seq) == changed[2:]
             for kind in set(view.kinds):
                 assert view.turns(kind) == [e for e in turns if view.kinds[e.seq] == kind]
                 for part in view.parts()[1:]:
