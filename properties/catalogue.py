@@ -104,6 +104,9 @@ class View:
         self._turns, self._changes = turns, changes
 
     def ops(self, *names: str, skipped: bool = False) -> list:
+        """The events of operations ``names`` in trace order (only those a guard skipped, or only
+        those it did not).  The lists are shared — cached, or a part's own index — so callers read
+        them and never change them."""
         key = (names, skipped)
         found = self._ops.get(key)
         if found is None:  # the properties ask for the same few operations again and again
@@ -139,7 +142,9 @@ class View:
 
     def changes(self, after: int = -1) -> list:
         """The events whose action record is not the one of the event before (the first event
-        included), with seq greater than ``after``: the only places an action's values can change."""
+        included), with seq greater than ``after``: the only places an action's values can change.
+        Records are compared by identity, so an equal record made anew (the explorer reuses events
+        run from another history) is listed too: a superset, which the predicates read by value."""
         found = self._changes
         return found[bisect_right(found, after, key=_seq):] if after >= 0 else found
 
