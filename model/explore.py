@@ -10,8 +10,9 @@ Configurations are hashed and counted (``states``); a node of the search is a co
 the history that led to it*, because the properties read the whole trace: two plays that reach the
 same configuration by different histories are both checked, so "holds" covers every trace within
 the bounds.  The interpreter still runs once per configuration and trace length: advancing from a
-configuration reached again is deterministic, so its events are reused (``done``).  The search is breadth first in the number of choices, so the first violation found of
-each property is a shortest counterexample (fewest choices; ties: fewest events).
+configuration reached again is deterministic, so its events are reused (``done``).  The search is
+breadth first in the number of choices, so the first violation found of each property is a
+shortest counterexample (fewest choices; ties: fewest events).
 
 >>> from ruleproof.model.rulebook import load_rulebook
 >>> from ruleproof.generators.bounded import bounded_worlds
@@ -162,9 +163,8 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         while ask is not None and ask.kind == "respond" and (not ask.options or len(cur.played) >= ppw):
             out.forced += 1
             visit(s, cur)
-            more = advance(s, cur, None, ask.options, seq + len(new))
-            s, cur, ask = more[:3]
-            new = new + more[3]
+            s, cur, ask, more = advance(s, cur, None, ask.options, seq + len(new))
+            new = new + more
             answers += (None,)
         _count(new, out)
         return _Node(s, cur, ask, node.events + tuple(new), answers)

@@ -220,9 +220,6 @@ class _Run:
         return where
 
     # --- guards -----------------------------------------------------------------------------------
-    def guard(self, text: str, state: State) -> bool:
-        return self._test(text)(state)
-
     def _test(self, text: str) -> Callable[[State], bool]:
         """The guard ``text`` as a test of a state, compiled once per run object (validated at load,
         so it parses)."""
