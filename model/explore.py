@@ -10,9 +10,11 @@ Configurations are hashed and counted (``states``); a node of the search is a co
 the history that led to it*, because the properties read the whole trace: two plays that reach the
 same configuration by different histories are both checked, so "holds" covers every trace within
 the bounds.  The interpreter still runs once per configuration and trace length: advancing from a
-configuration reached again is deterministic, so its events are reused (``done``).  The search is
-breadth first in the number of choices, so the first violation found of each property is a
-shortest counterexample (fewest choices; ties: fewest events).
+configuration reached again is deterministic, so its events are reused (``done``).  A turn that
+can only be a pass (a *forced* pass) is taken by the interpreter on the way (``auto_pass``), its
+configuration counted all the same.  The search is breadth first in the number of choices, so
+the first violation found of each property is a shortest counterexample (fewest choices; ties:
+fewest events).
 
 >>> from ruleproof.model.rulebook import load_rulebook
 >>> from ruleproof.generators.bounded import bounded_worlds
@@ -139,35 +141,43 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         out.states += len(seen) - n
 
     done: dict = {}  # (state, cursor, answer, seq) -> what advancing from there gave (per world)
+    runner.auto_pass = ppw  # forced passes are taken inside the interpreter (listed in runner.passed)
 
     def advance(s, cur, answer, options, seq: int) -> tuple:
         """The interpreter's :meth:`~.interpreter._Run.advance` from a configuration whose events
         start at ``seq``, run once: a configuration reached again by another history with a trace
-        of the same length gives the same events (the run is deterministic), so they are reused."""
+        of the same length gives the same events (the run is deterministic), so they are reused.
+        The configurations of the forced passes on the way are visited when the run is made."""
         key = (s, cur, answer, seq)
         found = done.get(key)
         if found is None:
             if len(done) >= _REUSE_LIMIT:  # a cache, not a record: wide bounds must not keep every event
                 done.clear()
             runner.restart(seq)
-            found = done[key] = (*runner.advance(s, cur, answer, options), runner.trace.events)
+            runner.passed = passed = []
+            s, cur, ask = runner.advance(s, cur, answer, options)
+            events = tuple(runner.trace.events)
+            found = done[key] = (s, cur, ask, events, len(passed), _covered(events))
+            if passed:
+                n = len(seen)
+                seen.update(passed)
+                out.states += len(seen) - n
         return found
 
     def step(node: _Node, answer, choice: bool = True) -> _Node:
-        """Take ``answer`` (``choice``: the node waits for one; else it is a world's start), then
-        every forced pass (a player offered nothing, or the window's plays used up): those are not
-        choices, so they make no node of their own."""
-        answers = node.answers + ((answer,) if choice else ())
-        seq = len(node.events)
-        s, cur, ask, new = advance(node.state, node.cursor, answer, node.ask.options if choice else None, seq)
-        while ask is not None and ask.kind == "respond" and (not ask.options or len(cur.played) >= ppw):
-            out.forced += 1
-            visit(s, cur)
-            s, cur, ask, more = advance(s, cur, None, ask.options, seq + len(new))
-            new = new + more
-            answers += (None,)
-        _count(new, out)
-        return _Node(s, cur, ask, node.events + tuple(new), answers)
+        """Take ``answer`` (``choice``: the node waits for one; else it is a world's start) and run to
+        the next choice.  The forced passes on the way (a player offered nothing, or the window's
+        plays used up) are not choices, so they make no node of their own."""
+        s, cur, ask, new, passes, (ops, windows, plays) = advance(
+            node.state, node.cursor, answer, node.ask.options if choice else None, len(node.events))
+        out.forced += passes
+        out.ops_fired.update(ops)  # action coverage: each event of the search tree counted once
+        if windows:
+            out.windows_opened.update(windows)
+        if plays:
+            out.responses.update(plays)
+        answers = node.answers + ((answer,) if choice else ()) + (None,) * passes
+        return _Node(s, cur, ask, node.events + new, answers)
 
     for n, (wi, world) in enumerate(indexed):
         if progress:
@@ -237,16 +247,19 @@ def merge(parts: list[ExploreOutcome]) -> ExploreOutcome:
     return out
 
 
-def _count(events: list, out: ExploreOutcome) -> None:
-    """Action coverage of newly produced events (each event of the search tree counted once)."""
+def _covered(events: tuple) -> tuple[list, list, list]:
+    """What ``events`` add to the action coverage: the rulebook locations of the operations that ran,
+    the windows opened, the (window, feature kind) of the responses played."""
+    ops, windows, plays = [], [], []
     for e in events:
         op = e.op
         if op == "window":
-            out.windows_opened[e.values["id"]] += 1
+            windows.append(e.values["id"])
         elif op == "play":
-            out.responses[(e.values["window"], e.values["kind"])] += 1
+            plays.append((e.values["window"], e.values["kind"]))
         if op not in _NOT_OPS and not e.values.get("skipped"):
-            out.ops_fired[e.where] += 1
+            ops.append(e.where)
+    return ops, windows, plays
 
 
 def _finish(node: _Node, world, wi: int, out: ExploreOutcome, best: dict, check_all, only) -> None:

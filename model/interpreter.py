@@ -198,6 +198,11 @@ class _Run:
         self._plans: dict[str, list] = {}
         self._edges: dict[str, list] = {}
         self.on_closed: Callable[[str], None] | None = None
+        # the explorer's fast path: a window turn that can only be a pass (nothing offered, or
+        # ``auto_pass`` plays made in the window already) is passed here, and its configuration
+        # recorded in ``passed``, instead of returning an Ask the caller can answer only one way
+        self.auto_pass: int | None = None
+        self.passed: list[tuple[State, "Cursor"]] = []
 
     # --- events ---------------------------------------------------------------------------------
     def emit(self, state: State, op: str, clauses, values: dict, assumes=()) -> None:
@@ -255,7 +260,8 @@ class _Run:
         If ``cur`` waits for a choice, ``answer`` is that choice (``options``: the options of the
         :class:`Ask` it answers, when the caller has them, so they are not worked out again).
         Returns the new configuration and the :class:`Ask` it waits at (None when the run is over:
-        ``cur.at == "done"``).
+        ``cur.at == "done"``).  With ``auto_pass`` set, a window turn that can only be a pass is
+        passed on the way, and its configuration appended to ``passed``.
         """
         steps = self.rb.spec.steps
         if cur.at in _WAITING:
@@ -278,11 +284,12 @@ class _Run:
                         self.emit(s, "window", op.cites, {"id": op.params["id"], "first": opener,
                                                           "allows": tuple(op.params["allows"])}, op.assumes)
                         cur = Cursor("respond", step, i, player=opener, entered=cur.entered)
-                        return s, cur, self._ask_response(s, cur, op)
+                        break  # the window's turns: ``respond`` below
                     else:
                         s = HANDLERS[op.op](self, s, op)
                     i += 1
-                cur = Cursor("next", step, entered=cur.entered)
+                else:
+                    cur = Cursor("next", step, entered=cur.entered)
             elif at == "enter":
                 if cur.entered >= MAX_STEPS:
                     self.trace.outcome = "step_limit"
@@ -316,7 +323,11 @@ class _Run:
                 cur = Cursor("enter", edge.to, entered=cur.entered)
             elif at == "respond":
                 op = steps[cur.step].operations[cur.op]
-                return s, cur, self._ask_response(s, cur, op)
+                ask = self._ask_response(s, cur, op)
+                if self.auto_pass is None or ask.options and len(cur.played) < self.auto_pass:
+                    return s, cur, ask
+                self.passed.append((s, cur))
+                s, cur = self._answer(s, cur, None, ask.options)
             elif at == "reroll":
                 return s, cur, Ask("die", s, why=f"reroll {cur.feature}", faces=self.faces)
             else:  # done

@@ -253,8 +253,8 @@ def test_a_configuration_reached_again_reuses_the_events_a_fresh_run_makes(bundl
     monkeypatch.setattr(interpreter._Run, "advance", counted)
     worlds = bounded_worlds(0, ("defence",))
     out = explore(bundled, worlds, SMALL)
-    configurations = len(worlds) + out.transitions + out.forced  # each one advanced from once
-    assert out.traces == len(finished) > 100 and calls[0] < configurations * 0.7
+    choices = len(worlds) + out.transitions  # the configurations advanced from (forced passes run inside)
+    assert out.traces == len(finished) > 100 and calls[0] < choices * 0.7
     monkeypatch.undo()
     for world, node in finished:
         st = Stepper(bundled, world.state)
@@ -276,3 +276,36 @@ def test_the_reuse_cache_emptied_on_the_way_changes_nothing(bundled, monkeypatch
                "windows_opened", "responses")
     assert [getattr(small, f) for f in figures] == [getattr(full, f) for f in figures]
     assert full.traces > 100
+
+
+def test_the_forced_passes_taken_inside_the_interpreter_are_the_ones_a_plain_search_takes(bundled):
+    """The explorer lets the interpreter pass where a player can only pass (``auto_pass``).  A plain
+    breadth-first search that answers every such turn itself, with no reuse, must find the same
+    configurations, choices, forced passes and runs, and the same events on every run."""
+    from collections import deque
+
+    from ruleproof.model.interpreter import _Run, start
+
+    worlds = bounded_worlds(0, ("defence", "none"))
+    out = explore(bundled, worlds, SMALL, only=frozenset())
+    runner, seen = _Run(bundled), set()
+    figures = {"transitions": 0, "forced": 0, "traces": 0, "events": 0}
+    for world in worlds:
+        s, cur = start(bundled, world.state)
+        runner.restart(0)
+        queue = deque([(*runner.advance(s, cur), tuple(runner.trace.events))])
+        while queue:
+            s, cur, ask, events = queue.popleft()
+            seen.add((s, cur))
+            if ask is None:
+                figures["traces"] += 1
+                figures["events"] += len(events)
+                continue
+            forced = ask.kind == "respond" and (not ask.options or len(cur.played) >= SMALL.plays_per_window)
+            answers = [None] if forced else (range(1, 3) if ask.kind == "die" else [None, *(f.id for _, f in ask.options)])
+            for answer in answers:
+                figures["forced" if forced else "transitions"] += 1
+                runner.restart(len(events))
+                queue.append((*runner.advance(s, cur, answer), events + tuple(runner.trace.events)))
+    assert {"states": len(seen), **figures} == {"states": out.states, **{k: getattr(out, k) for k in figures}}
+    assert out.forced > out.transitions > 100
