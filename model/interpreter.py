@@ -25,12 +25,14 @@ from .vocabulary import parse_guard
 
 __all__ = ["Event", "Trace", "Cursor", "NotOffered", "start", "NEEDS_DIE", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
 
-_new = object.__new__
 MAX_STEPS = 100  # steps entered in one run; a compound loop that never ends stops here
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
+    """One step of a trace: an operation, a window turn, an edge — with the state after it.  A named
+    tuple (the explorer makes hundreds of thousands: no per-object dict), compared field by field;
+    never hashed (``values`` is a dict)."""
+
     seq: int
     step: str
     op: str
@@ -177,6 +179,7 @@ class Cursor(NamedTuple):
 
 _WAITING = frozenset({"die", "respond", "reroll"})
 _cursor = partial(tuple.__new__, Cursor)  # a Cursor from a tuple of all its fields, in order
+_event = partial(tuple.__new__, Event)  # an Event from a tuple of all its fields (the hot path: no __new__ call)
 
 
 def start(rb: Rulebook, state: State) -> tuple[State, Cursor]:
@@ -206,11 +209,9 @@ class _Run:
 
     # --- events ---------------------------------------------------------------------------------
     def emit(self, state: State, op: str, clauses, values: dict, assumes=()) -> None:
-        e = _new(Event)  # Event(...) without the frozen dataclass's per-field __setattr__ (the hot path)
         events = self.trace.events
-        e.__dict__.update(seq=self.seq0 + len(events), step=state.step, op=op, clauses=tuple(clauses),
-                          values=values, state=state, assumes=tuple(assumes), where=self.where or "")
-        events.append(e)
+        events.append(_event((self.seq0 + len(events), state.step, op, tuple(clauses), values, state, tuple(assumes),
+                              self.where or "")))
 
     def restart(self, seq0: int) -> None:
         """Collect the events of a resumed run afresh, numbered from ``seq0`` (the events before)."""
