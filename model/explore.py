@@ -207,9 +207,9 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
     return out
 
 
-#: the most configurations whose events the search keeps for reuse (the default bounds' largest world
-#: has ≈ 22k; the events of a configuration take a few kilobytes)
-_REUSE_LIMIT = 200_000
+#: the most runs (from a configuration to the next choice) whose events the search keeps for reuse: the
+#: default bounds' largest world makes 4,117; a run has 26 events on average (forced passes included)
+_REUSE_LIMIT = 30_000
 
 _NOT_OPS = frozenset({"enter", "goto", "end", "deadlock", "step_limit", "pass", "play", "window_closed"})
 
