@@ -114,3 +114,11 @@ def test_ab_explore_times_each_sides_command_from_its_own_package():
     new = next(line for line in out.splitlines() if "new (installed)" in line)
     assert "/rpold)" in old and "rpold" not in new and "new/old time" in out
     assert int(out.split(" states")[0].rsplit(" ", 1)[1]) > 100  # the one state count both sides explored
+
+
+def test_explore_split_runs_both_sides_over_the_same_states():
+    """``explore_split.py``: with every property and with none, alternated, over the same states."""
+    runs = _load("explore_split").split("x=0,die=1-2,loadouts=none", jobs=1, rounds=2)
+    assert [len(runs["on"]), len(runs["off"])] == [2, 2]
+    assert len({o.states for side in runs.values() for o in side}) == 1
+    assert all(o.complete and o.traces > 0 for side in runs.values() for o in side)
