@@ -30,8 +30,8 @@ MAX_STEPS = 100  # steps entered in one run; a compound loop that never ends sto
 
 class Event(NamedTuple):
     """One step of a trace: an operation, a window turn, an edge — with the state after it.  A named
-    tuple (the explorer makes hundreds of thousands: no per-object dict), compared field by field;
-    never hashed (``values`` is a dict)."""
+    tuple (the explorer makes hundreds of thousands: no per-object dict), so it also equals a plain
+    tuple of its fields, and is ordered and iterable; not hashable (``values`` is a dict)."""
 
     seq: int
     step: str
@@ -325,7 +325,7 @@ class _Run:
             elif at == "respond":
                 op = steps[cur.step].operations[cur.op]
                 ask = self._ask_response(s, cur, op)
-                if self.auto_pass is None or ask.options and len(cur.played) < self.auto_pass:
+                if self.auto_pass is None or (ask.options and len(cur.played) < self.auto_pass):
                     return s, cur, ask
                 self.passed.append((s, cur))
                 s, cur = self._answer(s, cur, None, ask.options)
