@@ -135,9 +135,10 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
 
     ppw = bounds.plays_per_window
 
-    def visit(s, cur) -> None:
+    def visit(configurations) -> None:
+        """Count the (state, cursor) pairs not seen before as states."""
         n = len(seen)
-        seen.add((s, cur))
+        seen.update(configurations)
         out.states += len(seen) - n
 
     done: dict = {}  # (state, cursor, answer, seq) -> what advancing from there gave (per world)
@@ -160,9 +161,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
             events = tuple(runner.trace.events)
             found = done[key] = (s, cur, ask, events, len(passed), _covered(events))
             if passed:
-                n = len(seen)
-                seen.update(passed)
-                out.states += len(seen) - n
+                visit(passed)
         return found
 
     def step(node: _Node, answer, choice: bool = True) -> _Node:
@@ -193,7 +192,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
                 out.complete = False
                 queue.clear()
                 break
-            visit(node.state, node.cursor)
+            visit(((node.state, node.cursor),))
             if node.ask is None:
                 _finish(node, world, wi, out, best, check_all, only)
                 continue
