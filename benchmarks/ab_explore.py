@@ -13,7 +13,7 @@ alone).  ``--cli JOBS`` times the command instead: ``explore --format json --job
 in a fresh process, the sides alternated, run from the temporary folder (so the new side is the
 ``ruleproof`` installed in this Python — the working tree for an editable install — and never a
 checkout in the current folder shadowing the old one); it prints the seconds each run reports.
-A figure, not a test.
+Both ways print the machine's calibration (``calibrate.py``) before and after. A figure, not a test.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from calibrate import calibrate
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the package layout of pyproject.toml: package folder -> repository folder
@@ -78,6 +80,7 @@ def main() -> None:
     from ruleproof.model import rulebook as new_rulebook
 
     only = None if args.props == "on" else frozenset()
+    before = calibrate()
     sides = []
     for rb_mod, w_mod, ex_mod in ((old_rulebook, old_worlds, old_explore), (new_rulebook, new_worlds, new_explore)):
         bounds = ex_mod.Bounds()
@@ -98,10 +101,12 @@ def main() -> None:
     for name, k in ((f"old ({args.rev})", 0), ("new (working tree)", 1)):
         print(f"  {name:<24} {seconds[k]:7.2f} s  {states[k] / seconds[k]:9,.0f} states/s")
     print(f"  new/old time             {seconds[1] / seconds[0]:7.3f}")
+    print(f"  calibration (benchmarks/calibrate.py): {before:.3f} s before, {calibrate():.3f} s after")
 
 
 def command(tmp: Path, args) -> None:
     """The ``explore`` command of each side in fresh processes, alternated (``--cli``)."""
+    before = calibrate()
     bounds = ["--bounds", args.bounds] if args.bounds else []
     env_new = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     sides = ((f"old ({args.rev})", "rpold", dict(env_new, PYTHONPATH=str(tmp))), ("new (installed)", "ruleproof", env_new))
@@ -127,6 +132,7 @@ def command(tmp: Path, args) -> None:
         print(f"  {name:<24} median {median:6.2f} s  {side[0]['states'] / median:9,.0f} states/s   runs: {each} s"
               f"   (package: {Path(side[0]['path']).parent.parent})")
     print(f"  new/old time (medians)   {medians[1] / medians[0]:7.3f}")
+    print(f"  calibration (benchmarks/calibrate.py): {before:.3f} s before, {calibrate():.3f} s after")
 
 
 if __name__ == "__main__":

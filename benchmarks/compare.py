@@ -32,6 +32,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from calibrate import calibrate
+
 __all__ = ["Row", "RULEBOOKS", "ENGINES", "measure", "compare", "ratios", "format_table", "main"]
 
 ENGINES = ("explore", "z3", "hypothesis")
@@ -255,7 +257,7 @@ def machine() -> str:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores, {cpu}; load {load} "
             f"(shared machine); Python {platform.python_version()}, z3 {z3.get_version_string()}, "
-            f"hypothesis {hypothesis.__version__}")
+            f"hypothesis {hypothesis.__version__}; calibration {calibrate():.3f} s (benchmarks/calibrate.py)")
 
 
 def full_catalogue(opts: dict) -> list[Row]:

@@ -7,13 +7,15 @@ properties and with none (``only=frozenset()``: the interpreter and the search a
 alternated round by round in this process, ``--jobs`` worker processes each. Prints each side's
 runs, median and states/s, and the properties' share of the median. The run without properties
 is the ceiling the property checks leave: no checker, however fast, makes the pass quicker than
-that. A figure, not a test.
+that. The machine's calibration (``calibrate.py``) is printed before and after. A figure, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+
+from calibrate import calibrate
 
 from ruleproof.cmd_explore import parse_bounds
 from ruleproof.generators.bounded import bounded_worlds
@@ -40,6 +42,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--bounds", default="", help="as the explore command's --bounds (default: its defaults)")
     args = ap.parse_args()
+    before = calibrate()
     runs = split(args.bounds, args.jobs, args.rounds)
     states = {o.states for side in runs.values() for o in side}
     assert len(states) == 1, states
@@ -52,6 +55,7 @@ def main() -> None:
         each = ", ".join(f"{o.seconds:.2f}" for o in runs[side])
         print(f"  {label:<38} median {medians[side]:6.2f} s  {n / medians[side]:9,.0f} states/s   runs: {each} s")
     print(f"  the property checks' share of the median: {1 - medians['off'] / medians['on']:.0%}")
+    print(f"  calibration (benchmarks/calibrate.py): {before:.3f} s before, {calibrate():.3f} s after")
 
 
 if __name__ == "__main__":

@@ -113,6 +113,7 @@ def test_ab_explore_times_each_sides_command_from_its_own_package():
     old = next(line for line in out.splitlines() if "old (HEAD)" in line)
     new = next(line for line in out.splitlines() if "new (installed)" in line)
     assert "/rpold)" in old and "rpold" not in new and "new/old time" in out
+    assert "calibration (benchmarks/calibrate.py): " in out and " s after" in out
     assert int(out.split(" states")[0].rsplit(" ", 1)[1]) > 100  # the one state count both sides explored
 
 
@@ -122,3 +123,11 @@ def test_explore_split_runs_both_sides_over_the_same_states():
     assert [len(runs["on"]), len(runs["off"])] == [2, 2]
     assert len({o.states for side in runs.values() for o in side}) == 1
     assert all(o.complete and o.traces > 0 for side in runs.values() for o in side)
+
+
+def test_calibration_is_a_fixed_workload_timed():
+    """``calibrate.py``: the same work every time (its checksum), a positive median time."""
+    cal = _load("calibrate")
+    assert cal.workload(1_000) == cal.workload(1_000) == 1_000 + 1_000 + (1_000 - 1) % 64 + 1
+    assert cal.workload(64) != cal.workload(65)
+    assert cal.calibrate(repeats=3, n=2_000) > 0

@@ -1,0 +1,70 @@
+"""How fast this machine runs Python right now: a fixed workload that does not use ruleproof.
+
+Run:  .venv/bin/python benchmarks/calibrate.py [--repeats 5]
+
+A states/s figure depends on the machine as much as on the code. The shared machines here have
+differed by more than 2× from one session to the next, and drifted by a third within minutes. The
+workload does what the explorer does per event, on records of its own: it builds small named
+tuples, hashes them into a set and a dict, and extends tuples. It is the same in every commit, so
+its time measures the machine, not the code. The benchmarks print it next to their figures
+(``compare.py``, ``explore_split.py``, ``ab_explore.py``). Two figures taken with calibrations
+``c1`` and ``c2`` compare after scaling the second by ``c2 / c1``. A figure, not a test.
+
+>>> calibrate(repeats=1, n=1_000) > 0
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import NamedTuple
+
+__all__ = ["calibrate", "workload"]
+
+
+class _Rec(NamedTuple):
+    op: str
+    seq: int
+    value: tuple
+
+
+_OPS = ("enter", "roll_die", "window", "pass", "play", "fix_x", "declare", "end")
+
+
+def workload(n: int = 200_000) -> int:
+    """``n`` records built, hashed into a set, counted in a dict and appended to shared tuples; returns
+    a checksum (so nothing is optimised away, and a changed workload shows)."""
+    seen: set = set()
+    counts: dict = {}
+    trace: tuple = ()
+    for i in range(n):
+        r = _Rec(_OPS[i & 7], i & 1023, (i % 6, i % 7))
+        seen.add(r)
+        counts[r.op] = counts.get(r.op, 0) + 1
+        if i & 63 == 0:
+            trace = ()
+        trace = trace + (r,)
+    return len(seen) + sum(counts.values()) + len(trace)
+
+
+def calibrate(repeats: int = 5, n: int = 200_000) -> float:
+    """The median of ``repeats`` timings of :func:`workload` (seconds)."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        workload(n)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args()
+    print(f"calibration: {calibrate(args.repeats):.3f} s (median of {args.repeats}; benchmarks/calibrate.py)")
+
+
+if __name__ == "__main__":
+    main()
