@@ -5,10 +5,12 @@ Run:  .venv/bin/python benchmarks/calibrate.py [--repeats 5]
 A states/s figure depends on the machine as much as on the code. The shared machines here have
 differed by more than 2× from one session to the next, and drifted by a third within minutes. The
 workload does what the explorer does per event, on records of its own: it builds small named
-tuples, hashes them into a set and a dict, and extends tuples. It is the same in every commit, so
-its time measures the machine, not the code. The benchmarks print it next to their figures
-(``compare.py``, ``explore_split.py``, ``ab_explore.py``). Two figures taken with calibrations
-``c1`` and ``c2`` compare after scaling the second by ``c2 / c1``. A figure, not a test.
+tuples, hashes them into a set, counts their operation in a dict and appends them to a tuple
+rebuilt each time. It is the same in every commit, so its time measures the machine, not the code.
+The benchmarks print it next to their figures (``compare.py`` and ``scale.py`` in their machine
+line, ``explore_split.py`` and ``ab_explore.py`` before and after). To compare a figure taken with
+calibration ``c2`` with one taken with ``c1``, scale a rate (states/s) by ``c2 / c1`` and a time by
+``c1 / c2``. A figure, not a test.
 
 >>> calibrate(repeats=1, n=1_000) > 0
 True
@@ -35,8 +37,8 @@ _OPS = ("enter", "roll_die", "window", "pass", "play", "fix_x", "declare", "end"
 
 
 def workload(n: int = 200_000) -> int:
-    """``n`` records built, hashed into a set, counted in a dict and appended to shared tuples; returns
-    a checksum (so nothing is optimised away, and a changed workload shows)."""
+    """``n`` records built, hashed into a set, their operation counted in a dict, each appended to a
+    tuple rebuilt every time (reset every 64); returns a checksum (a changed workload shows)."""
     seen: set = set()
     counts: dict = {}
     trace: tuple = ()
