@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from importlib import import_module
 from pathlib import Path
@@ -49,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: derandomized)")
     c.add_argument("--bounds", default="", metavar="K=V,…", help="bounds of the exhaustive pass (see explore)")
     c.add_argument("--timeout", type=float, metavar="SEC", help="Z3 time limit per query (default: prove's)")
-    c.add_argument("--jobs", type=int, default=1, metavar="N", help="run the engines in N processes (default 1)")
+    c.add_argument("--jobs", default=1, metavar="N",
+                   help="run the engines in N processes (default 1; auto: one per core)")
     c.add_argument("--save-ruling", metavar="PATH",
                    help="save the first counterexample (exhaustive, Z3, then Hypothesis) as a ruling scenario")
 
@@ -131,11 +133,30 @@ def parse_names(text: str, known: tuple[str, ...], what: str) -> tuple[str, ...]
     return names
 
 
-def check_jobs(jobs: int) -> int:
-    """``--jobs N``: one worker process or more; anything else is bad input (RP150)."""
-    if jobs < 1:
-        raise RuleproofError("RP150", None, problem="--jobs must be 1 or more", fix="e.g. --jobs 2")
-    return jobs
+def check_jobs(jobs: int | str) -> int:
+    """``--jobs N`` (one worker process or more) or ``--jobs auto`` (one per core this process may
+    run on) as a number; anything else is bad input (RP173).
+
+    >>> check_jobs("2"), check_jobs("auto") == available_cores()
+    (2, True)
+    """
+    if jobs == "auto":
+        return available_cores()
+    try:
+        n = int(jobs)
+    except (TypeError, ValueError):
+        n = 0
+    if n < 1:
+        raise RuleproofError("RP173", None, value=repr(jobs))
+    return n
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it, else all)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def cmd_check(args, lang: str) -> int:
@@ -149,7 +170,7 @@ def cmd_check(args, lang: str) -> int:
     engines = parse_names(args.engines, ENGINES, "engine")
     if args.examples < 0:
         raise RuleproofError("RP150", None, problem="--examples must be 0 or more", fix="e.g. --examples 200")
-    check_jobs(args.jobs)
+    args.jobs = check_jobs(args.jobs)
     files = [f for f in formats if f != "term" and not (f == "json" and not args.report)]
     if files and not args.report:
         raise RuleproofError("RP150", None, problem=f"--format {','.join(files)} writes files",

@@ -32,7 +32,7 @@ def add_parser(sub, common, texts) -> None:
                         "(default: the rulebook's die), loadouts=A+B (feature loadouts, default all), "
                         "max-nodes=N (a safety stop per world; reaching it makes the result inconclusive)")
     p.add_argument("--only", nargs="*", metavar="ID", help="only these properties")
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--jobs", default=1, metavar="N", help="worker processes (default 1; auto: one per core)")
     p.add_argument("--format", choices=("term", "json"), default="term")
     p.add_argument("--save-ruling", metavar="PATH",
                    help="save the shortest counterexample (of the first violated property) as a ruling scenario")
@@ -98,7 +98,7 @@ def run(args, lang: str) -> int:
 
     clause_text = _clause_text_fn(args, lang)
     bounds = parse_bounds(args.bounds)
-    check_jobs(args.jobs)
+    args.jobs = check_jobs(args.jobs)
     only = frozenset(args.only) if args.only else None
     if only:
         from ruleproof.properties.catalogue import BY_ID

@@ -35,8 +35,9 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--kinduction", action="store_true", help="also cross-check each proof with k-induction")
     p.add_argument("--shortest", action="store_true",
                    help="search the shortest counterexample with BMC (slower; default: Spacer's path)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="split the properties among N processes (default 1; the verdicts are the same)")
+    p.add_argument("--jobs", default=1, metavar="N",
+                   help="split the properties among N processes (default 1; auto: one per core; the verdicts are "
+                        "the same)")
     p.add_argument("--save-ruling", metavar="PATH",
                    help="save the counterexample of the first violated property as a ruling scenario")
     p.set_defaults(run=run)
@@ -112,7 +113,7 @@ def run(args, lang: str) -> int:
         raise RuleproofError("RP171", None, value=args.timeout)
     if args.depth < 1:
         raise RuleproofError("RP172", None, value=args.depth)
-    check_jobs(args.jobs)
+    args.jobs = check_jobs(args.jobs)
     only = list(args.only) if args.only else None
     for pid in only or ():
         if pid not in BY_ID:
