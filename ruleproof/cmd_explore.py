@@ -32,7 +32,7 @@ def add_parser(sub, common, texts) -> None:
                         "(default: the rulebook's die), loadouts=A+B (feature loadouts, default all), "
                         "max-nodes=N (a safety stop per world; reaching it makes the result inconclusive)")
     p.add_argument("--only", nargs="*", metavar="ID", help="only these properties")
-    p.add_argument("--jobs", default=1, metavar="N", help="worker processes (default 1; auto: one per core)")
+    p.add_argument("--jobs", default=1, metavar="N|auto", help="worker processes (default 1; auto: one per core)")
     p.add_argument("--format", choices=("term", "json"), default="term")
     p.add_argument("--save-ruling", metavar="PATH",
                    help="save the shortest counterexample (of the first violated property) as a ruling scenario")

@@ -35,7 +35,7 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--kinduction", action="store_true", help="also cross-check each proof with k-induction")
     p.add_argument("--shortest", action="store_true",
                    help="search the shortest counterexample with BMC (slower; default: Spacer's path)")
-    p.add_argument("--jobs", default=1, metavar="N",
+    p.add_argument("--jobs", default=1, metavar="N|auto",
                    help="split the properties among N processes (default 1; auto: one per core; the verdicts are "
                         "the same)")
     p.add_argument("--save-ruling", metavar="PATH",

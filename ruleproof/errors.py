@@ -221,9 +221,10 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("--depth должен быть не меньше 1, а не {value}", "например, --depth 160"),
     },
     "RP173": {
-        "en": ("--jobs must be 1 or more, or auto, not {value}", "e.g. --jobs 2, or --jobs auto for one process per core"),
-        "ru": ("--jobs должен быть не меньше 1 или auto, а не {value}",
-               "например, --jobs 2 или --jobs auto (по процессу на ядро)"),
+        "en": ("--jobs must be a whole number, 1 or more, or auto, not {value}",
+               "e.g. --jobs 2, or --jobs auto for one process per core"),
+        "ru": ("--jobs должен быть целым числом не меньше 1 или словом auto, а не {value}",
+               "например, --jobs 2 или --jobs auto (по одному процессу на ядро)"),
     },
     "RP200": {
         "en": ("unknown property '{property}'", "name a property of the catalogue: {known}"),

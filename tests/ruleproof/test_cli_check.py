@@ -147,9 +147,9 @@ def test_check_jobs_2_gives_the_same_results_as_1(capsys):
 @pytest.mark.parametrize("command", ["check", "explore", "prove"])
 @pytest.mark.parametrize("jobs", ["0", "-1", "two", "1.5", ""])
 def test_jobs_below_1_or_not_a_number_is_bad_input_for_every_command(command, jobs, capsys):
-    assert main([command, "--jobs", jobs]) == 2
+    assert main(["--lang", "en", command, "--jobs", jobs]) == 2
     err = capsys.readouterr().err
-    assert "RP173" in err and f"--jobs must be 1 or more, or auto, not {jobs!r}" in err
+    assert "RP173" in err and f"--jobs must be a whole number, 1 or more, or auto, not {jobs!r}" in err
     assert "Traceback" not in err
 
 
@@ -163,9 +163,16 @@ def test_jobs_auto_is_one_process_per_available_core(capsys):
     assert available_cores() == len(os.sched_getaffinity(0)) >= 1
     assert check_jobs("auto") == available_cores() and check_jobs("3") == 3 and check_jobs(1) == 1
     assert main(["--lang", "ru", "explore", "--jobs", "0"]) == 2
-    assert "--jobs должен быть не меньше 1 или auto, а не '0'" in capsys.readouterr().err
+    assert "--jobs должен быть целым числом не меньше 1 или словом auto, а не '0'" in capsys.readouterr().err
     assert main(["explore", "--bounds", "x=0,die=1-2", "--jobs", "auto", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["rulebook"]["jobs"] == available_cores()
+
+
+@pytest.mark.parametrize("jobs", ["auto", "2"])
+def test_check_takes_jobs_as_a_number_or_auto(jobs, capsys):
+    """``check --jobs`` reaches the engines as a number (argparse hands it over as text)."""
+    assert main(["--lang", "en", "check", "--engines", "structure", "--jobs", jobs, "--format", "json"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
 
 
 def test_check_bad_engine_or_format_exits_2_before_running(capsys, tmp_path):
