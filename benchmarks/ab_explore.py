@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from calibrate import calibrate
+from calibrate import before_after, calibrate
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the package layout of pyproject.toml: package folder -> repository folder
@@ -101,7 +101,7 @@ def main() -> None:
     for name, k in ((f"old ({args.rev})", 0), ("new (working tree)", 1)):
         print(f"  {name:<24} {seconds[k]:7.2f} s  {states[k] / seconds[k]:9,.0f} states/s")
     print(f"  new/old time             {seconds[1] / seconds[0]:7.3f}")
-    print(f"  calibration (benchmarks/calibrate.py): {before:.3f} s before, {calibrate():.3f} s after")
+    print(f"  {before_after(before)}")
 
 
 def command(tmp: Path, args) -> None:
@@ -132,7 +132,7 @@ def command(tmp: Path, args) -> None:
         print(f"  {name:<24} median {median:6.2f} s  {side[0]['states'] / median:9,.0f} states/s   runs: {each} s"
               f"   (package: {Path(side[0]['path']).parent.parent})")
     print(f"  new/old time (medians)   {medians[1] / medians[0]:7.3f}")
-    print(f"  calibration (benchmarks/calibrate.py): {before:.3f} s before, {calibrate():.3f} s after")
+    print(f"  {before_after(before)}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import statistics
 import time
 from typing import NamedTuple
 
-__all__ = ["calibrate", "workload"]
+__all__ = ["calibrate", "before_after", "workload"]
 
 
 class _Rec(NamedTuple):
@@ -68,6 +68,12 @@ def calibrate(repeats: int = 5, n: int = 200_000) -> float:
         if enabled:
             gc.enable()
     return statistics.median(times)
+
+
+def before_after(before: float) -> str:
+    """The line the benchmarks end with: ``before`` (a calibration taken before their runs) and one
+    taken now."""
+    return f"calibration (benchmarks/calibrate.py): {before:.3f} s before, {calibrate():.3f} s after"
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from calibrate import calibrate
+from calibrate import before_after, calibrate
 
 from ruleproof.cmd_explore import parse_bounds
 from ruleproof.generators.bounded import bounded_worlds
@@ -55,7 +55,7 @@ def main() -> None:
         each = ", ".join(f"{o.seconds:.2f}" for o in runs[side])
         print(f"  {label:<38} median {medians[side]:6.2f} s  {n / medians[side]:9,.0f} states/s   runs: {each} s")
     print(f"  the property checks' share of the median: {1 - medians['off'] / medians['on']:.0%}")
-    print(f"  calibration (benchmarks/calibrate.py): {before:.3f} s before, {calibrate():.3f} s after")
+    print(f"  {before_after(before)}")
 
 
 if __name__ == "__main__":
