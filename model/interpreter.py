@@ -21,7 +21,11 @@ from .rulebook import Rulebook
 from .schema import OperationSpec
 from .state import Action, Card, Modification, State, XVar, other_player
 from .state import evolve as replace  # the fast path: no per-call checks
+from .algebra import Concrete, exemptions
+from .semantics import guard_text, offer
 from .vocabulary import parse_guard
+
+_CONCRETE = Concrete()
 
 __all__ = ["Event", "Trace", "Cursor", "NotOffered", "start", "NEEDS_DIE", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
 
@@ -197,7 +201,8 @@ class _Run:
         self.words = rb.table("trigger_words")
         self.where = None  # the rulebook location of the element being executed
         self._wheres: dict[tuple, str] = {}
-        self._guards: dict[str, Callable[[State], bool]] = {}
+        self._guards: dict[str, Callable[[State, None], bool]] = {}
+        self._offers: dict[Feature, Callable[[State, Card], bool]] = {}
         self._plans: dict[str, list] = {}
         self._edges: dict[str, list] = {}
         self.on_closed: Callable[[str], None] | None = None
@@ -226,25 +231,20 @@ class _Run:
         return where
 
     # --- guards -----------------------------------------------------------------------------------
-    def _test(self, text: str) -> Callable[[State], bool]:
-        """The guard ``text`` as a test of a state, compiled once per run object (validated at load,
-        so it parses)."""
+    def _test(self, text: str) -> Callable[[State, None], bool]:
+        """The guard ``text`` as a test ``(state, None) -> bool``: its meaning (:mod:`.semantics`)
+        compiled once per run object (validated at load, so it parses)."""
         test = self._guards.get(text)
         if test is None:
-            g = parse_guard(text)
-            meaning, arg = _GUARD_MEANINGS[g.name], g.arg
-            if g.negated:
-                test = self._guards[text] = lambda s: not meaning(self, s, arg)
-            else:
-                test = self._guards[text] = lambda s: meaning(self, s, arg)
+            test = self._guards[text] = guard_text(_CONCRETE, text)
         return test
 
-    def _edge_tests(self, step: str) -> list[tuple[int, Callable[[State], bool]]]:
+    def _edge_tests(self, step: str) -> list[tuple[int, Callable[[State, None], bool]]]:
         """The guard tests of ``step``'s edges, in order (the first that holds is taken)."""
         tests = self._edges[step] = [(i, self._test(e.when)) for i, e in enumerate(self.rb.spec.steps[step].next)]
         return tests
 
-    def _plan(self, step: str) -> list[tuple[OperationSpec, str, Callable[[State], bool] | None]]:
+    def _plan(self, step: str) -> list[tuple[OperationSpec, str, Callable[[State, None], bool] | None]]:
         """The operations of ``step`` with their rulebook locations and guard tests (None: ``always``),
         worked out once per run object: the main loop's index of the rulebook by step."""
         plan = self._plans[step] = [
@@ -275,7 +275,7 @@ class _Run:
                 i = cur.op
                 while i < len(plan):
                     op, self.where, holds = plan[i]
-                    if holds is not None and not holds(s):
+                    if holds is not None and not holds(s, None):
                         self.emit(s, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
                     elif op.op == "roll_die":
                         return s, cur._replace(at="die", op=i), Ask("die", s, why="roll", faces=self.faces)
@@ -309,7 +309,7 @@ class _Run:
                     return s, Cursor("done", cur.step, entered=cur.entered, outcome="completed"), None
                 taken = None
                 for i, holds in self._edges.get(cur.step) or self._edge_tests(cur.step):
-                    if holds(s):
+                    if holds(s, None):
                         taken = i
                         break
                 if taken is None:
@@ -342,7 +342,7 @@ class _Run:
         """What ``cur.player`` may play in the window of ``op`` now."""
         allows = op.params["allows"]
         return [(c.id, f) for c in s.cards if c.controller == cur.player for f in c.features
-                if f.kind in allows and f.id not in cur.played and self.playable(s, f, c)]
+                if f.kind in allows and f.id not in cur.played and self.offer(f)(s, c)]
 
     def _ask_response(self, s: State, cur: Cursor, op: OperationSpec) -> Ask:
         return Ask("respond", s, window=op.params["id"], player=cur.player, options=tuple(self.options(s, cur, op)))
@@ -403,38 +403,10 @@ class _Run:
             return card.resource(prop)
         return card.value(prop, reads)
 
-    def strike_kinds(self, state: State, card_id: str) -> set[str]:
-        """The strikes a card deals in this action: 'attack' (its own), 'return_strike' (as defender)."""
-        a = state.action
-        kinds = set()
-        if a.is_attack and card_id == a.source:
-            kinds.add("attack")
-        if a.return_strike and card_id == a.defender:
-            kinds.add("return_strike")
-        return kinds
-
     def exemptions(self, state: State, exempt_modified: bool) -> dict[tuple[str, str], str]:
-        """(card, resource) → the feature that stops it being paid (540.2, 540.1.x, 540.3.1, 540.4)."""
-        a = state.action
-        out: dict[tuple[str, str], str] = {}
-        if not exempt_modified:
-            return out
-        for card in state.cards:
-            for f in card.features:
-                if f.kind != "resource_modifier" or a.kind not in f.applies_to:
-                    continue
-                if card.id not in (a.source, a.defender):
-                    continue
-                if f.form == "closes_only_after_assault" and "attack" in self.strike_kinds(state, card.id):
-                    continue
-                if f.limit is not None and card.action_markers >= f.limit:
-                    continue
-                for r in f.resources:
-                    out[(card.id, r)] = f.id
-        for m in a.modifications:
-            for r in m.resources:
-                out[(m.card, r)] = m.feature
-        return out
+        """(card, resource) → the feature that stops it being paid (540.2, 540.1.x, 540.3.1, 540.4);
+        the meaning is :func:`.semantics.exempts`."""
+        return exemptions(state) if exempt_modified else {}
 
     def apply_effects(self, state: State, effects: tuple[Effect, ...], owner: str) -> State:
         for e in effects:
@@ -452,37 +424,16 @@ class _Run:
             state = state.with_card(card)
         return state
 
-    def playable(self, state: State, feature: Feature, card: Card) -> bool:
-        a = state.action
-        if feature.kind == "effect_trigger":
-            return bool(self.strike_kinds(state, card.id) & set(self.words.get(feature.trigger, ())))
-        if feature.kind == "after_ability":
-            return feature.on_status in ("any", a.status)
-        if feature.kind == "payment_trigger":
-            if feature.on == "closes_after":
-                return card.closed
-            if feature.on == "acts":
-                return card.id == a.source
-            return any(p[0] == card.id for p in a.paid)
-        if feature.kind == "block":
-            return not a.blocked
-        return True
+    def offer(self, feature: Feature) -> Callable[[State, Card], bool]:
+        """May the card holding ``feature`` play it now?  Its meaning (:func:`.semantics.offer`, with this
+        rulebook's trigger words) compiled once per feature."""
+        test = self._offers.get(feature)
+        if test is None:
+            test = self._offers[feature] = offer(_CONCRETE, feature, self.words)
+        return test
 
 
 _ALWAYS = parse_guard("always")
-
-#: the meaning of each guard word of the vocabulary: (run, state, argument) -> bool
-_GUARD_MEANINGS: dict[str, Callable[[_Run, State, str | None], bool]] = {
-    "always": lambda r, s, arg: True,
-    "dice_step_skippable": lambda r, s, arg: s.action.kind in ("spell", "effect") and not s.action.needs_magnitude,
-    "is_attack": lambda r, s, arg: s.action.is_attack,
-    "action_illegal": lambda r, s, arg: s.action.legal is False,
-    "action_blocked": lambda r, s, arg: s.action.blocked,
-    "compound_has_next": lambda r, s, arg: s.action.parts_left > 0,
-    "resource_modified": lambda r, s, arg: bool(r.exemptions(s, True)),
-    "visited": lambda r, s, arg: arg in s.visited,
-}
-
 
 # --- the meaning of each operation ---------------------------------------------------------------------
 
@@ -509,7 +460,7 @@ def _declare(r: _Run, s: State, op: OperationSpec) -> State:
     part = a.declared + 1
     if part > 1:  # the next part of a compound feature: a fresh execution of the same game action
         a = a.next_part()
-    s = replace(s, action=replace(a, declared=part, parts_left=a.parts_left - 1 if part > 1 else a.parts_left))
+    s = replace(s, action=replace(a, declared=part, parts_left=max(0, a.parts_left - 1) if part > 1 else a.parts_left))
     s = replace(s, claims=s.claims + (a.feature,))
     src = s.card(a.source)
     s = s.with_card(src.with_use(a.feature))

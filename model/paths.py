@@ -64,7 +64,7 @@ def locate(sy: System, events: list) -> Iterator[Located]:
             loc = sy.exit_loc[step]
             nxt = (sy.enter_loc[e.values["to"]] if op == "goto" else sy.done_end if op == "end"
                    else sy.done_deadlock)
-        elif op == "window":
+        elif op == "window" and not e.values.get("skipped"):
             loc = sy.op_loc[(step, i)]
             opener = "AB".index(e.values["first"])
             wpl, wps, played = opener, 0, 0

@@ -36,17 +36,25 @@ import z3
 from .features import Effect, Feature
 from .rulebook import Rulebook
 from .state import Action, Card, State, XVar
-from .vocabulary import parse_guard
+from .algebra import LEGAL, STATUS_CODES, Symbolic
+from .semantics import exempts, guard_text, offer
 
 __all__ = ["Var", "Disjunct", "System", "compile_rulebook", "OPTIONS", "Option", "WORLD_DOMAINS", "X_KINDS_SYM",
-           "menu_world", "world_state", "abstract", "KINDS", "STATUS", "HistVar", "world_of"]
+           "menu_world", "world_state", "abstract", "beyond_bounds", "KINDS", "STATUS", "HistVar", "world_of"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
-STATUS = {"pending": 0, "hit": 1, "miss": 2, "blocked": 3, "illegal": 4}
+STATUS = STATUS_CODES
 X_KINDS_SYM = ("cost", "targets", "magnitude_chosen", "magnitude_computed", "implicit", "dice_modifier",
                "magnitude_modifier")
 MAGX = (None, "magnitude_chosen", "magnitude_computed", "implicit")
 RM_FORMS = (None, "stays_open", "closes_only_after_assault", "per_turn")
+
+
+def resource_modifier(card: str, form: str, limit: int) -> Feature:
+    """The 540.1 text of form ``form`` the menu may give ``card`` (src or def): it spares the card's
+    closing; ``limit`` counts only for ``per_turn`` (540.3.1)."""
+    return Feature(f"{card}_rm", "resource_modifier", form=form, resources=("close",),
+                   limit=limit if form == "per_turn" else None)
 
 
 @dataclass(frozen=True)
@@ -307,34 +315,27 @@ class System:
         return self.t(S["w_hasdef"]) if card == "def" else self.true()
 
     def exempt(self, S, exempt_modified: bool = True, markers_src=None) -> tuple:
-        """(src close exempt, def close exempt) as the interpreter's ``exemptions`` computes them."""
+        """(source's close exempt, defender's close exempt): the meaning :func:`.semantics.exempts` of
+        each 540.1 text the menu may give the card (its form a world variable), or a 540.4 modification
+        of the action.  ``markers_src``: the source's markers to count (default: the vector's)."""
         if not exempt_modified:
             return self.false(), self.false()
-        mk = S["src_mk"] if markers_src is None else markers_src
-        f = S["w_rmsrc"]
-        src = z3.And(f != self.val(0, 4),
-                     z3.Not(z3.And(f == self.val(2, 4), self.is_attack(S))),
-                     z3.Not(z3.And(f == self.val(3, 4), z3.UGE(z3.ZeroExt(2, mk), S["w_rmlsrc"]))))
-        g = S["w_rmdef"]
-        dfn = z3.And(self.t(S["w_hasdef"]), g != self.val(0, 4),
-                     z3.Not(z3.And(g == self.val(3, 4), z3.UGE(S["w_defmk"], S["w_rmldef"]))))
-        return z3.Or(src, self.t(S["mod_src"])), z3.Or(dfn, self.t(S["mod_def"]))
+        out = []
+        for card, form, limit, mod in (("src", "w_rmsrc", "w_rmlsrc", "mod_src"), ("def", "w_rmdef", "w_rmldef", "mod_def")):
+            E = Symbolic(self, S, card, markers=markers_src if card == "src" else None)
+            held = []
+            for i, name in enumerate(RM_FORMS):
+                if name is None:
+                    continue
+                f = resource_modifier(card, name, 1)
+                lim = S[limit] if f.limit is not None else None
+                held.append(z3.And(S[form] == self.val(i, form), exempts(E, f.form, lim, f.applies_to)))
+            out.append(z3.Or(*held, self.t(S[mod])))
+        return tuple(out)
 
     def guard(self, text: str, S) -> z3.BoolRef:
-        g = parse_guard(text)
-        assert g is not None
-        value = {
-            "always": lambda: self.true(),
-            "dice_step_skippable": lambda: z3.And(self.is_kind(S, "spell", "effect"), z3.Not(self.t(S["w_needmag"]))),
-            "is_attack": lambda: self.is_attack(S),
-            "action_illegal": lambda: S["legal"] == self.val(2, 2),
-            "action_blocked": lambda: self.t(S["blocked"]),
-            "compound_has_next": lambda: S["pleft"] != self.val(0, 2),
-            "resource_modified": lambda: z3.Or(*self.exempt(S, True)),
-            "visited": lambda: (self.bit(S["visited"], self.steps.index(g.arg)) if g.arg in self.steps
-                                else self.false()),
-        }[g.name]()
-        return z3.Not(value) if g.negated else value
+        """A ``when:`` guard: its meaning (:mod:`.semantics`) as a term over ``S``."""
+        return guard_text(Symbolic(self, S), text)
 
     # --- the system ------------------------------------------------------------------------------------------
     def init(self, S=None) -> z3.BoolRef:
@@ -480,8 +481,11 @@ class System:
         opener = 0 if op.params["first"] == "active_player" else 1  # the active player is A
         turn, close = self.turn_loc[(s, i)], self.close_loc[(s, i)]
         kw = dict(common, allows=allows, opener="AB"[opener])
+        gtext = op.when  # a window's guard skips it as it skips any operation
+        self._add(loc=self.op_loc[(s, i)], event="window", skipped=True,
+                  body=lambda sy, S, die, g=gtext: (z3.Not(sy.guard(g, S)), {"pc": sy.val(nxt, "pc")}), **kw)
         self._add(loc=self.op_loc[(s, i)], event="window",
-                  body=lambda sy, S, die: (sy.true(), {"pc": sy.val(turn, "pc"), "wpl": sy.val(opener, 1),
+                  body=lambda sy, S, die, g=gtext: (sy.guard(g, S), {"pc": sy.val(turn, "pc"), "wpl": sy.val(opener, 1),
                                                        "wps": sy.val(0, 2),
                                                        **{f"pl{j}": sy.val(0, 1) for j in range(NOPT)}}), **kw)
         for passes, to in ((0, turn), (1, close)):
@@ -498,32 +502,9 @@ class System:
 
     # --- offers (shared with the properties) ---------------------------------------------------------------
     def playable(self, S, oi: int) -> z3.BoolRef:
+        """May the card holding option ``oi`` play it now: the meaning :func:`.semantics.offer`."""
         o = OPTIONS[oi]
-        f = o.feature
-        if f.kind == "effect_trigger":
-            words = set(self.words.get(f.trigger, ()))
-            c = []
-            if "attack" in words and o.card == "src":
-                c.append(self.is_attack(S))
-            if "return_strike" in words and o.card == "def":
-                c.append(self.t(S["retstr"]))
-            return z3.Or(c) if c else self.false()
-        if f.kind == "after_ability":
-            return self.true() if f.on_status == "any" else S["status"] == self.val(STATUS[f.on_status], 3)
-        if f.kind == "payment_trigger":
-            if f.on == "closes_after":
-                return self.t(S["src_closed"]) if o.card == "src" else (
-                    self.t(S["def_closed"]) if o.card == "def" else self.false())
-            if f.on == "acts":
-                return self.true() if o.card == "src" else self.false()
-            if o.card == "src":
-                return z3.Or(self.bit(S["paid"], 0), self.bit(S["paid"], 2))
-            if o.card == "def":
-                return self.bit(S["paid"], 1)
-            return self.false()
-        if f.kind == "block":
-            return z3.Not(self.t(S["blocked"]))
-        return self.true()
+        return offer(Symbolic(self, S, o.card), o.feature, self.words)
 
     def offered(self, S, oi: int, allows: tuple[str, ...], player) -> z3.BoolRef:
         """Option ``oi`` is among the player's options at a turn of a window admitting ``allows``."""
@@ -547,7 +528,7 @@ def _declare(sy: System, S, die, p, k):
     part = sy.sat_inc(S["part"])
     fresh = S["part"] != sy.val(0, 3)
     upd = {"part": part, "claims": sy.sat_inc(S["claims"]),
-           "pleft": z3.If(fresh, S["pleft"] - sy.val(1, 2), S["pleft"])}
+           "pleft": z3.If(z3.And(fresh, S["pleft"] != sy.val(0, 2)), S["pleft"] - sy.val(1, 2), S["pleft"])}
     reset = {"legal": 0, "lchk": 0, "blocked": 0, "roll": 0, "raw": 0, "dconst": 0, "dxn": 0, "dmods": 0,
              "dapplied": 0, "dfin": 0, "dfset": 0, "dstack": 0, "retstr": 0, "magknown": 0, "effapp": 0,
              "status": 0, "roles": 0}
@@ -645,7 +626,7 @@ def _determine(sy: System, S, die, p, k):
 
 def _legality(sy: System, S, die, p, k):
     zone = sy.t(S["src_zone"])
-    return sy.true(), {"lchk": sy.sat_inc(S["lchk"]), "legal": z3.If(zone, sy.val(1, 2), sy.val(2, 2)),
+    return sy.true(), {"lchk": sy.sat_inc(S["lchk"]), "legal": z3.If(zone, sy.val(LEGAL[True], "legal"), sy.val(LEGAL[False], "legal")),
                        "status": z3.If(zone, S["status"], sy.val(STATUS["illegal"], 3))}
 
 
@@ -766,13 +747,9 @@ def world_state(values: dict[str, int]) -> State:
         if has >> i & 1:
             feats[o.card].append(o.feature)
     if v["w_rmsrc"]:
-        form = RM_FORMS[v["w_rmsrc"]]
-        feats["src"].append(Feature("src_rm", "resource_modifier", form=form, resources=("close",),
-                                    limit=v["w_rmlsrc"] if form == "per_turn" else None))
+        feats["src"].append(resource_modifier("src", RM_FORMS[v["w_rmsrc"]], v["w_rmlsrc"]))
     if v["w_rmdef"]:
-        form = RM_FORMS[v["w_rmdef"]]
-        feats["def"].append(Feature("def_rm", "resource_modifier", form=form, resources=("close",),
-                                    limit=v["w_rmldef"] if form == "per_turn" else None))
+        feats["def"].append(resource_modifier("def", RM_FORMS[v["w_rmdef"]], v["w_rmldef"]))
     if v["w_thr"]:
         feats["tgt"].append(Feature("tgt_guard", "static_modifier", amount=-1,
                                     condition=("source_at_least", "movement", v["w_thr"]),
@@ -847,6 +824,23 @@ def world_of(state: State) -> dict[str, int] | None:
             **{f"w_has{i}": has >> i & 1 for i in range(NOPT)}}
 
 
+def beyond_bounds(state: State) -> str | None:
+    """What of a concrete state the vector cannot hold exactly (a counter or value past its
+    bit-width, where :func:`abstract` would clamp it and the encoding would compute with the clamped
+    value), or None: within those bounds the encoding is exact, beyond them it is not."""
+    a = state.action
+    n = sum(1 for _, amount in a.dice_mods if not isinstance(amount, int))
+    if n > 3:
+        return f"{n} dice modifiers with an X (the model counts up to 3)"
+    for what, v in (("die", a.die_rolls[-1] if a.die_rolls else 0), ("raw die", a.die_raw or 0)):
+        if not 0 <= v <= 15:
+            return f"{what} {v} (the model holds 0..15)"
+    for what, v in (("final die", a.die_final or 0),):
+        if not -128 <= v <= 127:
+            return f"{what} {v} (the model holds -128..127)"
+    return None
+
+
 def abstract(sys: System, state: State, world: dict[str, int], pc: int, wpl: int = 0, wps: int = 0,
              played: int = 0) -> dict[str, int]:
     """The vector (world + core variables) of a concrete interpreter state at location ``pc``."""
@@ -876,7 +870,7 @@ def abstract(sys: System, state: State, world: dict[str, int], pc: int, wpl: int
     out["ramt"] = next((n for c, r, n in a.reserved if r == "crystal"), 0)
     mods = {(m.card, r) for m in a.modifications for r in m.resources}
     out["mod_src"], out["mod_def"] = int(("src", "close") in mods), int(("def", "close") in mods)
-    out.update(lchk=min(a.legality_checks, 3), legal={None: 0, True: 1, False: 2}[a.legal], status=STATUS[a.status],
+    out.update(lchk=min(a.legality_checks, 3), legal=LEGAL[a.legal], status=STATUS[a.status],
                blocked=int(a.blocked), roll=a.die_rolls[-1] if a.die_rolls else 0, raw=a.die_raw or 0)
     const, n = 0, 0
     for mode, amount in a.dice_mods:

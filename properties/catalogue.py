@@ -21,7 +21,15 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-__all__ = ["Property", "Violation", "View", "PROPERTIES", "BY_ID", "check_all", "property_citations"]
+from ruleproof.model.algebra import exemptions
+from ruleproof.model.vocabulary import STEP_KINDS
+
+#: the step kinds in the order of 512.6.1 (claim before, payment after): the order the properties hold
+#: a trace to (the vocabulary's ranks, not the order of the rulebook under test)
+STEP_ORDER = tuple(sorted(STEP_KINDS, key=lambda k: STEP_KINDS[k].rank))
+
+__all__ = ["Property", "Violation", "View", "PROPERTIES", "BY_ID", "check_all", "property_citations", "MAY_DECLARE",
+           "STEP_ORDER"]
 
 
 @dataclass(frozen=True)
@@ -571,24 +579,10 @@ def after_ability(view: View, complete: bool) -> Violation | None:
 # --- 512.7 and 540: payment ------------------------------------------------------------------------------------
 
 def _expected_exempt(state, markers_before: dict[str, int]) -> set[tuple[str, str]]:
-    """(card, resource) pairs that 540 says are not paid: read from the clauses, not the rulebook.
-    540.3.1 counts the action markers the card had when it acted (``markers_before``)."""
-    a = state.action
-    out = set()
-    for card in state.cards:
-        if card.id not in (a.source, a.defender):
-            continue
-        for f in card.features:
-            if f.kind != "resource_modifier" or a.kind not in f.applies_to:
-                continue
-            if f.form == "closes_only_after_assault" and a.is_attack and card.id == a.source:
-                continue  # 540.1.2: after an assault it does close
-            if f.limit is not None and markers_before.get(card.id, 0) >= f.limit:
-                continue  # 540.3.1: open only while the markers are fewer than the limit
-            out |= {(card.id, r) for r in f.resources}
-    for m in a.modifications:  # 540.4: declared during execution, applied at payment as in 540.2
-        out |= {(m.card, r) for r in m.resources}
-    return out
+    """(card, resource) pairs that 540 says are not paid — the meaning of 540's texts
+    (:func:`ruleproof.model.semantics.exempts`), never the rulebook's parameters; 540.3.1 counts the
+    action markers the card had when it acted (``markers_before``)."""
+    return set(exemptions(state, markers_before))
 
 
 @prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540.3.1", "540.4"),
@@ -729,8 +723,7 @@ def active_first(view: View, complete: bool) -> Violation | None:
 @prop("P512.6.1-order", ("512.6.1", "512.6.6/b4"), "шаги выполнения идут в порядке 512.6.1, оплата — после них",
       "the execution steps come in 512.6.1's order, payment after them")
 def step_order(view: View, complete: bool) -> Violation | None:
-    order = ["declaration", "claim_resolution", "dice", "calculation", "blocking", "effect", "completion",
-             "payment", "handover"]
+    order = STEP_ORDER
     last = -1
     for e in view.ops("enter"):
         rank = order.index(e.values["kind"])
@@ -744,7 +737,7 @@ def step_order(view: View, complete: bool) -> Violation | None:
 
 
 #: feature kinds the clauses let players declare at a step kind, with no further condition
-_MAY_DECLARE = {
+MAY_DECLARE = {
     "reroll": ("dice",), "dice_modifier": ("dice",),
     "magnitude_modifier": ("calculation",), "reduce_to_strength": ("calculation",),
     "sudden_action": ("calculation",), "protection": ("calculation",), "prevention": ("calculation",),
@@ -767,7 +760,7 @@ def may_declare(view: View, complete: bool) -> Violation | None:
         state = part[0].state
         for card in state.cards:
             for f in card.features:
-                kinds = _MAY_DECLARE.get(f.kind)
+                kinds = MAY_DECLARE.get(f.kind)
                 if not kinds or f.id in played:
                     continue
                 if f.kind == "block" and blocked:

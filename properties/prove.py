@@ -54,6 +54,8 @@ class Counterexample:
     reproduced: bool = False  # the catalogue predicate reports the violation on the replay
     replay_mode: str = "scripted"  # scripted (ScriptedChoices) | exact (every answer in order)
     violation: object = None
+    path: tuple[int, ...] = ()  # the disjuncts Z3 took (ids)
+    follows: bool | None = None  # the replay takes the same steps as Z3's path (None: not compared)
 
 
 @dataclass
@@ -356,7 +358,7 @@ def repair(sy: System, path: list) -> list:
         group = step if isinstance(step, tuple) else (step,)
         d = group[0]  # the disjuncts of a group are the same kind of event, of the same player
         passes = {p.passes: p for p in sy.by_loc.get(d.loc, ()) if p.event == "pass"}
-        if d.event == "window":
+        if d.event == "window" and not d.skipped:
             wpl, wps = "AB".index(d.opener), 0
         elif d.event == "play":
             if OPTIONS[d.option].player != "AB"[wpl] and wps == 0:
@@ -499,10 +501,11 @@ def _value(m, e) -> int:
 
 def extract(sy: System, model, u: _Unroller, k: int) -> Counterexample:
     world = {v.name: _value(model, u.frames[0][v.name]) for v in sy.vars if v.group == "world"}
-    dice, responses, steps, answers = [], [], [], []
+    dice, responses, steps, answers, path = [], [], [], [], []
     for i in range(k):
         d = sy.disjuncts[_value(model, u.acts[i])]
         steps.append(d.label)
+        path.append(d.id)
         if d.event == "pass":
             answers.append(None)
         elif d.event == "play":
@@ -513,7 +516,40 @@ def extract(sy: System, model, u: _Unroller, k: int) -> Counterexample:
         if d.uses_die:
             dice.append(_value(model, u.dice[i]))
             answers.append(dice[-1])
-    return Counterexample(world_state(world), dice, responses, steps, answers)
+    return Counterexample(world_state(world), dice, responses, steps, answers, path=tuple(path))
+
+
+#: events that are never an operation a guard skips
+_UNSKIPPABLE = ("play", "pass", "enter", "goto", "end", "deadlock", "window_closed")
+
+
+def follows(rb: Rulebook, sy: System, cx: Counterexample) -> bool:
+    """Does the interpreter, given the answers of Z3's path in order, take the same steps (the same
+    operation, window turn or edge at the same place, the same feature played)?  A witness or a
+    counterexample that does not is a path of the Z3 model only: it proves nothing about the rules."""
+    from ruleproof.model.paths import locate
+
+    trace, _ = _replay_exact(rb, cx.world, cx.answers)
+    located = list(locate(sy, trace.events))
+    if len(located) < len(cx.path):
+        return False
+    for did, at in zip(cx.path, located):
+        d = sy.disjuncts[did]
+        e = at.event
+        if d.loc != at.loc or d.event != e.op:
+            return False
+        if e.op not in _UNSKIPPABLE and d.skipped != bool(e.values.get("skipped")):
+            return False
+        if d.event == "play" and OPTIONS[d.option].feature.id != e.values.get("feature"):
+            return False
+    return True
+
+
+def _witnessed(rb: Rulebook, sy: System, cx: Counterexample) -> Counterexample:
+    """A vacuity witness replayed on the interpreter, and whether the replay follows Z3's path."""
+    cx = replay(rb, cx, None)
+    cx.follows = follows(rb, sy, cx)
+    return cx
 
 
 def _replay_exact(rb: Rulebook, world: State, answers: list):
@@ -708,8 +744,11 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
             res, cx, k = _find_violation(rb, sy, form.bad, pid, max_depth, timeout_ms, seed)
         except z3.Z3Exception as exc:
             res, cx, k = f"unknown: {exc}", None, 0
-        if res == "sat":
+        if res == "sat" and cx is not None and cx.reproduced:
             v = Verdict(pid, "violated", "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx)
+        elif res == "sat":  # Z3 reaches a bad state the interpreter does not: a defect of the model, not a verdict
+            v = Verdict(pid, "unknown", "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx,
+                        reason=f"Z3's counterexample at depth {k} does not replay on the interpreter")
         elif res == "unsat":
             v = Verdict(pid, "proved", "bmc", 0.0, reason=f"Spacer: {r}; BMC: every play ends by depth {k}")
         elif res == "unsat-bounded":
@@ -732,13 +771,15 @@ def _witness(rb: Rulebook, sy: System, form, timeout_ms: int, seed: int, max_dep
     if w == "unsat":
         return True, None, None
     if found is not None:
-        return False, cx, found
+        cx.follows = follows(rb, sy, cx)
+        return (False if cx.follows else None), cx, found
     try:
         res, model, u, k = bmc(sy, form.premise, max_depth, timeout_ms, seed, exact=True)
     except z3.Z3Exception as exc:
         res = f"unknown: {exc}"
     if res == "sat":
-        return False, replay(rb, extract(sy, model, u, k), None), None
+        cx = _witnessed(rb, sy, extract(sy, model, u, k))
+        return (False if cx.follows else None), cx, None
     if res == "unsat":
         return True, None, None
     return None, None, None
@@ -791,9 +832,11 @@ def _on_path(rb: Rulebook, sy: System, found, open_: list) -> list:
         try:
             rec.solver.add(_subst(FORMS[q.pid].premise(sy, sy.pre), final))
             if rec.solver.check() == z3.sat:
-                q.vacuous, q.witness = False, replay(rb, extract(sy, rec.solver.model(), rec, k), None)
-                open_.remove(q)
-                closed.append(q)
+                cx = _witnessed(rb, sy, extract(sy, rec.solver.model(), rec, k))
+                if cx.follows:  # a witness that does not replay leaves the premise open
+                    q.vacuous, q.witness = False, cx
+                    open_.remove(q)
+                    closed.append(q)
         finally:
             rec.solver.pop()
     return closed
@@ -840,9 +883,12 @@ def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
                                  "en": f"the premise is unreachable: {form.premise_en}"}, where=rb.path,
                         replay=replay_cmd),)
     if v.vacuous is None and v.verdict == "proved":
+        stray = v.witness is not None and v.witness.follows is False
+        why_ru = " (свидетель Z3 не воспроизводится на интерпретаторе)" if stray else ""
+        why_en = " (Z3's witness does not replay on the interpreter)" if stray else ""
         return (Finding(kind="unknown", check=v.pid, verdict="unknown", engine="z3", clauses=p.clauses,
-                        message={"ru": f"достижимость посылки не установлена: {form.premise_ru}",
-                                 "en": f"the premise's reachability is unknown: {form.premise_en}"},
+                        message={"ru": f"достижимость посылки не установлена: {form.premise_ru}{why_ru}",
+                                 "en": f"the premise's reachability is unknown: {form.premise_en}{why_en}"},
                         where=rb.path, replay=replay_cmd),)
     return ()
 

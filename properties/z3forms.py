@@ -24,6 +24,7 @@ from typing import Callable
 import z3
 
 from ruleproof.model.symbolic import OPT_INDEX, OPTIONS, HistVar, System
+from ruleproof.properties.catalogue import MAY_DECLARE, STEP_ORDER
 
 __all__ = ["Form", "FORMS", "form_for"]
 
@@ -494,14 +495,13 @@ _form("P540.4.1-return-strike",
       "a defender's «on strike» fires on its return strike", "«при ударе» защитника срабатывает на ответный удар")
 
 _form("P512.6-active-player-first",
-      [flag("hw1_bad", lambda sy, d, pre, new: True if d.event == "window" and d.opener != "A" else None),
-       flag("hw1_seen", lambda sy, d, pre, new: True if d.event == "window" else None)],
+      [flag("hw1_bad", lambda sy, d, pre, new: True if d.event == "window" and not d.skipped and d.opener != "A" else None),
+       flag("hw1_seen", lambda sy, d, pre, new: True if d.event == "window" and not d.skipped else None)],
       lambda sy, S: sy.t(S["hw1_bad"]),
       lambda sy, S: sy.t(S["hw1_seen"]),
       "a priority window opens", "открывается окно приоритета")
 
-_ORDER = ["declaration", "claim_resolution", "dice", "calculation", "blocking", "effect", "completion", "payment",
-          "handover"]
+_ORDER = list(STEP_ORDER)
 
 
 def _order_last(sy: System, d, pre, new):
@@ -522,9 +522,7 @@ _form("P512.6.1-order",
       lambda sy, S: z3.And(_done(sy, S), sy.bit(S["visited"], 0)),
       "an action goes through its steps and completes", "игродействие проходит шаги и завершается")
 
-_MAY = {"reroll": ("dice",), "dice_modifier": ("dice",), "magnitude_modifier": ("calculation",),
-        "reduce_to_strength": ("calculation",), "sudden_action": ("calculation",), "protection": ("calculation",),
-        "prevention": ("calculation",), "replacement": ("calculation",), "block": ("blocking",)}
+_MAY = MAY_DECLARE
 _MAY_OPTS = [i for i, o in enumerate(OPTIONS) if o.feature.kind in _MAY]
 _KBIT = {"dice": 0, "calculation": 1, "blocking": 2}
 

@@ -31,10 +31,11 @@ __all__ = ["Report", "Section", "ENGINE_GROUPS", "ClauseText", "report_from_chec
            "graph_data", "versions", "mask_generated", "GENERATED_RE"]
 
 #: the engine groups a report can hold, in the order they are shown
-ENGINE_GROUPS = ("structure", "rulings", "hypothesis", "exhaustive", "z3", "consistency")
+ENGINE_GROUPS = ("structure", "rulings", "hypothesis", "exhaustive", "z3", "consistency", "conformance")
 #: attribute names of a CheckReport under which each group's results may be found
 _ATTRS = {"structure": ("structure",), "rulings": ("rulings",), "hypothesis": ("properties", "hypothesis_results"),
-          "exhaustive": ("exhaustive",), "z3": ("z3", "proofs", "z3_prove"), "consistency": ("consistency",)}
+          "exhaustive": ("exhaustive",), "z3": ("z3", "proofs", "z3_prove"), "consistency": ("consistency",),
+          "conformance": ("conformance",)}
 
 ClauseText = Callable[[str, str], "str | None"]
 

@@ -64,7 +64,7 @@ def group_stats(section, lang: str) -> str:
     if section.group == "hypothesis" and "examples" in st:
         return t("rep_stats_hypothesis", lang, examples=st["examples"],
                  seed=st.get("seed") if st.get("seed") is not None else "—")
-    parts = [t(f"rep_stat_{k}", lang, v=st[k]) for k in ("seed", "timeout_ms", "max_depth", "states", "traces")
+    parts = [t(f"rep_stat_{k}", lang, v=st[k]) for k in ("seed", "timeout_ms", "max_depth", "states", "traces", "runs", "steps")
              if st.get(k) is not None]
     if st.get("complete") is False:
         parts.append(t("rep_stat_incomplete", lang))

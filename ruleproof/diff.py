@@ -24,8 +24,8 @@ from ruleproof.model.rulebook_diff import Change, Difference, smallest_differenc
 __all__ = ["VerdictChange", "RulingChange", "ConflictChange", "DiffOutcome", "diff_rulebooks", "DIFF_ENGINES",
            "DEFAULT_DIFF_ENGINES"]
 
-DIFF_ENGINES = ("rulings", "exhaustive", "z3", "consistency")
-DEFAULT_DIFF_ENGINES = ("rulings", "exhaustive", "consistency")
+DIFF_ENGINES = ("conformance", "rulings", "exhaustive", "z3", "consistency")
+DEFAULT_DIFF_ENGINES = ("conformance", "rulings", "exhaustive", "consistency")
 
 
 @dataclass(frozen=True)
@@ -106,18 +106,25 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
                    bounds=None, timeout_ms: int | None = None, difference: bool = True) -> DiffOutcome:
     from ruleproof.generators.bounded import bounded_worlds
     from ruleproof.model.explore import Bounds
-    from ruleproof.orchestrate import _RUNNERS
+    from ruleproof.orchestrate import _RUNNERS, distrust_proofs
 
     started = time.perf_counter()
     bounds = bounds or Bounds(x_max=0)
     out = DiffOutcome(base, draft, structural_diff(base, draft), engines=engines)
     opts = {"examples": 0, "bounds": bounds, "timeout_ms": timeout_ms}
+    agreement: dict = {}  # rulebook -> its conformance results (a Z3 proof on a rulebook that fails it is not trusted)
+    engines = tuple(sorted(engines, key=lambda e: e != "conformance"))  # conformance first
     for engine in engines:
         if engine == "consistency":
             _conflicts(base, draft, out)
             continue
         b_run = _RUNNERS[engine](base, {**opts, "rulebook_arg": str(base.path)})
         d_run = _RUNNERS[engine](draft, {**opts, "rulebook_arg": str(draft.path)})
+        if engine == "conformance":
+            agreement = {"base": b_run.results, "draft": d_run.results}
+        elif engine == "z3" and agreement:
+            b_run.results = distrust_proofs(b_run.results, agreement["base"])
+            d_run.results = distrust_proofs(d_run.results, agreement["draft"])
         b_res = {r.check: r for r in b_run.results}
         d_res = {r.check: r for r in d_run.results}
         if engine == "rulings":

@@ -15,6 +15,7 @@ results come back as from one process.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,7 @@ from ruleproof.reports.finding import CheckResult
 
 __all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "ENGINES", "DEFAULT_ENGINES"]
 
-ENGINES = ("structure", "rulings", "hypothesis", "exhaustive", "z3", "consistency")
+ENGINES = ("structure", "rulings", "hypothesis", "exhaustive", "z3", "consistency", "conformance")
 DEFAULT_ENGINES = ENGINES
 
 
@@ -56,11 +57,13 @@ class CheckReport:
     exhaustive: list[CheckResult] = field(default_factory=list)
     z3: list[CheckResult] = field(default_factory=list)
     consistency: list[CheckResult] = field(default_factory=list)
+    conformance: list[CheckResult] = field(default_factory=list)
     runs: dict[str, EngineRun] = field(default_factory=dict)
 
     @property
     def results(self) -> list[CheckResult]:
-        return [*self.structure, *self.rulings, *self.properties, *self.exhaustive, *self.z3, *self.consistency]
+        return [*self.structure, *self.rulings, *self.properties, *self.exhaustive, *self.z3, *self.consistency,
+                *self.conformance]
 
     @property
     def ok(self) -> bool:
@@ -152,9 +155,41 @@ def _consistency(rb: Rulebook, opts: dict) -> EngineRun:
                      {"status": out.status, "z3_version": out.z3_version, "seed": out.seed})
 
 
+def _conformance(rb: Rulebook, opts: dict) -> EngineRun:
+    from ruleproof.model.conformance import DEFAULT_RUNS, conformance
+
+    out = conformance(rb, runs=opts.get("conformance_runs") or DEFAULT_RUNS, seed=opts.get("seed") or 0,
+                      rulebook_arg=opts.get("rulebook_arg"))
+    return EngineRun("conformance", out.results, out.seconds, {"seed": out.seed, "runs": out.runs, "steps": out.steps},
+                     outcome=out)
+
+
 _RUNNERS: dict[str, Callable[[Rulebook, dict], EngineRun]] = {
     "rulings": run_rulings, "hypothesis": _hypothesis, "exhaustive": _exhaustive, "z3": _z3,
-    "consistency": _consistency}
+    "consistency": _consistency, "conformance": _conformance}
+
+
+def distrust_proofs(z3_results: list[CheckResult], conformance_results: list[CheckResult]) -> list[CheckResult]:
+    """Z3's results on a rulebook whose Z3 model disagrees with its interpreter: a proof there rests on a
+    second meaning that was shown wrong, so every result that holds becomes inconclusive (never
+    "proved"); violations stay (each was replayed on the interpreter)."""
+    from ruleproof.reports.finding import Finding
+
+    bad = [f for r in conformance_results for f in r.findings if f.failed]
+    if not bad:
+        return z3_results
+    why = bad[0]
+    out = []
+    for r in z3_results:
+        if r.holds:
+            note = Finding(kind="conformance", check=r.check, verdict="unknown", engine="z3", clauses=r.clauses,
+                           message={"ru": f"доказательство не принято: модель Z3 расходится с интерпретатором "
+                                          f"({why.text('ru')})",
+                                    "en": f"the proof is not trusted: the Z3 model disagrees with the interpreter "
+                                          f"({why.text('en')})"}, where=why.where, replay=why.replay)
+            r = dataclasses.replace(r, findings=(*r.findings, note))
+        out.append(r)
+    return out
 
 def _worker(rb: Rulebook, opts: dict, group: str) -> EngineRun:
     """One engine in a worker process (no progress bar there)."""
@@ -181,7 +216,8 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
         from ruleproof.forked import fork_map
 
         # longest first, so that the pool is busy to the end
-        order = sorted(wanted, key=lambda e: ("z3", "exhaustive", "hypothesis", "rulings", "consistency").index(e))
+        order = sorted(wanted, key=lambda e: ("z3", "exhaustive", "hypothesis", "rulings", "conformance",
+                                                   "consistency").index(e))
         done = dict(zip(order, fork_map(lambda e: _worker(rb, opts, e), order, jobs)))
         runs = [done[e] for e in wanted]
     else:
@@ -194,4 +230,6 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
         if r.group == "hypothesis":
             report.hypothesis = r.outcome
         setattr(report, "properties" if r.group == "hypothesis" else r.group, r.results)
+    if report.conformance and report.z3:
+        report.z3 = distrust_proofs(report.z3, report.conformance)
     return report

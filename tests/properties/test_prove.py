@@ -120,3 +120,34 @@ def test_shortest_counterexample_by_bmc():
 
     sy = compile_rulebook(rb, FORMS[PUBLIC["M6"]].hist)
     assert prove_mod.bmc(sy, FORMS[PUBLIC["M6"]].bad, v.depth - 1, TIMEOUT_MS)[0] != "sat"
+
+
+def test_a_counterexample_the_interpreter_does_not_replay_is_inconclusive(monkeypatch):
+    """Z3 reaches a bad state, but the replay does not show the violation: *unknown*, with the reason —
+    never "violated" (nor "proved")."""
+    real = prove_mod.replay
+
+    def stray(rb, cx, pid):
+        cx = real(rb, cx, pid)
+        cx.reproduced, cx.violation = False, None
+        return cx
+
+    monkeypatch.setattr(prove_mod, "replay", stray)
+    rb = load_rulebook_text(mutant_yaml("M4"), "M4.yaml")
+    v = prove_one(rb, "P540.3-action-marker", timeout_ms=TIMEOUT_MS)
+    assert v.verdict == "unknown" and "does not replay" in v.reason
+
+
+def test_a_witness_the_interpreter_does_not_follow_leaves_the_proof_inconclusive(monkeypatch):
+    monkeypatch.setattr(prove_mod, "follows", lambda rb, sy, cx: False)
+    out = prove(BUNDLED, only=["P540.3-action-marker"])
+    [v] = out.verdicts
+    assert v.verdict == "proved" and v.vacuous is None
+    [r] = out.results
+    assert r.verdict == "unknown" and "does not replay" in r.findings[0].text("en")
+    assert "не воспроизводится" in r.findings[0].text("ru")
+
+
+def test_the_bundled_witnesses_follow_zs_path_on_the_interpreter():
+    out = prove(BUNDLED, only=["P540.3-action-marker", "P542.2-cost-x"])
+    assert all(v.witness is not None and v.witness.follows and v.witness.path for v in out.verdicts)

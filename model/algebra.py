@@ -1,0 +1,250 @@
+"""The expression layer the vocabulary's meanings are written in, and its two evaluators.
+
+A meaning (:mod:`.semantics`) is a Python function of an *algebra* ``E``: it builds its value only
+from ``E``'s constants, connectives and observations of the game state (``E.blocked()``,
+``E.is_source(card)``, …).  The same function evaluated with
+
+* :class:`Concrete` gives a compiled test: a closure ``(state, card) -> value`` over the
+  interpreter's :class:`~ruleproof.model.state.State` (built once per word, then only called), and
+* :class:`Symbolic` gives a Z3 term over the abstract state vector of a compiled rulebook
+  (:class:`~ruleproof.model.symbolic.System`), for one card of the world menu,
+
+so what a word means is written once and both engines derive from it.  An observation is the only
+thing each evaluator says in its own terms — how a fact of the game is read from a concrete state
+and from the vector (the abstraction, which the conformance check tests on every rulebook).
+
+>>> from ruleproof.model.state import Action, Card, State
+>>> E = Concrete()
+>>> test = E.and_(E.kind_in("spell", "effect"), E.not_(E.needs_magnitude()))
+>>> s = State(cards=(), action=Action("f", "spell", "src", needs_magnitude=False))
+>>> test(s, None)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import z3
+
+__all__ = ["Concrete", "Symbolic", "LEGAL", "STATUS_CODES", "exemptions"]
+
+#: how the vector holds the action's legality (None: not checked yet)
+LEGAL = {None: 0, True: 1, False: 2}
+#: how the vector holds the action's status
+STATUS_CODES = {"pending": 0, "hit": 1, "miss": 2, "blocked": 3, "illegal": 4}
+
+Test = Callable  # (state, card) -> value
+
+
+def _c(v):
+    return lambda s, c: v
+
+
+class Concrete:
+    """Meanings as compiled closures ``(state, card) -> value`` over the interpreter's state; ``card``
+    is the :class:`~ruleproof.model.state.Card` a feature's offer is asked for (None elsewhere)."""
+
+    # --- constants and connectives ---------------------------------------------------------------
+    def const(self, v) -> Test:
+        return _c(v)
+
+    def true(self) -> Test:
+        return _c(True)
+
+    def false(self) -> Test:
+        return _c(False)
+
+    def not_(self, a: Test) -> Test:
+        return lambda s, c: not a(s, c)
+
+    def and_(self, *xs: Test) -> Test:
+        if not xs:
+            return _c(True)
+        if len(xs) == 1:
+            return xs[0]
+        if len(xs) == 2:
+            a, b = xs
+            return lambda s, c: a(s, c) and b(s, c)
+        return lambda s, c: all(x(s, c) for x in xs)
+
+    def or_(self, *xs: Test) -> Test:
+        if not xs:
+            return _c(False)
+        if len(xs) == 1:
+            return xs[0]
+        if len(xs) == 2:
+            a, b = xs
+            return lambda s, c: a(s, c) or b(s, c)
+        return lambda s, c: any(x(s, c) for x in xs)
+
+    def lt(self, a: Test, b: Test) -> Test:
+        return lambda s, c: a(s, c) < b(s, c)
+
+    # --- the executing action ----------------------------------------------------------------------
+    def kind_in(self, *kinds: str) -> Test:
+        ks = frozenset(kinds)
+        return lambda s, c: s.action.kind in ks
+
+    def needs_magnitude(self) -> Test:
+        return lambda s, c: s.action.needs_magnitude
+
+    def legal_is(self, value: bool | None) -> Test:
+        return lambda s, c: s.action.legal is value
+
+    def blocked(self) -> Test:
+        return lambda s, c: s.action.blocked
+
+    def parts_left(self) -> Test:
+        return lambda s, c: s.action.parts_left > 0
+
+    def visited(self, step: str) -> Test:
+        return lambda s, c: step in s.visited
+
+    def status_is(self, status: str) -> Test:
+        return lambda s, c: s.action.status == status
+
+    def return_strike(self) -> Test:
+        return lambda s, c: s.action.return_strike
+
+    # --- the card asked about --------------------------------------------------------------------------
+    def is_source(self) -> Test:
+        return lambda s, c: c.id == s.action.source
+
+    def is_defender(self) -> Test:
+        return lambda s, c: c.id == s.action.defender
+
+    def closed(self) -> Test:
+        return lambda s, c: c.closed
+
+    def paid_any(self) -> Test:
+        return lambda s, c: any(p[0] == c.id for p in s.action.paid)
+
+    def markers(self) -> Test:
+        return lambda s, c: c.action_markers
+
+    # --- aggregates over the world (the concrete world: its cards and their features) ------------------
+    def any_exempt(self) -> Test:
+        return lambda s, c: bool(exemptions(s))
+
+
+_EXEMPT_TESTS: dict = {}
+
+
+def _exempt_test(f) -> Test:
+    test = _EXEMPT_TESTS.get(f)
+    if test is None:
+        from .semantics import exempts
+
+        E = Concrete()
+        test = _EXEMPT_TESTS[f] = exempts(E, f.form, None if f.limit is None else E.const(f.limit), f.applies_to)
+    return test
+
+
+def exemptions(s, markers: dict[str, int] | None = None) -> dict[tuple[str, str], str]:
+    """(card, resource) -> the feature that stops it being paid (540.2), in a concrete state: every
+    card's own 540.1 text that :func:`~.semantics.exempts` applies, and every modification of the
+    executing action (540.4).  ``markers``: the action markers to count per card instead of the
+    current ones (540.3.1 counts those the card had when it acted)."""
+    from .state import evolve
+
+    out: dict[tuple[str, str], str] = {}
+    for card in s.cards:
+        for f in card.features:
+            if f.kind != "resource_modifier":
+                continue
+            c = card if markers is None else evolve(card, action_markers=markers.get(card.id, 0))
+            if _exempt_test(f)(s, c):
+                for r in f.resources:
+                    out[(card.id, r)] = f.id
+    for m in s.action.modifications:
+        for r in m.resources:
+            out[(m.card, r)] = m.feature
+    return out
+
+
+class Symbolic:
+    """Meanings as Z3 terms over the vector ``S`` of a compiled system, for the menu card ``card``
+    (``src``, ``tgt``, ``def``, ``allyA``, ``allyB``; None where no card is asked about).
+    ``markers``: the source's action markers to read instead of the vector's (a property's Z3 form
+    reads those the card had when it acted)."""
+
+    def __init__(self, sy, S, card: str | None = None, markers=None) -> None:
+        self.sy, self.S, self.card, self._markers = sy, S, card, markers
+
+    def const(self, v):
+        return self.sy.true() if v is True else self.sy.false() if v is False else v
+
+    def true(self):
+        return self.sy.true()
+
+    def false(self):
+        return self.sy.false()
+
+    def not_(self, a):
+        return z3.Not(a)
+
+    def and_(self, *xs):
+        return self.sy.true() if not xs else xs[0] if len(xs) == 1 else z3.And(*xs)
+
+    def or_(self, *xs):
+        return self.sy.false() if not xs else xs[0] if len(xs) == 1 else z3.Or(*xs)
+
+    def lt(self, a, b):
+        return z3.ULT(a, b)
+
+    def kind_in(self, *kinds: str):
+        return self.sy.is_kind(self.S, *kinds)
+
+    def needs_magnitude(self):
+        return self.sy.t(self.S["w_needmag"])
+
+    def legal_is(self, value: bool | None):
+        return self.S["legal"] == self.sy.val(LEGAL[value], "legal")
+
+    def blocked(self):
+        return self.sy.t(self.S["blocked"])
+
+    def parts_left(self):
+        return self.S["pleft"] != self.sy.val(0, "pleft")
+
+    def visited(self, step: str):
+        steps = self.sy.steps
+        return self.sy.bit(self.S["visited"], steps.index(step)) if step in steps else self.sy.false()
+
+    def status_is(self, status: str):
+        return self.S["status"] == self.sy.val(STATUS_CODES[status], "status")
+
+    def return_strike(self):
+        return self.sy.t(self.S["retstr"])
+
+    def is_source(self):
+        return self.const(self.card == "src")
+
+    def is_defender(self):
+        return z3.And(self.sy.t(self.S["w_hasdef"]), self.const(True)) if self.card == "def" else self.sy.false()
+
+    def closed(self):
+        return {"src": lambda: self.sy.t(self.S["src_closed"]),
+                "def": lambda: self.sy.t(self.S["def_closed"])}.get(self.card, self.sy.false)()
+
+    def paid_any(self):
+        paid = self.S["paid"]
+        if self.card == "src":
+            return z3.Or(self.sy.bit(paid, 0), self.sy.bit(paid, 2))
+        if self.card == "def":
+            return self.sy.bit(paid, 1)
+        return self.sy.false()
+
+    def markers(self):
+        """A card's action markers as a 4-bit value (the vector holds the source's as 2 bits, the
+        defender's in the world: they do not change in an action of the source)."""
+        if self.card == "src":
+            mk = self.S["src_mk"] if self._markers is None else self._markers
+            return z3.ZeroExt(2, mk)
+        if self.card == "def":
+            return self.S["w_defmk"]
+        return self.sy.val(0, 4)
+
+    def any_exempt(self):
+        return z3.Or(*self.sy.exempt(self.S, True, markers_src=self._markers))

@@ -1,0 +1,245 @@
+"""Conformance: the interpreter and the Z3 transition system of one rulebook mean the same thing.
+
+Every rulebook the tool is given — the bundled one, a draft, a mutant — is compiled twice: run by
+the interpreter (:mod:`.interpreter`) and encoded for Z3 (:mod:`.symbolic`).  A proof is only worth
+what that agreement is worth, so it is checked on the rulebook itself, not once on the bundled one.
+
+Worlds are drawn from the symbolic world menu and played with random dice and responses (a seeded
+``random.Random``: the same seed gives the same runs).  For every interpreter event the state before
+and after it is abstracted (``symbolic.abstract``) and every disjunct at that location is evaluated
+on the abstraction (compiled once into Python by :mod:`.z3eval`).  The check demands:
+
+* exactly one disjunct takes the interpreter's step, and its successor is the interpreter's state
+  (no other transition, none missing);
+* at a player's choice, the disjuncts enabled are exactly the interpreter's options plus a pass;
+* at a die roll, the rulebook's lowest and highest faces are each a successor.
+
+A failure is a :class:`Disagreement`: a code, the word (operation or event), the step, the event,
+and what the interpreter and Z3 each gave, with the world and answers that replay it.
+
+>>> from ruleproof.model.rulebook import load_rulebook
+>>> out = conformance(load_rulebook(), runs=5, seed=0)
+>>> out.ok, out.runs, out.steps > 100
+(True, 5, True)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from .interpreter import Stepper
+from .paths import locate
+from .rulebook import Rulebook
+from .symbolic import OPTIONS, System, abstract, beyond_bounds, compile_rulebook, menu_world, world_state
+from .z3eval import compile_terms
+
+__all__ = ["Disagreement", "ConformanceError", "ConformanceOutcome", "Checker", "check_trace", "sample_play",
+           "conformance", "CODES", "DEFAULT_RUNS"]
+
+#: runs of random worlds and plays per rulebook (``check``/``diff``)
+DEFAULT_RUNS = 120
+
+#: what each disagreement code means
+CODES = {
+    "RC1": ("ни один переход Z3 не совершает шаг интерпретатора", "no Z3 transition takes the interpreter's step"),
+    "RC2": ("шаг интерпретатора совершают несколько переходов Z3", "several Z3 transitions take the interpreter's step"),
+    "RC3": ("состояние после шага у Z3 и интерпретатора разное", "Z3 and the interpreter reach different states"),
+    "RC4": ("выборы игрока у Z3 и интерпретатора разные", "Z3 and the interpreter offer different choices"),
+    "RC5": ("Z3 не допускает грань кубика", "Z3 does not allow a die face"),
+    "RC6": ("прогон выходит за границы модели Z3", "the run goes beyond the bounds of the Z3 model"),
+}
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Where the two meanings of a rulebook part: the word, the step, both results, the replay."""
+
+    code: str
+    word: str  # the operation or event (play, pass, window, goto, …)
+    step: str
+    location: str
+    seq: int
+    interpreter: str
+    z3: str
+    world: dict = field(default_factory=dict, compare=False)
+    answers: tuple = ()
+    seed: int | None = None
+    run: int | None = None
+
+    def text(self, lang: str = "en") -> str:
+        ru, en = CODES[self.code]
+        if lang == "ru":
+            return (f"{self.code}: {ru} — «{self.word}», шаг «{self.step}», событие #{self.seq}; "
+                    f"интерпретатор: {self.interpreter}; Z3: {self.z3}")
+        return (f"{self.code}: {en} — {self.word!r} at step {self.step!r}, event #{self.seq}; "
+                f"interpreter: {self.interpreter}; Z3: {self.z3}")
+
+
+class ConformanceError(AssertionError):
+    """Raised by :func:`check_trace` when ``raise_`` is asked for (tests)."""
+
+    def __init__(self, d: Disagreement) -> None:
+        super().__init__(d.text("en"))
+        self.disagreement = d
+
+
+#: compiled disjuncts by the text of their terms: the drafts of one rulebook share most of them
+_COMPILED: dict[str, object] = {}
+
+
+class Checker:
+    """The disjuncts of a compiled system as Python functions of the abstract state (built lazily;
+    a disjunct whose terms read the same as one compiled before reuses its function)."""
+
+    def __init__(self, sy: System) -> None:
+        self.sy = sy
+        self._fns: dict[int, tuple] = {}
+
+    def step(self, d):
+        fn = self._fns.get(d.id)
+        if fn is None:
+            guard, changes = self.sy.step_of(d, self.sy.pre, self.sy.die)
+            names = tuple(changes)
+            terms = [guard, *changes.values()]
+            key = "\n".join(t.sexpr() for t in terms)
+            code = _COMPILED.get(key)
+            if code is None:
+                if len(_COMPILED) > 50_000:
+                    _COMPILED.clear()
+                code = _COMPILED[key] = compile_terms(terms)
+            fn = self._fns[d.id] = (code, names)
+        return fn
+
+    def successors(self, pre: dict, loc: int, die: int | None) -> list:
+        env = dict(pre)
+        env["die"] = self.sy.faces[0] if die is None else die
+        out = []
+        for d in self.sy.by_loc.get(loc, ()):
+            code, names = self.step(d)
+            vals = code(env)
+            if vals[0]:
+                post = dict(pre)
+                post.update(zip(names, vals[1:]))
+                out.append((d, post))
+        return out
+
+
+def _diff(a: dict, b: dict) -> dict:
+    return {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
+
+
+def check_trace(checker: Checker, world_vars: dict, events: list) -> tuple[int, Disagreement | None]:
+    """Check every event of an interpreter run against the system; (steps checked, the first
+    disagreement or None)."""
+    sy = checker.sy
+    pre = abstract(sy, world_state(world_vars), world_vars, sy.start_pc)
+    n = 0
+    for e, loc, nxt, wpl, wps, played in locate(sy, events):
+        die = chosen = None
+        if e.op == "pass":
+            chosen = "pass"
+        elif e.op == "play":
+            chosen = e.values["feature"]
+            if e.values["kind"] == "reroll":
+                die = e.state.action.die_rolls[-1]
+        elif e.op == "roll_die" and not e.values.get("skipped"):
+            die = e.values["die"]
+        def bad(code: str, interp: str, z3_: str) -> tuple[int, Disagreement]:
+            return n, Disagreement(code, e.op, e.step, sy.loc_name(loc), e.seq, interp, z3_, dict(world_vars))
+
+        beyond = beyond_bounds(e.state)
+        if beyond is not None:
+            return bad("RC6", beyond, "bounded")
+        post = abstract(sy, e.state, world_vars, nxt, wpl, wps, played)
+        succ = checker.successors(pre, loc, die)
+
+        if chosen is not None:  # a choice: the enabled responses are the interpreter's
+            offered = set(e.values.get("offered", ())) | {"pass"}
+            enabled = {"pass" if d.event == "pass" else OPTIONS[d.option].feature.id for d, _ in succ}
+            if enabled != offered:
+                return bad("RC4", f"offers {sorted(offered)}", f"enables {sorted(enabled)}")
+            succ = [(d, s) for d, s in succ if (d.event == "pass") == (chosen == "pass") and (
+                d.event != "play" or OPTIONS[d.option].feature.id == chosen)]
+        elif die is not None:  # a die: every face is a successor; this one is the interpreter's
+            for face in sy.faces:
+                if not checker.successors(pre, loc, face):
+                    return bad("RC5", f"rolls {die}", f"allows no {face}")
+        if not succ:
+            return bad("RC1", f"{e.op} to {sy.loc_name(nxt) if nxt < len(sy.locs) else nxt}", "no transition")
+        if len(succ) > 1:
+            return bad("RC2", e.op, ", ".join(d.label for d, _ in succ))
+        d, got = succ[0]
+        if got != post:
+            delta = _diff(got, post)
+            return bad("RC3", ", ".join(f"{k}={v[1]}" for k, v in delta.items()),
+                       ", ".join(f"{k}={v[0]}" for k, v in delta.items()) + f" ({d.label})")
+        pre = post
+        n += 1
+    return n, None
+
+
+def sample_play(rb: Rulebook, rng: random.Random, world_vars: dict | None = None) -> tuple[dict, list, list]:
+    """A world of the menu and one random play of it: (world variables, events, answers)."""
+    if world_vars is None:
+        world_vars = menu_world(rng.choice, lambda: rng.random() < 0.5)
+    st = Stepper(rb, world_state(world_vars))
+    answers: list = []
+    while st.ask is not None:
+        ask = st.ask
+        if ask.kind == "die":
+            a = rng.randint(*ask.faces)
+        else:
+            ids = [f.id for _, f in ask.options]
+            a = rng.choice([None, None, *ids]) if ids else None
+        answers.append(a)
+        st.answer(a)
+    return world_vars, st.trace.events, answers
+
+
+@dataclass
+class ConformanceOutcome:
+    runs: int
+    steps: int
+    seconds: float
+    seed: int
+    disagreement: Disagreement | None = None
+    results: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.disagreement is None
+
+
+def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: System | None = None,
+                rulebook_arg: str | None = None) -> ConformanceOutcome:
+    """Check the interpreter against the Z3 system of ``rb`` on ``runs`` random worlds and plays."""
+    from ruleproof.reports.finding import CheckResult, Finding
+
+    started = time.perf_counter()
+    sy = sy or compile_rulebook(rb)
+    checker = Checker(sy)
+    rng = random.Random(seed)
+    steps, found, done = 0, None, 0
+    for i in range(runs):
+        world, events, answers = sample_play(rb, rng)
+        n, found = check_trace(checker, world, events)
+        steps += n
+        done += 1
+        if found is not None:
+            found = Disagreement(**{**found.__dict__, "answers": tuple(answers), "seed": seed, "run": i})
+            break
+    out = ConformanceOutcome(done, steps, time.perf_counter() - started, seed, found)
+    arg = f" {rulebook_arg}" if rulebook_arg else ""
+    findings = ()
+    if found is not None:
+        findings = (Finding(kind="conformance", check="C1-conformance", verdict="error", engine="conformance",
+                            clauses=(), message={"ru": found.text("ru"), "en": found.text("en")},
+                            element=f"{found.word} @ {found.step}", where=str(rb.path),
+                            replay=f"ruleproof check{arg} --engines conformance --seed {seed}", seed=seed),)
+    out.results = [CheckResult("C1-conformance", (), {
+        "ru": "интерпретатор и модель Z3 этого свода правил совершают одни и те же шаги",
+        "en": "the interpreter and the Z3 model of this rulebook take the same steps"}, "conformance", findings,
+        note=f"{steps} steps, {done} runs")]
+    return out

@@ -1,0 +1,94 @@
+"""One meaning per word: each word of the vocabulary has its behaviour in one place, and a second
+table of it anywhere in the package fails here (the day someone adds it)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+from ruleproof.model import algebra, semantics, symbolic
+from ruleproof.model.interpreter import _Run
+from ruleproof.model.vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS
+
+PACKAGES = ("ruleproof", "ruleproof.model", "ruleproof.properties", "ruleproof.generators", "ruleproof.reports")
+
+
+def _modules():
+    for pkg in PACKAGES:
+        p = importlib.import_module(pkg)
+        for m in pkgutil.iter_modules(p.__path__):
+            if not m.ispkg and m.name != "__main__":
+                yield importlib.import_module(f"{pkg}.{m.name}")
+
+
+def tables(words: set[str]) -> dict[int, str]:
+    """Every dict in the package (module globals and class attributes) keyed by two or more of
+    ``words``: id of the dict -> where it is defined (re-exports of one object count once)."""
+    found: dict[int, str] = {}
+    for mod in _modules():
+        items = list(vars(mod).items())
+        for name, value in list(items):
+            if inspect.isclass(value) and value.__module__ == mod.__name__:
+                items += [(f"{name}.{k}", v) for k, v in vars(value).items()]
+        for name, value in items:
+            if isinstance(value, dict) and len({k for k in value if isinstance(k, str)} & words) >= 2:
+                where = f"{mod.__name__}.{name}"
+                if id(value) not in found or getattr(value, "__module__", None):
+                    found.setdefault(id(value), where)
+    return found
+
+
+def _where(*objs) -> set[int]:
+    return {id(o) for o in objs}
+
+
+def test_guards_have_one_declaration_and_one_meaning():
+    assert set(tables(set(GUARDS))) == _where(GUARDS, semantics.GUARDS), tables(set(GUARDS))
+    assert set(semantics.GUARDS) == set(GUARDS)
+
+
+def test_offers_have_one_meaning():
+    """When a held feature may be played is defined in semantics.OFFERS only: neither engine
+    compares feature kinds where it asks (their code names none)."""
+    kinds = set(FEATURE_KINDS)
+    for fn in (_Run.offer, _Run.options, symbolic.System.playable, symbolic.System.offered):
+        src = inspect.getsource(fn)
+        assert not [k for k in kinds if f'"{k}"' in src], fn.__qualname__
+    assert set(semantics.OFFERS) <= kinds
+
+
+def test_exemptions_have_one_meaning():
+    """540's exemptions: the interpreter, the encoding and the payment property all read
+    semantics.exempts; none tests a 540.1 form itself."""
+    from ruleproof.model import interpreter
+    from ruleproof.properties import catalogue
+
+    for fn in (interpreter._Run.exemptions, symbolic.System.exempt, catalogue._expected_exempt, algebra.exemptions):
+        src = inspect.getsource(fn)
+        assert "closes_only_after_assault" not in src and "stays_open" not in src, fn.__qualname__
+
+
+def test_property_constants_are_stated_once():
+    """The may-declare table and the step order live in the catalogue; the Z3 forms import them."""
+    from ruleproof.properties import catalogue, z3forms
+
+    may = tables({"reroll", "dice_modifier", "block", "magnitude_modifier"})
+    assert _where(catalogue.MAY_DECLARE) <= set(may) and z3forms._MAY is catalogue.MAY_DECLARE
+    assert tuple(z3forms._ORDER) == catalogue.STEP_ORDER
+
+
+@pytest.mark.xfail(strict=True, reason="issue 19, not done yet: an operation's update is written twice — "
+                   "interpreter.HANDLERS (concrete) and symbolic.OPS (Z3); conformance checks they agree")
+def test_operations_have_one_meaning():
+    assert set(tables(set(OPERATIONS))) == _where(OPERATIONS), tables(set(OPERATIONS))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 19, not done yet: a feature kind's play is written twice — "
+                   "interpreter.PLAYS and symbolic._play_body; conformance checks they agree")
+def test_plays_have_one_meaning():
+    src = inspect.getsource(symbolic._play_body)
+    assert not [k for k in FEATURE_KINDS if f'"{k}"' in src]
+    assert set(tables(set(FEATURE_KINDS))) == _where(FEATURE_KINDS, semantics.OFFERS)
