@@ -197,7 +197,7 @@ class Symbolic:
         return self.sy.is_kind(self.S, *kinds)
 
     def needs_magnitude(self):
-        return self.sy.t(self.S["w_needmag"])
+        return self.sy.t(self.S["w_needs_magnitude"])
 
     def legal_is(self, value: bool | None):
         return self.S["legal"] == self.sy.val(LEGAL[value], "legal")
@@ -206,7 +206,7 @@ class Symbolic:
         return self.sy.t(self.S["blocked"])
 
     def parts_left(self):
-        return self.S["pleft"] != self.sy.val(0, "pleft")
+        return self.S["parts_left"] != self.sy.val(0, "parts_left")
 
     def visited(self, step: str):
         steps = self.sy.steps
@@ -216,13 +216,13 @@ class Symbolic:
         return self.S["status"] == self.sy.val(STATUS_CODES[status], "status")
 
     def return_strike(self):
-        return self.sy.t(self.S["retstr"])
+        return self.sy.t(self.S["return_strike"])
 
     def is_source(self):
         return self.const(self.card == "src")
 
     def is_defender(self):
-        return z3.And(self.sy.t(self.S["w_hasdef"]), self.const(True)) if self.card == "def" else self.sy.false()
+        return z3.And(self.sy.t(self.S["w_has_defender"]), self.const(True)) if self.card == "def" else self.sy.false()
 
     def closed(self):
         return {"src": lambda: self.sy.t(self.S["src_closed"]),
@@ -240,10 +240,10 @@ class Symbolic:
         """A card's action markers as a 4-bit value (the vector holds the source's as 2 bits, the
         defender's in the world: they do not change in an action of the source)."""
         if self.card == "src":
-            mk = self.S["src_mk"] if self._markers is None else self._markers
+            mk = self.S["src_markers"] if self._markers is None else self._markers
             return z3.ZeroExt(2, mk)
         if self.card == "def":
-            return self.S["w_defmk"]
+            return self.S["w_def_markers"]
         return self.sy.val(0, 4)
 
     def any_exempt(self):

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .vocabulary import GUARDS as GUARD_WORDS
 from .vocabulary import parse_guard
 
 __all__ = ["GUARDS", "OFFERS", "guard", "guard_text", "offer", "exempts", "strikes", "ATTACKS"]

@@ -97,7 +97,7 @@ def coi(sy: System, target, exact: bool, windows: bool = True) -> frozenset[str]
     out, and the variables only they read become free — an over-approximation (sound for proofs).
     ``windows``: keep who has priority and the passes in a row (the windows' shape) in any case."""
     guards, reads = _flow(sy, exact)
-    keep = _names(target) | {"pc"} | ({"wpl", "wps"} if windows else set())
+    keep = _names(target) | {"pc"} | ({"window_player", "window_passes"} if windows else set())
     todo = list(keep | guards)
     keep |= guards
     while todo:  # every variable a kept variable's new value reads

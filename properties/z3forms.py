@@ -23,6 +23,7 @@ from typing import Callable
 
 import z3
 
+from ruleproof.model.algebra import LEGAL
 from ruleproof.model.symbolic import OPT_INDEX, OPTIONS, HistVar, System
 from ruleproof.properties.catalogue import MAY_DECLARE, STEP_ORDER
 
@@ -122,7 +123,7 @@ def _t(sy, S, n):
 # --- 542: X fixed once at declaration ---------------------------------------------------------------------------
 
 def _fixed_at_declaration(pid: str, kind: str, cost: bool = False):
-    ex = f"x_{kind}_ex"
+    ex = f"x_{kind}_declared"
     p = pid.split("-")[0][1:].replace(".", "_")
     wrong, nfix = f"h{p}_wrong", f"h{p}_nfix"
     fixes = lambda d: _ev(d, "fix_x", skipped=False) and d.params.get("x") == kind  # noqa: E731
@@ -130,9 +131,9 @@ def _fixed_at_declaration(pid: str, kind: str, cost: bool = False):
                  if fixes(d) else None),
             counter(nfix, 3, lambda sy, d, pre, new: sy.t(pre[ex]) if fixes(d) else None)]
     if cost:
-        hist += [flag(f"h{p}_over", lambda sy, d, pre, new: z3.And(sy.t(pre[ex]), new["src_crys"] < z3.ZeroExt(
-                     4, pre["w_costv"])) if fixes(d) else None),
-                 flag(f"h{p}_ok", lambda sy, d, pre, new: new["rok"] == sy.val(1, 2)
+        hist += [flag(f"h{p}_over", lambda sy, d, pre, new: z3.And(sy.t(pre[ex]), new["src_crystals"] < z3.ZeroExt(
+                     4, pre["w_cost_x_value"])) if fixes(d) else None),
+                 flag(f"h{p}_ok", lambda sy, d, pre, new: new["resources_ok"] == sy.val(1, 2)
                       if _ev(d, "check_resources", skipped=False) else None)]
 
     def bad(sy: System, S):
@@ -159,53 +160,53 @@ _fixed_at_declaration("P542.4-chosen-x", "magnitude_chosen")
 
 def _right_before(pid: str, kinds: tuple[str, ...], apply_op: str, step_kind: str, tag: str):
     h = lambda n: f"h{tag}_{n}"  # noqa: E731
-    live = lambda sy, S: z3.Or([sy.t(S[f"x_{k}_ex"]) for k in kinds])  # noqa: E731
+    live = lambda sy, S: z3.Or([sy.t(S[f"x_{k}_declared"]) for k in kinds])  # noqa: E731
     is_fix = lambda d: _ev(d, "fix_x", skipped=False) and d.params.get("x") in kinds  # noqa: E731
     is_apply = lambda d: _ev(d, apply_op, skipped=False)  # noqa: E731
 
     def fix_when(sy, d, pre):  # a fix event that fixed something: some X of the kind exists
-        return z3.Or([sy.t(pre[f"x_{k}_ex"]) for k in (d.params.get("x"),)])
+        return z3.Or([sy.t(pre[f"x_{k}_declared"]) for k in (d.params.get("x"),)])
 
     def first_apply(sy, d, pre):
-        return pre[h("app")] == sy.val(0, 1)
+        return pre[h("applied")] == sy.val(0, 1)
 
     hist = [
-        counter(h("nfix"), 2, lambda sy, d, pre, new: fix_when(sy, d, pre) if is_fix(d) else None, part=True),
-        flag(h("fbc"), lambda sy, d, pre, new: z3.And(fix_when(sy, d, pre), pre[h("nfix")] == sy.val(0, 2),
-                                                      pre[h("chk")] == sy.val(0, 1)) if is_fix(d) else None, part=True),
-        flag(h("chk"), lambda sy, d, pre, new: True if d.event == "check_source_legality" else None, part=True),
-        HistVar(h("btw"), 1, 0, lambda sy, d, pre, new: (
+        counter(h("fixes"), 2, lambda sy, d, pre, new: fix_when(sy, d, pre) if is_fix(d) else None, part=True),
+        flag(h("fixed_before_check"), lambda sy, d, pre, new: z3.And(fix_when(sy, d, pre), pre[h("fixes")] == sy.val(0, 2),
+                                                      pre[h("checked")] == sy.val(0, 1)) if is_fix(d) else None, part=True),
+        flag(h("checked"), lambda sy, d, pre, new: True if d.event == "check_source_legality" else None, part=True),
+        HistVar(h("window_between"), 1, 0, lambda sy, d, pre, new: (
             sy.val(0, 1) if _declare(d) else
-            z3.If(fix_when(sy, d, pre), sy.val(0, 1), pre[h("btw")]) if is_fix(d) else
-            sy.val(1, 1) if d.event in ("window", "play") else pre[h("btw")])),
-        HistVar(h("lko"), 1, 0, lambda sy, d, pre, new: (
+            z3.If(fix_when(sy, d, pre), sy.val(0, 1), pre[h("window_between")]) if is_fix(d) else
+            sy.val(1, 1) if d.event in ("window", "play") else pre[h("window_between")])),
+        HistVar(h("last_fix_here"), 1, 0, lambda sy, d, pre, new: (
             sy.val(0, 1) if _declare(d) else
-            z3.If(fix_when(sy, d, pre), sy.val(int(d.step_kind == step_kind), 1), pre[h("lko")]) if is_fix(d)
-            else pre[h("lko")])),
-        flag(h("abk"), lambda sy, d, pre, new: fix_when(sy, d, pre) if is_fix(d) and d.step_kind != step_kind
+            z3.If(fix_when(sy, d, pre), sy.val(int(d.step_kind == step_kind), 1), pre[h("last_fix_here")]) if is_fix(d)
+            else pre[h("last_fix_here")])),
+        flag(h("fixed_elsewhere"), lambda sy, d, pre, new: fix_when(sy, d, pre) if is_fix(d) and d.step_kind != step_kind
              else None, part=True),
-        flag(h("app"), lambda sy, d, pre, new: True if is_apply(d) else None, part=True),
+        flag(h("applied"), lambda sy, d, pre, new: True if is_apply(d) else None, part=True),
         HistVar(h("live"), 1, 0, lambda sy, d, pre, new: (
             sy.val(0, 1) if _declare(d) else
             z3.If(first_apply(sy, d, pre), sy.b(live(sy, new)), pre[h("live")]) if is_apply(d) else pre[h("live")])),
-        HistVar(h("atbad"), 1, 0, lambda sy, d, pre, new: (
+        HistVar(h("bad_at_apply"), 1, 0, lambda sy, d, pre, new: (
             sy.val(0, 1) if _declare(d) else
             z3.If(first_apply(sy, d, pre), sy.b(z3.Or(
-                pre[h("nfix")] == sy.val(0, 2), sy.t(pre[h("btw")]), z3.Not(sy.t(pre[h("lko")])),
-                z3.And(z3.UGT(pre[h("nfix")], sy.val(1, 2)), sy.t(pre[h("abk")])))), pre[h("atbad")])
-            if is_apply(d) else pre[h("atbad")])),
-        HistVar(h("nbef"), 2, 0, lambda sy, d, pre, new: (
+                pre[h("fixes")] == sy.val(0, 2), sy.t(pre[h("window_between")]), z3.Not(sy.t(pre[h("last_fix_here")])),
+                z3.And(z3.UGT(pre[h("fixes")], sy.val(1, 2)), sy.t(pre[h("fixed_elsewhere")])))), pre[h("bad_at_apply")])
+            if is_apply(d) else pre[h("bad_at_apply")])),
+        HistVar(h("fixes_before"), 2, 0, lambda sy, d, pre, new: (
             sy.val(0, 2) if _declare(d) else
-            z3.If(first_apply(sy, d, pre), pre[h("nfix")], pre[h("nbef")]) if is_apply(d) else pre[h("nbef")])),
+            z3.If(first_apply(sy, d, pre), pre[h("fixes")], pre[h("fixes_before")]) if is_apply(d) else pre[h("fixes_before")])),
     ]
 
     def bad(sy: System, S):
-        late_check = z3.And(sy.t(S[h("fbc")]), sy.t(S[h("chk")])) if step_kind == "calculation" else sy.false()
-        return z3.And(sy.t(S[h("app")]), sy.t(S[h("live")]),
-                      z3.Or(sy.t(S[h("atbad")]), late_check, z3.UGT(S[h("nfix")], S[h("nbef")])))
+        late_check = z3.And(sy.t(S[h("fixed_before_check")]), sy.t(S[h("checked")])) if step_kind == "calculation" else sy.false()
+        return z3.And(sy.t(S[h("applied")]), sy.t(S[h("live")]),
+                      z3.Or(sy.t(S[h("bad_at_apply")]), late_check, z3.UGT(S[h("fixes")], S[h("fixes_before")])))
 
     def premise(sy: System, S):
-        return z3.And(sy.t(S[h("app")]), sy.t(S[h("live")]))
+        return z3.And(sy.t(S[h("applied")]), sy.t(S[h("live")]))
 
     _form(pid, hist, bad, premise, f"an X of kind {'/'.join(kinds)} exists when {apply_op} runs",
           f"X вида {'/'.join(kinds)} существует, когда выполняется {apply_op}")
@@ -221,20 +222,20 @@ _right_before("P542.5-magnitude-modifier-x", ("magnitude_modifier",), "apply_mag
 def _static_mismatch(sy: System, d, pre, new):
     if not _ev(d, "apply_magnitude_modifiers", skipped=False) or d.params.get("reads", "printed") == "printed":
         return None
-    thr = z3.ZeroExt(4, pre["w_thr"])
-    printed = z3.ZeroExt(4, pre["w_srcmov"])
-    current = printed + pre["src_mod"]
-    return z3.And(pre["w_thr"] != sy.val(0, 4), sy.is_attack(pre), (printed >= thr) != (current >= thr))
+    thr = z3.ZeroExt(4, pre["w_tgt_guard_threshold"])
+    printed = z3.ZeroExt(4, pre["w_src_movement"])
+    current = printed + pre["src_movement_mod"]
+    return z3.And(pre["w_tgt_guard_threshold"] != sy.val(0, 4), sy.is_attack(pre), (printed >= thr) != (current >= thr))
 
 
 _form("P542.6-printed",
       [flag("h6_static", _static_mismatch)],
-      lambda sy, S: z3.Or(sy.t(S["h6_static"]), *[sy.t(S[f"x_{k}_rb"]) for k in
+      lambda sy, S: z3.Or(sy.t(S["h6_static"]), *[sy.t(S[f"x_{k}_not_printed"]) for k in
                                                   ("magnitude_computed", "implicit", "dice_modifier",
                                                    "magnitude_modifier")]),
-      lambda sy, S: z3.Or(z3.And(sy.t(S["x_dice_modifier_fx"]), S["w_srcmod"] != sy.val(0, 8)),
-                          z3.And(sy.t(S["x_magnitude_computed_fx"]), sy.t(S["w_magprop"]),
-                                 S["w_tgtmod"] != sy.val(0, 8))),
+      lambda sy, S: z3.Or(z3.And(sy.t(S["x_dice_modifier_fixed"]), S["w_src_movement_mod"] != sy.val(0, 8)),
+                          z3.And(sy.t(S["x_magnitude_computed_fixed"]), sy.t(S["w_magnitude_x_reads_property"]),
+                                 S["w_tgt_movement_mod"] != sy.val(0, 8))),
       "an X reading a modified property is fixed", "фиксируется X, читающий модифицированное свойство")
 
 
@@ -257,7 +258,7 @@ _form("P512.6.2-raw-die",
        flag("hr_bad", lambda sy, d, pre, new: (
            z3.Or(pre["hr_rolled"] == sy.val(0, 1), pre["hr_raw"] == sy.val(1, 1)) if _is_reroll_play(d) else
            z3.Or(pre["hr_rrclosed"] == sy.val(0, 1),
-                 z3.And(new["roll"] != sy.val(0, 4), _b(sy, d.skipped) if d.skipped else new["raw"] != new["roll"]))
+                 z3.And(new["last_roll"] != sy.val(0, 4), _b(sy, d.skipped) if d.skipped else new["raw_die"] != new["last_roll"]))
            if d.event == "fix_raw_die" else None))],
       lambda sy, S: sy.t(S["hr_bad"]),
       lambda sy, S: z3.And(sy.t(S["hr_rerolled"]), sy.t(S["hr_raw"])),
@@ -283,11 +284,11 @@ def _final_die_hist():
         flag("hf_left", lambda sy, d, pre, new: sy.t(pre["hf_fin"]) if d.event == "enter" and d.step_kind != "dice"
              else None, part=True),
         flag("hf_stack", lambda sy, d, pre, new: z3.And(sy.t(pre["hf_fin"]), pre["hf_left"] == sy.val(0, 1),
-                                                        sy.t(new["dstack"]))
+                                                        sy.t(new["die_on_stack"]))
              if d.event == "enter" and d.step_kind != "dice" else None, part=True),
         flag("hf_app", lambda sy, d, pre, new: True if _ev(d, "apply_dice_modifiers", skipped=False) else None,
              part=True),
-        flag("hf_nomods", lambda sy, d, pre, new: z3.And(fin_first(sy, d, pre), sy.t(new["dmods"]),
+        flag("hf_nomods", lambda sy, d, pre, new: z3.And(fin_first(sy, d, pre), sy.t(new["dice_mods_declared"]),
                                                          pre["hf_app"] == sy.val(0, 1))
              if d.event == "fix_final_die" else None, part=True),
         flag("hf_late", lambda sy, d, pre, new: sy.t(pre["hf_fin"]) if _is_dmod_play(d) or _is_reroll_play(d)
@@ -298,7 +299,7 @@ def _final_die_hist():
 _form("P512.6.2-final-die", _final_die_hist(),
       lambda sy, S: z3.Or(z3.And(sy.t(S["hf_rolled"]), z3.Or(sy.t(S["hf_bbf"]), sy.t(S["hf_stack"]))),
                           sy.t(S["hf_nomods"]), sy.t(S["hf_late"])),
-      lambda sy, S: z3.And(sy.t(S["hf_fin"]), sy.t(S["hf_rolled"]), sy.t(S["dmods"])),
+      lambda sy, S: z3.And(sy.t(S["hf_fin"]), sy.t(S["hf_rolled"]), sy.t(S["dice_mods_declared"])),
       "a modified die roll reaches its final value", "модифицированный бросок получает итоговое значение")
 
 _form("P512.6.2-attacks-roll",
@@ -340,7 +341,7 @@ def _after_illegal(sy, d, pre, new):
 
 
 _form("P512.6.3-illegal",
-      [flag("hi_ill", lambda sy, d, pre, new: new["legal"] == sy.val(2, 2)
+      [flag("hi_ill", lambda sy, d, pre, new: new["legal"] == sy.val(LEGAL[False], "legal")
             if _ev(d, "check_source_legality", skipped=False) else None, part=True),
        flag("hi_after", _after_illegal, part=True)],
       lambda sy, S: sy.t(S["hi_after"]),
@@ -354,7 +355,7 @@ _form("P512.6.3-final-magnitude",
        flag("hm_effpre", lambda sy, d, pre, new: pre["hm_fin"] == sy.val(0, 1) if d.event == "apply_effect" else None,
             part=True)],
       lambda sy, S: z3.Or(sy.t(S["hm_changed"]), z3.And(sy.t(S["hm_fin"]), sy.t(S["hm_effpre"]))),
-      lambda sy, S: z3.And(sy.t(S["hm_fin"]), sy.t(S["effapp"])),
+      lambda sy, S: z3.And(sy.t(S["hm_fin"]), sy.t(S["effect_applied"])),
       "the final magnitude is known and the effect applied", "окончательная величина известна, эффект наложен",
       note="over-approximates: any magnitude-modifier application after the final magnitude counts as a change")
 
@@ -377,7 +378,7 @@ _form("P512.6.5-effect",
        flag("he_compl", lambda sy, d, pre, new: True if d.event == "enter" and d.step_kind == "completion" else None,
             part=True)],
       lambda sy, S: z3.Or(z3.UGT(S["he_n"], sy.val(1, 2)), z3.And(
-          z3.Or(sy.t(S["he_paid"]), _done(sy, S)), S["he_n"] == sy.val(0, 2), S["legal"] == sy.val(1, 2),
+          z3.Or(sy.t(S["he_paid"]), _done(sy, S)), S["he_n"] == sy.val(0, 2), S["legal"] == sy.val(LEGAL[True], "legal"),
           S["blocked"] == sy.val(0, 1), sy.t(S["he_compl"]))),
       lambda sy, S: z3.And(S["he_n"] == sy.val(1, 2), _done(sy, S)),
       "a legal unblocked action applies its effect and completes", "легальное незаблокированное действие "
@@ -395,7 +396,7 @@ _form("P512.6.6-after",
        flag("hx_bad", lambda sy, d, pre, new: (
            (True if d.step_kind != "completion" else sy.t(pre["hx_rel"])) if _is_after_play(d) else
            sy.t(pre["hx_rel"]) if _turn(d) else
-           new["roles"] == sy.val(0, 1) if _ev(d, "pay_reserved", skipped=False) else None))],
+           new["roles_released"] == sy.val(0, 1) if _ev(d, "pay_reserved", skipped=False) else None))],
       lambda sy, S: sy.t(S["hx_bad"]),
       lambda sy, S: z3.And(sy.t(S["hx_played"]), sy.t(S["paid_done"])),
       "an «after …» feature is played and payment follows", "разыграна особенность «после …», затем оплата")
@@ -404,8 +405,8 @@ _form("P512.6.6-after",
 # --- 512.7 and 540 ------------------------------------------------------------------------------------------------
 
 def _should_pay(sy: System, pre):
-    es, ed = sy.exempt(pre, True, markers_src=z3.Extract(1, 0, pre["w_srcmk"]))
-    r = pre["rsv"]
+    es, ed = sy.exempt(pre, True, markers_src=z3.Extract(1, 0, pre["w_src_markers"]))
+    r = pre["reserved"]
     return z3.Concat(sy.b(sy.bit(r, 2)), sy.b(z3.And(sy.bit(r, 1), z3.Not(ed))), sy.b(z3.And(sy.bit(r, 0), z3.Not(es))))
 
 
@@ -424,23 +425,23 @@ _form("P512.7-payment",
        flag("hp_late", lambda sy, d, pre, new: sy.t(pre["hp_removed"]) if _turn(d) and d.step_kind == "payment"
             else None)],
       lambda sy, S: z3.Or(sy.t(S["hp_where"]), sy.t(S["hp_amount"]), sy.t(S["hp_late"]),
-                          z3.And(_done(sy, S), S["part"] != sy.val(0, 3), sy.t(S["onstack"])),
+                          z3.And(_done(sy, S), S["part"] != sy.val(0, 3), sy.t(S["on_stack"])),
                           z3.And(_done(sy, S), sy.t(S["hp_rdie"]), S["hp_pay"] == sy.val(0, 1),
-                                 S["rsv"] != sy.val(0, 3))),
+                                 S["reserved"] != sy.val(0, 3))),
       lambda sy, S: z3.And(sy.t(S["hp_pay"]), sy.t(S["hp_exempt"]), _done(sy, S)),
       "a resource-modified action pays and completes", "игродействие с модифицированными ресурсами оплачено и "
       "завершено")
 
 
 def _want_reserved(sy: System, S):
-    return z3.Concat(sy.b(sy.t(S["x_cost_ex"])), sy.b(sy.t(S["w_hasdef"])), sy.val(1, 1))
+    return z3.Concat(sy.b(sy.t(S["x_cost_declared"])), sy.b(sy.t(S["w_has_defender"])), sy.val(1, 1))
 
 
 _form("P540.2-reserved",
       [flag("hv_check", lambda sy, d, pre, new: True if _ev(d, "check_resources", skipped=False) else None),
        flag("hv_mod", lambda sy, d, pre, new: z3.Or(*sy.exempt(pre, True))
             if _ev(d, "reserve_resources", skipped=False) else None),
-       flag("hv_bad", lambda sy, d, pre, new: z3.Or(new["rsv"] != _want_reserved(sy, new),
+       flag("hv_bad", lambda sy, d, pre, new: z3.Or(new["reserved"] != _want_reserved(sy, new),
                                                     _b(sy, d.step_kind != "declaration"),
                                                     pre["hv_check"] == sy.val(0, 1))
             if _ev(d, "reserve_resources", skipped=False) else None)],
@@ -454,14 +455,14 @@ def _unpaid(sy: System, d, pre, new):
     if not _ev(d, "pay_reserved", skipped=False):
         return pre["hk_unpaid"]
     es, ed = sy.exempt(pre, d.params.get("exempt_modified", True))
-    r = pre["rsv"]
+    r = pre["reserved"]
     return sy.b(z3.Or(z3.And(sy.bit(r, 0), es), z3.And(sy.bit(r, 1), ed)))
 
 
 _form("P540.3-action-marker",
       [HistVar("hk_unpaid", 1, 0, _unpaid)],
       lambda sy, S: z3.And(_done(sy, S), sy.t(S["hk_unpaid"]), z3.Or(
-          z3.ULE(z3.ZeroExt(2, S["src_mk"]), S["w_srcmk"]), S["src_mk"] == sy.val(0, 2))),
+          z3.ULE(z3.ZeroExt(2, S["src_markers"]), S["w_src_markers"]), S["src_markers"] == sy.val(0, 2))),
       lambda sy, S: z3.And(_done(sy, S), sy.t(S["hk_unpaid"])),
       "a resource-modified action leaves a resource unpaid and completes",
       "игродействие с модифицированными ресурсами оставляет ресурс неоплаченным и завершается")
@@ -473,13 +474,13 @@ def _return_strike_bad(sy: System, d, pre, new):
     if not _turn(d) or d.step_kind != "effect" or "effect_trigger" not in d.allows:
         return None
     chosen = lambda i: d.option == i  # noqa: E731
-    off = lambda i: sy.offered(pre, i, d.allows, pre["wpl"])  # noqa: E731
+    off = lambda i: sy.offered(pre, i, d.allows, pre["window_player"])  # noqa: E731
     ever = lambda i: sy.t(pre[f"hs_ever{i}"])  # noqa: E731
     c = []
     if not chosen(_A):
-        c.append(z3.And(sy.is_attack(pre), sy.t(pre["effapp"]), pre["wpl"] == sy.val(0, 1), sy.has(pre, _A),
+        c.append(z3.And(sy.is_attack(pre), sy.t(pre["effect_applied"]), pre["window_player"] == sy.val(0, 1), sy.has(pre, _A),
                         z3.Not(ever(_A)), z3.Not(off(_A))))
-    rs = z3.And(sy.t(pre["retstr"]), sy.t(pre["w_hasdef"]), sy.t(pre["effapp"]), pre["wpl"] == sy.val(1, 1))
+    rs = z3.And(sy.t(pre["return_strike"]), sy.t(pre["w_has_defender"]), sy.t(pre["effect_applied"]), pre["window_player"] == sy.val(1, 1))
     if not chosen(_DS):
         c.append(z3.And(rs, sy.has(pre, _DS), z3.Not(ever(_DS)), z3.Not(off(_DS))))
     c.append(z3.And(rs, sy.has(pre, _DA), z3.Not(ever(_DA)), sy.true() if chosen(_DA) else off(_DA)))
@@ -491,7 +492,7 @@ _form("P540.4.1-return-strike",
          for i in (_A, _DS, _DA)],
        flag("hs_bad", _return_strike_bad)],
       lambda sy, S: sy.t(S["hs_bad"]),
-      lambda sy, S: z3.And(sy.t(S["retstr"]), sy.t(S["effapp"]), sy.has(S, _DS), sy.t(S[f"hs_ever{_DS}"])),
+      lambda sy, S: z3.And(sy.t(S["return_strike"]), sy.t(S["effect_applied"]), sy.has(S, _DS), sy.t(S[f"hs_ever{_DS}"])),
       "a defender's «on strike» fires on its return strike", "«при ударе» защитника срабатывает на ответный удар")
 
 _form("P512.6-active-player-first",
@@ -533,7 +534,7 @@ def _may_offered(i: int):
     def when(sy: System, d, pre, new):
         if not _turn(d) or d.step_kind not in kinds:
             return None
-        return sy.offered(pre, i, d.allows, pre["wpl"])
+        return sy.offered(pre, i, d.allows, pre["window_player"])
     return flag(f"hd_off{i}", when, part=True)
 
 
@@ -601,7 +602,7 @@ def _pt_offered(i: int):
             return sy.val(0, 1)
         if not _turn(d) or d.step_kind != "payment":
             return pre[f"ht_off{i}"]
-        return z3.If(sy.offered(pre, i, d.allows, pre["wpl"]), sy.val(1, 1), pre[f"ht_off{i}"])
+        return z3.If(sy.offered(pre, i, d.allows, pre["window_player"]), sy.val(1, 1), pre[f"ht_off{i}"])
     return HistVar(f"ht_off{i}", 1, 0, update)
 
 
@@ -632,8 +633,8 @@ _form("P512.7-payment-triggers",
 
 _form("P512.6.6-compound", [],
       lambda sy, S: z3.And(S["pc"] == sy.val(sy.done_end, "pc"),
-                           S["part"] != z3.Extract(2, 0, S["w_pleft"]) + sy.val(1, 3)),
-      lambda sy, S: z3.And(S["pc"] == sy.val(sy.done_end, "pc"), S["w_pleft"] == sy.val(1, 4)),
+                           S["part"] != z3.Extract(2, 0, S["w_parts_left"]) + sy.val(1, 3)),
+      lambda sy, S: z3.And(S["pc"] == sy.val(sy.done_end, "pc"), S["w_parts_left"] == sy.val(1, 4)),
       "a two-part compound feature completes", "составная особенность из двух частей завершается")
 
 _form("P512.5-claims-resolved",

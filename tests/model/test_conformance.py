@@ -88,7 +88,7 @@ def test_a_planted_interpreter_fault_is_caught(monkeypatch):
     out = conformance(RB, runs=10, seed=0)
     d = out.disagreement
     assert d is not None and d.code == "RC3" and d.word == "give_action_marker" and d.step == "payment"
-    assert "src_mk" in d.interpreter and "src_mk" in d.z3
+    assert "src_markers" in d.interpreter and "src_markers" in d.z3
     assert d.answers and d.seed == 0 and d.run is not None
     f = out.results[0].findings[0]
     assert f.kind == "conformance" and f.inconclusive and "give_action_marker" in f.text("en")
@@ -100,7 +100,7 @@ def test_a_planted_encoding_fault_is_caught(monkeypatch):
     monkeypatch.setitem(symbolic.OPS, "remove_from_stack", symbolic.OPS["apply_magnitude_modifiers"])
     out = conformance(RB, runs=10, seed=0)
     assert out.disagreement is not None and out.disagreement.word == "remove_from_stack"
-    assert "onstack" in out.disagreement.z3
+    assert "on_stack" in out.disagreement.z3
     with pytest.raises(ConformanceError, match="remove_from_stack"):
         raise ConformanceError(out.disagreement)
 

@@ -64,8 +64,9 @@ def test_init_and_trans_are_satisfiable_and_start_at_declaration():
 def test_world_roundtrip_and_abstraction_of_the_initial_state():
     sy = compile_rulebook(RB)
     values = {n: dom[-1] & 0xFF for n, dom in WORLD_DOMAINS.items()}
-    values.update(w_kind=0, w_hasdef=1, w_magx=0, w_magprop=0, w_needmag=1, w_rmlsrc=2, w_rmldef=2,
-                  **{f"w_has{i}": 1 for i in range(len(OPTIONS))})
+    values.update({"w_kind": 0, "w_has_defender": 1, "w_magnitude_x": 0, "w_magnitude_x_reads_property": 0,
+                   "w_needs_magnitude": 1, "w_src_rm_limit": 2, "w_def_rm_limit": 2},
+                  **{f"w_holds{i}": 1 for i in range(len(OPTIONS))})
     world = world_state(values)
     assert world_of(world) == values
     assert {f.id for c in world.cards for f in c.features} >= set(OPT_INDEX)

@@ -1,0 +1,217 @@
+"""The world menu: the finite family of worlds the Z3 model quantifies over, and its concrete form.
+
+A symbolic world is a valuation of the world variables (``WORLD_DOMAINS``: the action's kind, its X
+kinds, a defender, card values, the 540.1 texts the source and the defender may carry) and one bit
+per option of ``OPTIONS`` (a feature a card may hold).  :func:`world_state` maps any valuation back
+to the concrete :class:`~ruleproof.model.state.State` the interpreter plays, :func:`world_of` a
+concrete world of the menu to its valuation, and :func:`menu_world` draws one (the conformance
+check and the tests draw their worlds here).
+
+>>> import random
+>>> rng = random.Random(0)
+>>> s = world_state(menu_world(rng.choice, lambda: rng.random() < 0.5))
+>>> s.action.source, world_of(s) is not None
+('src', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .features import Effect, Feature
+from .state import Action, Card, State, XVar
+
+__all__ = ["KINDS", "X_KINDS_SYM", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
+           "menu_world", "resource_modifier", "world_state", "world_of"]
+
+KINDS = ("simple_strike", "attack", "spell", "effect")
+X_KINDS_SYM = ("cost", "targets", "magnitude_chosen", "magnitude_computed", "implicit", "dice_modifier",
+               "magnitude_modifier")
+MAGX = (None, "magnitude_chosen", "magnitude_computed", "implicit")
+RM_FORMS = (None, "stays_open", "closes_only_after_assault", "per_turn")
+
+
+def resource_modifier(card: str, form: str, limit: int) -> Feature:
+    """The 540.1 text of form ``form`` the menu may give ``card`` (src or def): it spares the card's
+    closing; ``limit`` counts only for ``per_turn`` (540.3.1)."""
+    return Feature(f"{card}_rm", "resource_modifier", form=form, resources=("close",),
+                   limit=limit if form == "per_turn" else None)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One feature of the finite menu: the card that holds it and the feature."""
+
+    card: str
+    feature: Feature
+
+    @property
+    def player(self) -> str:
+        return "A" if self.card in ("src", "allyA") else "B"
+
+
+def _f(fid: str, kind: str, **kw) -> Feature:
+    return Feature(fid, kind, **kw)
+
+
+#: the menu of features a symbolic world may hold (each present or not)
+OPTIONS: tuple[Option, ...] = (
+    Option("src", _f("a_reroll", "reroll")),
+    Option("tgt", _f("b_reroll", "reroll")),
+    Option("src", _f("a_dmod", "dice_modifier", mode="add", amount=1)),
+    Option("src", _f("a_dmodx", "dice_modifier", mode="add", x=("property", "self", "movement"))),
+    Option("tgt", _f("b_dmod", "dice_modifier", mode="sub", amount=2)),
+    Option("src", _f("a_mmodx", "magnitude_modifier", x=("property", "source", "movement"))),
+    Option("tgt", _f("b_mmod", "magnitude_modifier", amount=-1)),
+    Option("tgt", _f("b_reduce", "reduce_to_strength", strength="weak")),
+    Option("tgt", _f("b_leave", "sudden_action", effects=(Effect("leave_zone", "source"),))),
+    Option("src", _f("a_boost", "sudden_action", effects=(Effect("add_modifier", "source", 1, "movement"),))),
+    Option("tgt", _f("b_protect", "protection")),
+    Option("tgt", _f("b_prevent", "prevention")),
+    Option("allyB", _f("b_replace", "replacement")),
+    Option("tgt", _f("b_block", "block")),
+    Option("src", _f("a_assault", "effect_trigger", trigger="assault", effects=(Effect("heal", "self", 1),))),
+    Option("src", _f("a_strike", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),))),
+    Option("def", _f("d_strike", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),),
+                     then_if_healthy=("close",))),
+    Option("def", _f("d_assault", "effect_trigger", trigger="assault", effects=(Effect("heal", "self", 1),))),
+    Option("src", _f("a_after", "after_ability", on_status="any", effects=(Effect("wound", "source", 1),))),
+    Option("tgt", _f("b_after_ill", "after_ability", on_status="illegal", effects=(Effect("wound", "source", 1),))),
+    Option("src", _f("a_paid", "payment_trigger", on="payment")),
+    Option("def", _f("d_paid", "payment_trigger", on="payment")),
+    Option("src", _f("a_acts", "payment_trigger", on="acts")),
+    Option("src", _f("a_closes", "payment_trigger", on="closes_after")),
+    Option("src", _f("a_resmod", "resource_modification", resources=("close",), modifies="source")),
+)
+NOPT = len(OPTIONS)
+OPT_INDEX = {o.feature.id: i for i, o in enumerate(OPTIONS)}
+
+#: the world variables and their finite domains (as in generators/strategies.py)
+WORLD_DOMAINS: dict[str, tuple[int, ...]] = {
+    "w_kind": (0, 1, 2, 3), "w_has_defender": (0, 1), "w_needs_magnitude": (0, 1), "w_cost_x": (0, 1), "w_cost_x_value": (0, 1, 2, 3, 4),
+    "w_targets_x": (0, 1), "w_magnitude_x": (0, 1, 2, 3), "w_magnitude_x_reads_property": (0, 1), "w_parts_left": (0, 1), "w_src_movement": (0, 1, 2, 3),
+    "w_src_movement_mod": (-1, 0, 1), "w_tgt_movement": (0, 1, 2, 3), "w_tgt_movement_mod": (-1, 0, 1), "w_src_crystals": (0, 1, 2, 3),
+    "w_src_markers": (0, 1), "w_def_markers": (0, 1), "w_def_wounds": (0, 1, 2), "w_src_rm_form": (0, 1, 2, 3), "w_src_rm_limit": (1, 2),
+    "w_def_rm_form": (0, 1, 2, 3), "w_def_rm_limit": (1, 2), "w_tgt_guard_threshold": (0, 1, 2, 3),
+}
+
+
+def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
+    """A valuation of the world variables drawn from the menu: ``pick(domain)`` chooses a value of each
+    of ``WORLD_DOMAINS``, ``coin()`` whether each option is held; what ``init`` rules out is mended
+    (a defender only for a simple strike, …).  Signed values are stored in their bit-vector form.
+
+    >>> import random
+    >>> rng = random.Random(0)
+    >>> w = menu_world(rng.choice, lambda: rng.random() < 0.5)
+    >>> w["w_has_defender"] == 0 or w["w_kind"] == 0
+    True
+    """
+    v = {n: pick(dom) for n, dom in WORLD_DOMAINS.items()}
+    attack = v["w_kind"] in (0, 1)
+    if v["w_kind"] != 0:
+        v["w_has_defender"] = 0
+    if attack:
+        v["w_needs_magnitude"], v["w_magnitude_x"] = 1, 0
+    if v["w_magnitude_x"] != 2:
+        v["w_magnitude_x_reads_property"] = 0
+    if v["w_src_rm_form"] != 3:
+        v["w_src_rm_limit"] = 1
+    if v["w_def_rm_form"] != 3:
+        v["w_def_rm_limit"] = 1
+    if not v["w_has_defender"]:
+        v["w_def_rm_form"], v["w_def_markers"], v["w_def_wounds"] = 0, 0, 0
+    for i, o in enumerate(OPTIONS):
+        v[f"w_holds{i}"] = int(coin() and (o.card != "def" or bool(v["w_has_defender"])))
+    return {n: (x & 0xFF if n in ("w_src_movement_mod", "w_tgt_movement_mod") else x) for n, x in v.items()}
+
+
+def _signed(v: int, w: int) -> int:
+    return v - (1 << w) if v >= 1 << (w - 1) else v
+
+
+def world_state(values: dict[str, int]) -> State:
+    """The concrete world (cards, features, the action) a valuation of the world variables stands for."""
+    v = {n: (_signed(x, 8) if n in ("w_src_movement_mod", "w_tgt_movement_mod") else x) for n, x in values.items()}
+    has = v["w_holds"] if "w_holds" in v else sum(v[f"w_holds{i}"] << i for i in range(NOPT))
+    feats: dict[str, list[Feature]] = {c: [] for c in ("src", "tgt", "allyA", "allyB", "def")}
+    for i, o in enumerate(OPTIONS):
+        if has >> i & 1:
+            feats[o.card].append(o.feature)
+    if v["w_src_rm_form"]:
+        feats["src"].append(resource_modifier("src", RM_FORMS[v["w_src_rm_form"]], v["w_src_rm_limit"]))
+    if v["w_def_rm_form"]:
+        feats["def"].append(resource_modifier("def", RM_FORMS[v["w_def_rm_form"]], v["w_def_rm_limit"]))
+    if v["w_tgt_guard_threshold"]:
+        feats["tgt"].append(Feature("tgt_guard", "static_modifier", amount=-1,
+                                    condition=("source_at_least", "movement", v["w_tgt_guard_threshold"]),
+                                    applies_to=("simple_strike", "attack")))
+
+    def card(cid, ctrl, mov=1, mod=0, wounds=0, markers=0, crys=0):
+        printed = (("health", 5), ("movement", mov), ("named_power", 1), ("strike_medium", 2),
+                   ("strike_strong", 3), ("strike_weak", 1))
+        return Card(cid, cid, ctrl, printed=printed, modifiers=(("movement", mod),), wounds=wounds,
+                    action_markers=markers, resources=(("close", 1), ("crystal", crys)), features=tuple(feats[cid]))
+
+    cards = [card("src", "A", v["w_src_movement"], v["w_src_movement_mod"], markers=v["w_src_markers"], crys=v["w_src_crystals"]),
+             card("tgt", "B", v["w_tgt_movement"], v["w_tgt_movement_mod"]), card("allyA", "A"), card("allyB", "B")]
+    kind = KINDS[v["w_kind"]]
+    hasdef = bool(v["w_has_defender"])
+    if hasdef:
+        cards.append(card("def", "B", wounds=v["w_def_wounds"], markers=v["w_def_markers"]))
+    xs, cost = [], [("src", "close", "1")]
+    if hasdef:
+        cost.append(("def", "close", "1"))
+    if v["w_cost_x"]:
+        xs.append(XVar("X_cost", "cost", chosen=v["w_cost_x_value"]))
+        cost.append(("src", "crystal", "X_cost"))
+    if v["w_targets_x"]:
+        xs.append(XVar("X_targets", "targets", chosen=1))
+    magx = MAGX[v["w_magnitude_x"]]
+    if magx == "magnitude_chosen":
+        xs.append(XVar("X_mag", magx, chosen=2))
+    elif magx:
+        compute = ("property", "target", "movement") if v["w_magnitude_x_reads_property"] else ("wounds", "source", "")
+        xs.append(XVar("X_mag", magx, compute=compute))
+    attack = kind in ("simple_strike", "attack")
+    action = Action(feature="act", kind=kind, source="src", targets=("tgt",), defender="def" if hasdef else None,
+                    needs_magnitude=bool(v["w_needs_magnitude"]), magnitude_base=None if magx or attack else 1,
+                    xs=tuple(xs), cost=tuple(cost), parts_left=v["w_parts_left"])
+    return State(cards=tuple(cards), action=action)
+
+
+def world_of(state: State) -> dict[str, int] | None:
+    """The world variables of a concrete world built by :func:`world_state` (None: not in the menu)."""
+    a = state.action
+    try:
+        src, tgt = state.card("src"), state.card("tgt")
+    except KeyError:
+        return None
+    ids = {f.id: c.id for c in state.cards for f in c.features}
+    has = 0
+    for fid, cid in ids.items():
+        if fid in OPT_INDEX:
+            if OPTIONS[OPT_INDEX[fid]].card != cid:
+                return None
+            has |= 1 << OPT_INDEX[fid]
+    hasdef = a.defender is not None
+    d = state.card("def") if hasdef else None
+    rm = lambda c, fid: next((f for f in c.features if f.id == fid), None) if c else None  # noqa: E731
+    rs, rd = rm(src, "src_rm"), rm(d, "def_rm")
+    thr = rm(tgt, "tgt_guard")
+    x = {xv.kind: xv for xv in a.xs}
+    magx = next((i for i, k in enumerate(MAGX) if k and k in x), 0)
+    return {"w_kind": KINDS.index(a.kind), "w_has_defender": int(hasdef), "w_needs_magnitude": int(a.needs_magnitude),
+            "w_cost_x": int("cost" in x), "w_cost_x_value": x["cost"].chosen if "cost" in x else 0,
+            "w_targets_x": int("targets" in x), "w_magnitude_x": magx,
+            "w_magnitude_x_reads_property": int(magx and x[MAGX[magx]].compute is not None and x[MAGX[magx]].compute[0] == "property"),
+            "w_parts_left": a.parts_left, "w_src_movement": src.printed_value("movement"),
+            "w_src_movement_mod": src.current_value("movement") - src.printed_value("movement") & 0xFF,
+            "w_tgt_movement": tgt.printed_value("movement"),
+            "w_tgt_movement_mod": tgt.current_value("movement") - tgt.printed_value("movement") & 0xFF,
+            "w_src_crystals": src.resource("crystal"), "w_src_markers": src.action_markers, "w_def_markers": d.action_markers if d else 0,
+            "w_def_wounds": d.wounds if d else 0, "w_src_rm_form": RM_FORMS.index(rs.form) if rs else 0,
+            "w_src_rm_limit": rs.limit if rs and rs.limit else 1, "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
+            "w_def_rm_limit": rd.limit if rd and rd.limit else 1, "w_tgt_guard_threshold": thr.condition[2] if thr else 0,
+            **{f"w_holds{i}": has >> i & 1 for i in range(NOPT)}}
