@@ -1,6 +1,6 @@
 """Spacer options per query: every proof query ``ruleproof prove`` runs on the bundled rulebook (each
 property's form, each part of a split form) timed under candidate Fixedpoint option sets — the query
-exactly as ``prove`` runs it (``_spacer_refined`` on one ``shared_system``, seed 0) — medians over
+exactly as ``prove`` runs it (``spacer_refined`` on one ``shared_system``, seed 0) — medians over
 repeats; then the per-query winners checked on the public mutants (still ``sat``, the counterexample
 replayed) and on the vacuity-witness queries (the premise still reached).
 
@@ -27,6 +27,7 @@ import z3
 
 from ruleproof.generators.mutants import PUBLIC, mutant_yaml
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
+from ruleproof.properties import engines as E
 from ruleproof.properties import prove as P
 from ruleproof.properties.catalogue import PROPERTIES
 from ruleproof.properties.z3forms import FORMS
@@ -97,14 +98,14 @@ class Query:
 
     def __init__(self, qid: str, pid: str, form) -> None:
         self.qid, self.pid, self.form = qid, pid, form
-        self.base = P._options(form)  # what prove uses today
+        self.base = E._options(form)  # what prove uses today
 
     def variants(self, cand: dict) -> list[tuple[str, dict]]:
         """The effective option dicts for a candidate: on top of the form's options, and — for a form
         with options of its own — also instead of them."""
         out = [(label(cand), {**self.base, **cand})]
         if self.form.options:
-            out.append(("no form opts" + (f" + {label(cand)}" if cand else ""), {**P.SPACER_OPTIONS, **cand}))
+            out.append(("no form opts" + (f" + {label(cand)}" if cand else ""), {**E.SPACER_OPTIONS, **cand}))
         return out
 
 
@@ -120,11 +121,11 @@ def queries(only) -> list[Query]:
 
 
 def run_query(rb, sy, form, pid, opts: dict, timeout_ms: int, seed: int = 0, target=None):
-    """(result, seconds, found, cx) of one ``_spacer_refined`` call as prove makes it."""
+    """(result, seconds, found, cx) of one ``spacer_refined`` call as prove makes it."""
     t = time.perf_counter()
     try:
-        r, found, cx = P._spacer_refined(rb, sy, target or form.bad, pid, timeout_ms, seed, P._order(form), opts)
-    except z3.Z3Exception as exc:  # _spacer_refined catches the engine's; anything else is a failure too
+        r, found, cx = E.spacer_refined(rb, sy, target or form.bad, pid, timeout_ms, seed, E._order(form), opts)
+    except z3.Z3Exception as exc:  # spacer_refined catches the engine's; anything else is a failure too
         r, found, cx = f"unknown: {exc}", None, None
     return r, time.perf_counter() - t, found, cx
 
@@ -287,7 +288,7 @@ def check_mutants(rec: dict, repeats: int, timeout_ms: int, all_pids: list[str])
         rb = load_rulebook_text(mutant_yaml(m), f"{m}.yaml")
         sy = P.shared_system(rb, all_pids)
         form = FORMS[pid]
-        base = P._options(form)
+        base = E._options(form)
         trial = [("baseline", base)] + [(("**own** " if rec.get(pid) == o else "") + label(o), {**base, **o})
                                         for o in sets]
         for name, opts in trial:
@@ -312,7 +313,7 @@ def check_witnesses(rb, sy, rec: dict, repeats: int, timeout_ms: int) -> None:
             continue
         form = FORMS[qid]
         row = []
-        for o in (opts, P._options(form)):
+        for o in (opts, E._options(form)):
             ts, r, found = [], "", None
             for _ in range(repeats):
                 r, s, found, _ = run_query(rb, sy, form, None, o, timeout_ms, target=form.premise)
@@ -349,7 +350,7 @@ def main() -> None:
     sy = P.shared_system(rb, all_pids)
     qs = queries(args.only)
     # warm-up: the system's cached terms (prove's first query pays them) and one discarded query
-    P._steps(sy), P._deps(sy), P._pc_successors(sy), P._init(sy)
+    E._steps(sy), E._deps(sy), E._pc_successors(sy), E._init(sy)
     run_query(rb, sy, qs[0].form, qs[0].pid, qs[0].base, args.timeout)
     _, pass2, odd = sweep(rb, sy, qs, cands, args.repeats, args.timeout, args.top)
     rec = report(qs, pass2)

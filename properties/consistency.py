@@ -559,7 +559,7 @@ def consistency(rb: Rulebook, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAUL
     for name, expr in [*((n, e) for n, e, _ in facts), *claim_exprs.items()]:
         s.add(z3.Implies(labels[name], expr))
     check = _Checker(s, labels)
-    fact_names, claim_names = list(fact_el), list(claim_exprs)
+    fact_names = list(fact_el)
 
     def make_core(claim_set: list[str]) -> Core:
         kept = check.shrink(fact_names, claim_set)
@@ -569,30 +569,70 @@ def consistency(rb: Rulebook, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAUL
     try:
         if not check.sat(fact_names):  # the rulebook's own order is contradictory
             return outcome("conflict", (make_core([]),))
-        cores: list[Core] = []
-        complete = True
-        mapper = z3.Solver(ctx=ctx)
-        while mapper.check() == z3.sat:
-            if len(cores) >= max_cores:
-                complete = False
-                break
-            m = mapper.model()
-            chosen = [n for n in claim_names if not z3.is_false(m.eval(labels[n], model_completion=False))]
-            if check.sat(chosen + fact_names):
-                model = s.model()  # grow to a maximal consistent set: every claim this model satisfies, …
-                grown = [n for n in claim_names if n in chosen or z3.is_true(model.eval(claim_exprs[n], True))]
-                for n in claim_names:  # … then each remaining one that still fits
-                    if n not in grown and check.sat(grown + [n] + fact_names):
-                        grown.append(n)
-                rest = [labels[n] for n in claim_names if n not in grown]
-                mapper.add(z3.Or(*rest) if rest else z3.BoolVal(False, ctx))
-            else:
-                mus = check.shrink(chosen, fact_names)
-                mapper.add(z3.Or(*[z3.Not(labels[n]) for n in mus]) if mus else z3.BoolVal(False, ctx))
-                cores.append(make_core(mus))
-        return outcome("conflict", tuple(cores), complete)
+        marco = _Marco(check, s, ctx, labels, claim_exprs, fact_names)
+        mus_sets, complete = marco.run(max_cores)
+        return outcome("conflict", tuple(make_core(mus) for mus in mus_sets), complete)
     except _Unknown as exc:
         return outcome("unknown", reason=str(exc))
+
+
+class _Marco:
+    """MARCO (Liffiton et al.): every minimal set of claims that, with the rulebook's facts, is
+    unsatisfiable.  A *map* solver over one Boolean per claim proposes a subset no earlier answer
+    covers (:meth:`seed`); a satisfiable seed is grown to a maximal satisfiable set and everything
+    below it blocked (:meth:`grow`, :meth:`block_down`); an unsatisfiable one is shrunk to a minimal
+    one and everything above it blocked (:meth:`shrink`, :meth:`block_up`)."""
+
+    def __init__(self, check: _Checker, solver: z3.Solver, ctx: z3.Context, labels: dict, claim_exprs: dict,
+                 facts: list[str]) -> None:
+        self.check, self.solver, self.ctx = check, solver, ctx
+        self.labels, self.claim_exprs, self.facts = labels, claim_exprs, facts
+        self.claims = list(claim_exprs)
+        self.map = z3.Solver(ctx=ctx)
+
+    def seed(self) -> list[str] | None:
+        """A subset of the claims no earlier answer decides (None: every subset is decided)."""
+        if self.map.check() != z3.sat:
+            return None
+        m = self.map.model()
+        return [n for n in self.claims if not z3.is_false(m.eval(self.labels[n], model_completion=False))]
+
+    def grow(self, chosen: list[str]) -> list[str]:
+        """A maximal satisfiable superset of ``chosen``: every claim the solver's model satisfies, then
+        each remaining one that still fits."""
+        model = self.solver.model()
+        grown = [n for n in self.claims if n in chosen or z3.is_true(model.eval(self.claim_exprs[n], True))]
+        for n in self.claims:
+            if n not in grown and self.check.sat(grown + [n] + self.facts):
+                grown.append(n)
+        return grown
+
+    def block_down(self, grown: list[str]) -> None:
+        """No later seed is a subset of ``grown`` (all satisfiable)."""
+        rest = [self.labels[n] for n in self.claims if n not in grown]
+        self.map.add(z3.Or(*rest) if rest else z3.BoolVal(False, self.ctx))
+
+    def shrink(self, chosen: list[str]) -> list[str]:
+        """A minimal unsatisfiable subset of ``chosen`` (with the facts): z3's core, then drop-one."""
+        return self.check.shrink(chosen, self.facts)
+
+    def block_up(self, mus: list[str]) -> None:
+        """No later seed is a superset of ``mus`` (all unsatisfiable, already explained)."""
+        self.map.add(z3.Or(*[z3.Not(self.labels[n]) for n in mus]) if mus else z3.BoolVal(False, self.ctx))
+
+    def run(self, max_cores: int) -> tuple[list[list[str]], bool]:
+        """The minimal unsatisfiable sets, and whether the enumeration finished (at most ``max_cores``)."""
+        found: list[list[str]] = []
+        while (chosen := self.seed()) is not None:
+            if len(found) >= max_cores:
+                return found, False
+            if self.check.sat(chosen + self.facts):
+                self.block_down(self.grow(chosen))
+            else:
+                mus = self.shrink(chosen)
+                self.block_up(mus)
+                found.append(mus)
+        return found, True
 
 
 def _results(claims: tuple[Claim, ...], status: str, cores: tuple[Core, ...], complete: bool, reason: str,

@@ -13,7 +13,10 @@ from ruleproof.cli import main
 from ruleproof.generators.mutants import PUBLIC, mutant_yaml, write_mutant
 from ruleproof.model.interpreter import ScriptedChoices, run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
+from ruleproof.properties import engines as engines_mod
 from ruleproof.properties import prove as prove_mod
+from ruleproof.properties import replay as replay_mod
+from ruleproof.properties import witnesses as witnesses_mod
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES, View
 from ruleproof.properties.prove import prove, prove_one
 from ruleproof.properties.z3forms import FORMS
@@ -73,8 +76,9 @@ def test_an_engine_exception_is_unknown(monkeypatch):
 
 
 def test_cli_unknown_exits_3(monkeypatch, capsys):
-    monkeypatch.setattr(prove_mod, "spacer", lambda *a, **k: "unknown: patched solver")
-    monkeypatch.setattr(prove_mod, "bmc", lambda *a, **k: ("unknown: patched", None, None, 0))
+    for mod in (prove_mod, engines_mod):
+        monkeypatch.setattr(mod, "spacer", lambda *a, **k: "unknown: patched solver")
+        monkeypatch.setattr(mod, "bmc", lambda *a, **k: ("unknown: patched", None, None, 0))
     assert main(["--lang", "en", "prove", "--only", "P512.5-claims-resolved", "--format", "json"]) == 3
     doc = json.loads(capsys.readouterr().out)
     assert doc["schema"] == "ruleproof-prove/1" and doc["verdicts"][0]["verdict"] == "unknown"
@@ -125,21 +129,22 @@ def test_shortest_counterexample_by_bmc():
 def test_a_counterexample_the_interpreter_does_not_replay_is_inconclusive(monkeypatch):
     """Z3 reaches a bad state, but the replay does not show the violation: *unknown*, with the reason —
     never "violated" (nor "proved")."""
-    real = prove_mod.replay
+    real = engines_mod.replay
 
     def stray(rb, cx, pid):
         cx = real(rb, cx, pid)
         cx.reproduced, cx.violation = False, None
         return cx
 
-    monkeypatch.setattr(prove_mod, "replay", stray)
+    monkeypatch.setattr(engines_mod, "replay", stray)
     rb = load_rulebook_text(mutant_yaml("M4"), "M4.yaml")
     v = prove_one(rb, "P540.3-action-marker", timeout_ms=TIMEOUT_MS)
     assert v.verdict == "unknown" and "does not replay" in v.reason
 
 
 def test_a_witness_the_interpreter_does_not_follow_leaves_the_proof_inconclusive(monkeypatch):
-    monkeypatch.setattr(prove_mod, "follows", lambda rb, sy, cx: False)
+    monkeypatch.setattr(replay_mod, "follows", lambda rb, sy, cx: False)
+    monkeypatch.setattr(witnesses_mod, "follows", lambda rb, sy, cx: False)
     out = prove(BUNDLED, only=["P540.3-action-marker"])
     [v] = out.verdicts
     assert v.verdict == "proved" and v.vacuous is None

@@ -12,6 +12,7 @@ from ruleproof.generators.mutants import PUBLIC, mutant_yaml
 from ruleproof.model.interpreter import ScriptedChoices, run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.properties import prove as prove_mod
+from ruleproof.properties import witnesses as witnesses_mod
 from ruleproof.properties.catalogue import BY_ID, View
 from ruleproof.properties.prove import plan, prove, shared_system
 from ruleproof.properties.z3forms import FORMS
@@ -22,8 +23,8 @@ SMALL = ["P512.5-claims-resolved", "P512.6.1-order", "P540.2-reserved", "P512.6.
 
 def _spy_witness_queries(monkeypatch) -> list:
     calls = []
-    original = prove_mod._witness
-    monkeypatch.setattr(prove_mod, "_witness", lambda rb, sy, form, *a: calls.append(form.pid) or original(
+    original = witnesses_mod.witness
+    monkeypatch.setattr(witnesses_mod, "witness", lambda rb, sy, form, *a: calls.append(form.pid) or original(
         rb, sy, form, *a))
     return calls
 
@@ -38,7 +39,7 @@ def test_witnesses_from_interpreter_paths_need_no_spacer_query(monkeypatch):
 
 
 def test_shared_run_proves_and_shares_witness_paths(monkeypatch):
-    monkeypatch.setattr(prove_mod, "HINT_PATHS", 0)  # Spacer's paths only
+    monkeypatch.setattr(witnesses_mod, "HINT_PATHS", 0)  # Spacer's paths only
     calls = _spy_witness_queries(monkeypatch)
     out = prove(BUNDLED, only=SMALL)
     assert [v.verdict for v in out.verdicts] == ["proved"] * len(SMALL)
@@ -155,7 +156,7 @@ def test_may_declare_is_checked_between_the_parts_of_a_compound_feature():
     pid = "P512.6-may-declare"
     rb = load_rulebook_text(mutant_yaml("no-prevention"), "no-prevention.yaml")
     sy = shared_system(rb, [pid])
-    r, found, cx = prove_mod._spacer_refined(rb, sy, _pulse(form), pid, 20_000, 0, (True,), prove_mod._options(form))
+    r, found, cx = prove_mod.spacer_refined(rb, sy, _pulse(form), pid, 20_000, 0, (True,), prove_mod._options(form))
     assert r == "sat" and cx.reproduced
     declares = [e.seq for e in cx.trace.events if e.op == "declare"]
     assert len(declares) >= 2 and max(cx.violation.events) < declares[1]

@@ -1,0 +1,505 @@
+"""The Z3 engines over a compiled rulebook: Spacer (CHC) on a cone of influence, a path followed
+symbolically, incremental BMC, k-induction, and the combinations the prover uses — each confirming
+what it finds by replaying it on the interpreter (:mod:`.replay`).
+
+A timeout, ``unknown`` or a ``Z3Exception`` is ``unknown`` (with the reason), never a proof.
+"""
+
+from __future__ import annotations
+
+import time
+
+import z3
+
+from ruleproof.model.rulebook import Rulebook
+from ruleproof.model.symbolic import OPTIONS, System, world_state
+
+from .replay import Counterexample, replay
+
+__all__ = ["coi", "spacer", "follow", "repair", "bmc", "k_induction", "extract", "find_violation", "spacer_refined",
+           "SPACER_OPTIONS"]
+
+#: Fixedpoint options for every Spacer query (measured in benchmarks/README.md)
+SPACER_OPTIONS: dict = {}
+
+
+def _set_seed(ctx: z3.Context, seed: int) -> None:
+    z3.set_param("smt.random_seed", seed)
+    z3.set_param("sat.random_seed", seed)
+
+
+def coi(sy: System, target, exact: bool, windows: bool = True) -> frozenset[str]:
+    """The variables ``target`` depends on (cone of influence).  ``exact``: also everything any guard
+    reads, so removing the rest changes no behaviour; otherwise the guards of window plays are left
+    out, and the variables only they read become free — an over-approximation (sound for proofs).
+    ``windows``: keep who has priority and the passes in a row (the windows' shape) in any case."""
+    guards, reads = _flow(sy, exact)
+    keep = _names(target) | {"pc"} | ({"window_player", "window_passes"} if windows else set())
+    todo = list(keep | guards)
+    keep |= guards
+    while todo:  # every variable a kept variable's new value reads
+        for n in reads.get(todo.pop(), ()):
+            if n not in keep:
+                keep.add(n)
+                todo.append(n)
+    return frozenset(k for k in keep if k in sy.width)
+
+
+def _flow(sy: System, exact: bool) -> tuple[set, dict]:
+    """What :func:`coi` starts from and follows: the names the kept guards read (``exact``: every
+    guard; else those of the operations, the gotos and the deadlocks, not of window turns), and per
+    variable, the names any disjunct's new value of it reads."""
+    cache = sy.__dict__.setdefault("_flow_cache", {})
+    if exact not in cache:
+        deps = _deps(sy)
+        guards: set = set()
+        reads: dict = {}
+        for d in sy.disjuncts:
+            if exact or d.event in ("goto", "deadlock") or (d.op_index is not None and d.event not in (
+                    "play", "pass", "window", "window_closed")):
+                guards |= deps[d.id][0]
+            for v, names in deps[d.id][1].items():
+                reads.setdefault(v, set()).update(names)
+        cache[exact] = (guards, reads)
+    return cache[exact]
+
+
+def _deps(sy: System) -> dict:
+    """Per disjunct: (the names its guard reads, {changed variable: the names its new value reads})."""
+    if not hasattr(sy, "_deps_cache"):
+        sy._deps_cache = {i: (_names(g), {v: _names(e) for v, e in ch.items()}) for i, (g, ch) in _steps(sy).items()}
+    return sy._deps_cache
+
+
+def _names(e) -> set[str]:
+    """The uninterpreted constants of ``e`` (a DAG walk, each shared node once; through the C API, so
+    that no Python object is made per node)."""
+    c = z3.z3core
+    ref = e.ctx.ref()
+    seen, out, todo = set(), set(), [e.as_ast()]
+    while todo:
+        a = todo.pop()
+        i = c.Z3_get_ast_id(ref, a)
+        if i in seen or c.Z3_get_ast_kind(ref, a) != z3.Z3_APP_AST:
+            continue
+        seen.add(i)
+        n = c.Z3_get_app_num_args(ref, a)
+        if n == 0:
+            decl = c.Z3_get_app_decl(ref, a)
+            if c.Z3_get_decl_kind(ref, decl) == z3.Z3_OP_UNINTERPRETED:
+                out.add(c.Z3_get_symbol_string(ref, c.Z3_get_decl_name(ref, decl)))
+        else:
+            todo.extend(c.Z3_get_app_arg(ref, a, k) for k in range(n))
+    return out
+
+
+def _init(sy: System):
+    if not hasattr(sy, "_init_cache"):
+        sy._init_cache = sy.init()
+    return sy._init_cache
+
+
+def _app(f, args):
+    """``f(*args)`` through the C API (the wrapper checks each argument's sort)."""
+    arr = (z3.Ast * len(args))(*[a.as_ast() for a in args])
+    return z3.BoolRef(z3.z3core.Z3_mk_app(f.ctx.ref(), f.ast, len(args), arr), f.ctx)
+
+
+def _and(es):
+    if len(es) == 1:
+        return es[0]
+    arr = (z3.Ast * len(es))(*[e.as_ast() for e in es])
+    return z3.BoolRef(z3.z3core.Z3_mk_and(es[0].ctx.ref(), len(es), arr), es[0].ctx)
+
+
+def _implies(a, b):
+    return z3.BoolRef(z3.z3core.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
+
+
+def _subst(e, pairs):
+    """``z3.substitute`` through the C API (the Python wrapper checks every pair's sorts, which dominates
+    when a frame substitutes all the variables)."""
+    n = len(pairs)
+    frm = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
+    to = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
+    return z3.z3._to_expr_ref(z3.z3core.Z3_substitute(e.ctx.ref(), e.as_ast(), n, frm, to), e.ctx)
+
+
+class _Sub:
+    """One substitution applied to many terms (the pairs' arrays built once)."""
+
+    def __init__(self, pairs) -> None:
+        self.n = len(pairs)
+        self.frm = (z3.Ast * self.n)(*[a.as_ast() for a, _ in pairs])
+        self.to = (z3.Ast * self.n)(*[b.as_ast() for _, b in pairs])
+
+    def __call__(self, e):
+        return z3.z3._to_expr_ref(z3.z3core.Z3_substitute(e.ctx.ref(), e.as_ast(), self.n, self.frm, self.to), e.ctx)
+
+
+def _steps(sy: System) -> dict:
+    if not hasattr(sy, "_steps_cache"):
+        sy._steps_cache = {d.id: sy.step_of(d, sy.pre, sy.die) for d in sy.disjuncts}
+    return sy._steps_cache
+
+
+def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[str] | None = None,
+           path: list | None = None, options: dict | None = None) -> str:
+    """'sat' (a target state is reachable), 'unsat' (it is not), or 'unknown: <reason>'.
+
+    One relation per location (pc), over the variables in ``keep`` (default: the cone of influence
+    of ``target``, over-approximated); the others are free in each rule.  On 'sat', ``path`` (if
+    given) receives the disjuncts along Spacer's derivation, first to last."""
+    ctx = sy.ctx
+    keep = coi(sy, target(sy, sy.pre), exact=False) if keep is None else keep
+    fp = z3.Fixedpoint(ctx=ctx)
+    fp.set(engine="spacer")
+    fp.set("timeout", timeout_ms)
+    fp.set("spacer.random_seed", seed)
+    for k, v in (SPACER_OPTIONS if options is None else options).items():
+        fp.set(k, v)
+    vs = [v for v in sy.vars if v.name != "pc" and v.name in keep]
+    sorts = [z3.BitVecSort(v.width, ctx) for v in vs]
+    rel = {i: z3.Function(f"L{i}", *sorts, z3.BoolSort(ctx)) for i in range(len(sy.locs))}
+    err = z3.Function("Err", z3.BoolSort(ctx))
+    fp.register_relation(err, *rel.values())
+    pre = [sy.pre[v.name] for v in vs]
+    # the rules are built through the C API: the Python wrapper's ForAll checks every bound variable of
+    # every rule, which costs more than Spacer on the small cones
+    bound = [sy.pre[v.name] for v in sy.vars] + [sy.die]
+    arr = (z3.Ast * len(bound))(*[b.as_ast() for b in bound])
+    pcv = sy.pre["pc"]
+
+    def rule(head, body, loc, name=""):
+        f = _subst(_implies(_and(body), head), [(pcv, sy.val(loc, "pc"))])
+        q = z3.z3core.Z3_mk_forall_const(ctx.ref(), 0, len(bound), arr, 0, None, f.as_ast())
+        z3.z3core.Z3_fixedpoint_add_rule(ctx.ref(), fp.fixedpoint, q, z3.to_symbol(name, ctx))
+
+    rule(_app(rel[sy.start_pc], pre), [_init(sy)], sy.start_pc, "init")
+    for ds, args, g in _merged(sy, vs):
+        rule(_app(rel[_pc_successors(sy)[ds[0].id][0]], args), [_app(rel[ds[0].loc], pre), g], ds[0].loc,
+             "d" + "_".join(str(d.id) for d in ds))
+    bad = target(sy, sy.pre)
+    for i in range(len(sy.locs)):
+        b = z3.simplify(_subst(bad, [(pcv, sy.val(i, "pc"))]))
+        if not z3.is_false(b):
+            rule(err(), [_app(rel[i], pre), b], i)
+    try:
+        r = fp.query(err())
+    except z3.Z3Exception as exc:
+        return f"unknown: {exc}"
+    if r == z3.sat:
+        if path is not None:
+            names = [n for n in fp.get_rule_names_along_trace() if n.startswith("d")]
+            path.extend(tuple(sy.disjuncts[int(i)] for i in n[1:].split("_")) for n in reversed(names))
+        return "sat"
+    if r == z3.unsat:
+        return "unsat"
+    return f"unknown: {fp.reason_unknown()}"
+
+
+def _merged(sy: System, vs: list) -> list:
+    """The disjuncts as Spacer's rules over the variables ``vs``: disjuncts from one location to one
+    successor that change ``vs`` alike (and are the same kind of window event) are one rule whose guard
+    is the disjunction of theirs — e.g. the plays of features whose differences lie outside the cone.
+    Returns [(disjuncts, new values of vs, guard)]."""
+    succ = _pc_successors(sy)
+    ids = _change_ids(sy)
+    names = [v.name for v in vs]
+    groups: dict = {}
+    for d in sy.disjuncts:
+        g, ch = _steps(sy)[d.id]
+        kind = (d.event, OPTIONS[d.option].player) if d.event == "play" else (
+            (d.event, d.passes) if d.event in ("pass", "window") else "op")
+        own = ids[d.id]
+        key = (d.loc, succ[d.id][0], kind, tuple(own.get(n, n) for n in names))  # a name: left unchanged
+        if key not in groups:
+            groups[key] = ([ch.get(n, sy.pre[n]) for n in names], [])
+        groups[key][1].append((d, g))
+    return [(tuple(d for d, _ in dg), args, z3.Or([g for _, g in dg]) if len(dg) > 1 else dg[0][1])
+            for args, dg in groups.values()]
+
+
+def _change_ids(sy: System) -> dict[int, dict[str, int]]:
+    """Per disjunct, the Z3 ids of the new values it gives the variables it changes (what tells two
+    disjuncts' effects on a cone apart, without a Python object per term)."""
+    if not hasattr(sy, "_chid_cache"):
+        sy._chid_cache = {i: {n: e.get_id() for n, e in ch.items()} for i, (_, ch) in _steps(sy).items()}
+    return sy._chid_cache
+
+
+def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_000):
+    """Check a sequence of disjuncts on the exact system — a straight line, executed symbolically from
+    the initial state (no frame variables) — and that it ends in a ``target`` state: (model, path
+    record, depth) or None when it is spurious.  A step may be a tuple of disjuncts (one merged rule
+    of :func:`spacer`): the solver picks one of them."""
+    path = repair(sy, path)
+    rec = _Path(sy)
+    solver = z3.SolverFor("QF_BV", ctx=sy.ctx)
+    solver.set("timeout", timeout_ms)
+    solver.set("random_seed", seed)
+    state = dict(rec.frames[0])
+    solver.add(_subst(_init(sy), [(sy.pre[n], state[n]) for n in state]))
+    for i, step in enumerate(path):
+        group = step if isinstance(step, tuple) else (step,)
+        die = z3.BitVec(f"die@{i}", 4, sy.ctx)
+        rec.dice.append(die)
+        sub = _Sub([(sy.pre[n], state[n]) for n in state] + [(sy.die, die)])
+        alts = [(d, sub(_steps(sy)[d.id][0]), {n: sub(e) for n, e in _steps(sy)[d.id][1].items()}) for d in group]
+        if len(alts) == 1:
+            d, guard, changes = alts[0]
+            rec.acts.append(z3.BitVecVal(d.id, 10, sy.ctx))
+            solver.add(guard)
+            state.update({n: z3.simplify(e) for n, e in changes.items()})
+            continue
+        # several disjuncts share Spacer's rule: a choice, made by the solver
+        sel = z3.BitVec(f"sel@{i}", 10, sy.ctx)
+        solver.add(z3.Or([z3.And(sel == z3.BitVecVal(d.id, 10, sy.ctx), g) for d, g, _ in alts]))
+        rec.acts.append(sel)
+        touched = {n for _, _, ch in alts for n in ch}
+        new = {}
+        for n in touched:
+            e = state[n]
+            for d, _, ch in alts:
+                if n in ch:
+                    e = z3.If(sel == z3.BitVecVal(d.id, 10, sy.ctx), ch[n], e)
+            new[n] = z3.simplify(e)
+        state.update(new)
+    rec.solver, rec.state = solver, state
+    solver.push()
+    solver.add(_subst(target(sy, sy.pre), [(sy.pre[n], state[n]) for n in state]))
+    if solver.check() != z3.sat:
+        return None
+    model = solver.model()
+    solver.pop()
+    return model, rec, len(path)
+
+
+class _Path:
+    """What :func:`extract` reads of an unrolling, for a symbolically executed path."""
+
+    def __init__(self, sy: System) -> None:
+        self.frames = [{v.name: z3.BitVec(f"{v.name}@0", v.width, sy.ctx) for v in sy.vars}]
+        self.dice: list = []
+        self.acts: list = []
+        self.solver = None  # the path's constraints (without the target), and its last state
+        self.state: dict = {}
+
+
+def repair(sy: System, path: list) -> list:
+    """Insert the passes a path found on the over-approximation skipped: who has priority and how
+    many passed in a row are left out of its cone, so a play may come when it is the other player's
+    turn, or a window close after one pass."""
+    out, wpl, wps = [], 0, 0
+    for step in path:
+        group = step if isinstance(step, tuple) else (step,)
+        d = group[0]  # the disjuncts of a group are the same kind of event, of the same player
+        passes = {p.passes: p for p in sy.by_loc.get(d.loc, ()) if p.event == "pass"}
+        if d.event == "window" and not d.skipped:
+            wpl, wps = "AB".index(d.opener), 0
+        elif d.event == "play":
+            if OPTIONS[d.option].player != "AB"[wpl] and wps == 0:
+                out.append(passes[0])
+                wpl, wps = 1 - wpl, 1
+            wpl, wps = "AB".index(d.opener), 0
+        elif d.event == "pass":
+            if d.passes == 1 and wps == 0:
+                out.append(passes[0])
+                wpl, wps = 1 - wpl, 1
+            elif d.passes == 0 and wps == 1:
+                step = passes[1]
+            wpl, wps = 1 - wpl, wps + 1
+        out.append(step)
+    return out
+
+
+class _Unroller:
+    """Frames of the unrolled system over the variables in ``keep``: world variables are one constant
+    for every frame (they never change), the other kept variables one per frame, and the variables
+    not kept are fresh in every frame (free)."""
+
+    def __init__(self, sy: System, seed: int, keep: frozenset[str], build: bool = True) -> None:
+        self.sy = sy
+        self.keep = keep
+        self.trans = sy.trans(keep=keep | {v.name for v in sy.vars if v.group == "world"}) if build else None
+        self.solver = z3.SolverFor("QF_BV", ctx=sy.ctx)
+        self.solver.set("random_seed", seed)
+        self.world = {v.name: z3.BitVec(f"{v.name}@w", v.width, sy.ctx) for v in sy.vars if v.group == "world"}
+        self.frames = [self._frame(0)]
+        self.dice, self.acts = [], []
+        self.solver.add(self._sub(_init(sy), 0))
+
+    def _frame(self, k: int) -> dict:
+        out = dict(self.world)
+        for v in self.sy.vars:
+            if v.group != "world":
+                tag = "" if v.name in self.keep else "~"
+                out[v.name] = z3.BitVec(f"{v.name}@{k}{tag}", v.width, self.sy.ctx)
+        return out
+
+    def _sub(self, e, k: int):
+        return _subst(e, [(self.sy.pre[n], self.frames[k][n]) for n in self.frames[k]])
+
+    def extend(self, only=None) -> None:
+        k = len(self.frames) - 1
+        nxt = self._frame(k + 1)
+        self.frames.append(nxt)
+        die = z3.BitVec(f"die@{k}", 4, self.sy.ctx)
+        act = z3.BitVec(f"act@{k}", 10, self.sy.ctx)
+        self.dice.append(die)
+        self.acts.append(act)
+        pairs = [(self.sy.pre[n], self.frames[k][n]) for n in nxt] + [
+            (self.sy.post[n], nxt[n]) for n in nxt if n in self.keep] + [(self.sy.die, die), (self.sy.act, act)]
+        trans = self.trans if only is None else _single(self.sy, only)
+        self.solver.add(_subst(trans, pairs))
+
+
+def _single(sy: System, only: list):
+    cache = sy.__dict__.setdefault("_single_cache", {})
+    key = tuple(d.id for d in only)
+    if key not in cache:
+        cache[key] = sy.trans(only=only)
+    return cache[key]
+
+
+def _pc_successors(sy: System) -> dict[int, tuple[int, ...]]:
+    if not hasattr(sy, "_succ_cache"):
+        out = {}
+        for d in sy.disjuncts:
+            _, changes = _steps(sy)[d.id]
+            pc = changes.get("pc")
+            out[d.id] = (d.loc,) if pc is None else (z3.simplify(pc).as_long(),)
+        sy._succ_cache = out
+    return sy._succ_cache
+
+
+def bmc(sy: System, target, max_depth: int, timeout_ms: int, seed: int = 0, invariants=(), exact: bool = True):
+    """Shortest path to a target state: ('sat', model, unroller, k) | ('unsat', None, None, depth) |
+    ('unknown: …', None, None, k).  ``invariants``: predicates already proven, asserted at each frame.
+    ``exact`` False: on the over-approximated cone of influence (a path found must be replayed)."""
+    keep = coi(sy, target(sy, sy.pre), exact=exact)
+    u = _Unroller(sy, seed, keep)
+    deadline = time.perf_counter() + timeout_ms / 1000
+    for k in range(max_depth + 1):
+        left = int((deadline - time.perf_counter()) * 1000)
+        if left <= 0:
+            return f"unknown: BMC timeout at depth {k}", None, None, k
+        u.solver.set("timeout", left)
+        for inv in invariants:
+            u.solver.add(z3.Not(u._sub(inv(sy, sy.pre), k)))
+        r = u.solver.check(u._sub(target(sy, sy.pre), k))
+        if r == z3.sat:
+            return "sat", u.solver.model(), u, k
+        if r == z3.unknown:
+            return f"unknown: {u.solver.reason_unknown()}", None, None, k
+        ended = u.solver.check(z3.And([u.frames[k]["pc"] != sy.val(d, "pc") for d in (sy.done_end, sy.done_deadlock)]))
+        if ended == z3.unsat:  # every play has ended by depth k: nothing left to explore
+            return "unsat", None, None, k
+        u.extend()
+    return "unsat-bounded", None, None, max_depth
+
+
+def k_induction(sy: System, bad, k_max: int, timeout_ms: int, seed: int = 0) -> str:
+    """'proved at k=…', 'violated', or 'inconclusive up to k=…' / 'unknown: …' (simple-path k-induction)."""
+    deadline = time.perf_counter() + timeout_ms / 1000
+    base = bmc(sy, bad, k_max, timeout_ms, seed)
+    if base[0] == "sat":
+        return "violated"
+    if base[0] == "unsat":
+        return f"proved by exhaustion at depth {base[3]}"
+    if base[0].startswith("unknown"):
+        return base[0]
+    trans = sy.trans()
+    for k in range(1, k_max + 1):
+        if time.perf_counter() > deadline:
+            return f"unknown: timeout at k={k}"
+        frames = [{v.name: z3.BitVec(f"{v.name}#{i}", v.width, sy.ctx) for v in sy.vars} for i in range(k + 1)]
+        s = z3.SolverFor("QF_BV", ctx=sy.ctx)
+        s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+        for i in range(k):
+            pairs = [(sy.pre[n], frames[i][n]) for n in frames[i]] + [(sy.post[n], frames[i + 1][n]) for n in frames[i]]
+            pairs += [(sy.die, z3.BitVec(f"die#{i}", 4, sy.ctx)), (sy.act, z3.BitVec(f"act#{i}", 10, sy.ctx))]
+            s.add(z3.substitute(trans, *pairs))
+            s.add(z3.Not(z3.substitute(bad(sy, sy.pre), *[(sy.pre[n], frames[i][n]) for n in frames[i]])))
+        s.add(z3.substitute(bad(sy, sy.pre), *[(sy.pre[n], frames[k][n]) for n in frames[k]]))
+        r = s.check()
+        if r == z3.unsat:
+            return f"proved at k={k}"
+        if r == z3.unknown:
+            return f"unknown: {s.reason_unknown()}"
+    return f"inconclusive up to k={k_max}"
+
+
+def _value(m, e) -> int:
+    return m.eval(e, model_completion=True).as_long()
+
+
+def extract(sy: System, model, u: _Unroller, k: int) -> Counterexample:
+    world = {v.name: _value(model, u.frames[0][v.name]) for v in sy.vars if v.group == "world"}
+    dice, responses, steps, answers, path = [], [], [], [], []
+    for i in range(k):
+        d = sy.disjuncts[_value(model, u.acts[i])]
+        steps.append(d.label)
+        path.append(d.id)
+        if d.event == "pass":
+            answers.append(None)
+        elif d.event == "play":
+            fid = OPTIONS[d.option].feature.id
+            player = OPTIONS[d.option].player
+            responses.append((d.params["id"], player, fid))
+            answers.append(fid)
+        if d.uses_die:
+            dice.append(_value(model, u.dice[i]))
+            answers.append(dice[-1])
+    return Counterexample(world_state(world), dice, responses, steps, answers, path=tuple(path))
+
+
+def find_violation(rb: Rulebook, sy: System, bad, pid: str, max_depth: int, timeout_ms: int, seed: int):
+    """BMC on the over-approximated cone first (fast); its path counts only if the replay confirms
+    it; otherwise BMC on the exact cone.  Returns (result, counterexample or None, depth)."""
+    res, model, u, k = bmc(sy, bad, max_depth, timeout_ms, seed, exact=False)
+    if res == "sat":
+        cx = replay(rb, extract(sy, model, u, k), pid)
+        if cx.reproduced:
+            return "sat", cx, k
+    elif res == "unsat":
+        return "unsat", None, k  # unreachable even in the over-approximation
+    res, model, u, k = bmc(sy, bad, max_depth, timeout_ms, seed, exact=True)
+    if res == "sat":
+        return "sat", replay(rb, extract(sy, model, u, k), pid), k
+    return res, None, k
+
+
+def spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms: int, seed: int,
+                    order: tuple[bool, ...] = (False, True), options: dict | None = None):
+    """Spacer on the cone of influence without the windows' shape, then — if its path is spurious
+    on the exact system — with it.  Returns (result, followed path or None, replayed counterexample)."""
+    last = "unknown: not run"
+    for windows in order:
+        path: list = []
+        try:
+            r = spacer(sy, target, timeout_ms, seed, keep=coi(sy, target(sy, sy.pre), False, windows), path=path,
+                       options=options)
+        except z3.Z3Exception as exc:  # anything the engine raises is "unknown", never a proof
+            r = f"unknown: {exc}"
+        if r == "unsat":
+            return r, None, None
+        last = r
+        if r != "sat" or not path:
+            continue
+        found = follow(sy, target, path, seed)
+        if found is None:
+            continue  # spurious: refine
+        cx = replay(rb, extract(sy, *found), pid)
+        if pid is None or cx.reproduced:
+            return r, found, cx
+    return last, None, None
+
+
+def _options(form) -> dict:
+    return {**SPACER_OPTIONS, **dict(form.options)}
+
+
+def _order(form) -> tuple[bool, ...]:
+    """Spacer's cones for ``form``: without the windows' shape first (then with it), unless it needs it."""
+    return (True,) if form.windows else (False, True)
