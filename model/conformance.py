@@ -12,7 +12,11 @@ on the abstraction (compiled once into Python by :mod:`.z3eval`).  The check dem
 * exactly one disjunct takes the interpreter's step, and its successor is the interpreter's state
   (no other transition, none missing);
 * at a player's choice, the disjuncts enabled are exactly the interpreter's options plus a pass;
-* at a die roll, the rulebook's lowest and highest faces are each a successor.
+* at a die roll, the rulebook's lowest and highest faces are each a successor;
+
+and the reverse: paths sampled from the Z3 system itself (a random walk over its enabled
+disjuncts, evaluated on the vector) are replayed on the interpreter, which must take the same
+steps (the same operation, window turn or edge at the same place, the same feature played).
 
 A failure is a :class:`Disagreement`: a code, the word (operation or event), the step, the event,
 and what the interpreter and Z3 each gave, with the world and answers that replay it.
@@ -36,6 +40,7 @@ from .symbolic import OPTIONS, System, abstract, beyond_bounds, compile_rulebook
 from .z3eval import compile_terms
 
 __all__ = ["Disagreement", "ConformanceError", "ConformanceOutcome", "Checker", "check_trace", "sample_play",
+           "symbolic_walk", "check_walk",
            "conformance", "CODES", "DEFAULT_RUNS"]
 
 #: runs of random worlds and plays per rulebook (``check``/``diff``)
@@ -49,6 +54,7 @@ CODES = {
     "RC4": ("выборы игрока у Z3 и интерпретатора разные", "Z3 and the interpreter offer different choices"),
     "RC5": ("Z3 не допускает грань кубика", "Z3 does not allow a die face"),
     "RC6": ("прогон выходит за границы модели Z3", "the run goes beyond the bounds of the Z3 model"),
+    "RC7": ("шаг пути Z3 интерпретатор не делает", "the interpreter does not take a step of a Z3 path"),
 }
 
 
@@ -198,6 +204,63 @@ def sample_play(rb: Rulebook, rng: random.Random, world_vars: dict | None = None
     return world_vars, st.trace.events, answers
 
 
+def symbolic_walk(checker: Checker, rng: random.Random, world_vars: dict, max_steps: int = 3000) -> tuple[list, list]:
+    """A random path of the Z3 system from the initial state of ``world_vars``: (the disjuncts taken,
+    the answers it gave: a die value, a feature id or None for a pass, in order)."""
+    sy = checker.sy
+    pre = abstract(sy, world_state(world_vars), world_vars, sy.start_pc)
+    path, answers = [], []
+    done = (sy.done_end, sy.done_deadlock)
+    for _ in range(max_steps):
+        pc = pre["pc"]
+        if pc in done:
+            break
+        here = sy.by_loc.get(pc, ())
+        die = rng.randint(*sy.faces) if any(d.uses_die for d in here) else None
+        succ = checker.successors(pre, pc, die)
+        if not succ:
+            break  # no transition: the replay shows where the interpreter goes instead
+        passes = [x for x in succ if x[0].event == "pass"]
+        d, post = passes[0] if passes and rng.random() < 0.5 else rng.choice(succ)
+        if d.event == "pass":
+            answers.append(None)
+        elif d.event == "play":
+            answers.append(OPTIONS[d.option].feature.id)
+        if d.uses_die and not d.skipped:
+            answers.append(die)
+        path.append(d)
+        pre = post
+    return path, answers
+
+
+def check_walk(checker: Checker, world_vars: dict, path: list, answers: list) -> Disagreement | None:
+    """Replay a Z3 path on the interpreter: it must take the same steps."""
+    from .interpreter import NotOffered
+
+    sy = checker.sy
+    st = Stepper(sy.rb, world_state(world_vars))
+    queue = list(answers)
+    try:
+        while st.ask is not None and queue:
+            st.answer(queue.pop(0))
+    except NotOffered as exc:
+        e = st.trace.events[-1]
+        return Disagreement("RC7", "play", e.step, "", e.seq, f"does not offer it ({exc})", "plays it",
+                            dict(world_vars), tuple(answers))
+    for d, at in zip(path, locate(sy, st.trace.events)):
+        e = at.event
+        same = d.loc == at.loc and d.event == e.op and (
+            d.event != "play" or OPTIONS[d.option].feature.id == e.values.get("feature"))
+        if not same:
+            return Disagreement("RC7", d.event, d.step, sy.loc_name(d.loc), e.seq,
+                                f"{e.op} at {sy.loc_name(at.loc)}", d.label, dict(world_vars), tuple(answers))
+    if len(st.trace.events) < len(path) and st.trace.outcome != "step_limit":
+        d = path[len(st.trace.events)]
+        return Disagreement("RC7", d.event, d.step, sy.loc_name(d.loc), len(st.trace.events),
+                            "stops", d.label, dict(world_vars), tuple(answers))
+    return None
+
+
 @dataclass
 class ConformanceOutcome:
     runs: int
@@ -206,6 +269,7 @@ class ConformanceOutcome:
     seed: int
     disagreement: Disagreement | None = None
     results: list = field(default_factory=list)
+    walked: int = 0  # steps of the sampled Z3 paths replayed on the interpreter
 
     @property
     def ok(self) -> bool:
@@ -213,8 +277,9 @@ class ConformanceOutcome:
 
 
 def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: System | None = None,
-                rulebook_arg: str | None = None) -> ConformanceOutcome:
-    """Check the interpreter against the Z3 system of ``rb`` on ``runs`` random worlds and plays."""
+                rulebook_arg: str | None = None, walks: int | None = None) -> ConformanceOutcome:
+    """Check the interpreter against the Z3 system of ``rb`` on ``runs`` random worlds and plays, and
+    ``walks`` random paths of the Z3 system (default: a third of ``runs``) replayed on the interpreter."""
     from ruleproof.reports.finding import CheckResult, Finding
 
     started = time.perf_counter()
@@ -230,7 +295,17 @@ def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: Sy
         if found is not None:
             found = Disagreement(**{**found.__dict__, "answers": tuple(answers), "seed": seed, "run": i})
             break
-    out = ConformanceOutcome(done, steps, time.perf_counter() - started, seed, found)
+    walked = 0
+    for i in range(runs // 3 if walks is None else walks):
+        if found is not None:
+            break
+        world = menu_world(rng.choice, lambda: rng.random() < 0.5)
+        path, answers = symbolic_walk(checker, rng, world)
+        found = check_walk(checker, world, path, answers)
+        walked += len(path)
+        if found is not None:
+            found = Disagreement(**{**found.__dict__, "seed": seed, "run": runs + i})
+    out = ConformanceOutcome(done, steps, time.perf_counter() - started, seed, found, walked=walked)
     arg = f" {rulebook_arg}" if rulebook_arg else ""
     findings = ()
     if found is not None:
@@ -241,5 +316,5 @@ def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: Sy
     out.results = [CheckResult("C1-conformance", (), {
         "ru": "интерпретатор и модель Z3 этого свода правил совершают одни и те же шаги",
         "en": "the interpreter and the Z3 model of this rulebook take the same steps"}, "conformance", findings,
-        note=f"{steps} steps, {done} runs")]
+        note=f"{steps} steps, {done} runs; {walked} steps of Z3 paths replayed")]
     return out

@@ -136,3 +136,23 @@ def test_a_proof_on_a_rulebook_whose_model_disagrees_is_not_trusted():
     assert distrust_proofs([proved], [agree]) == [proved]
     [after] = distrust_proofs([proved], [disagree])
     assert after.verdict == "unknown" and "not trusted" in after.findings[0].text("en")
+
+
+def test_sampled_z3_paths_replay_on_the_interpreter():
+    out = conformance(RB, runs=0, walks=60, seed=3)
+    assert out.ok and out.walked > 3000, (out.walked, out.disagreement)
+
+
+def test_a_z3_path_the_interpreter_does_not_take_is_caught(monkeypatch):
+    """The reverse direction alone (no interpreter-driven runs): Z3 plays «after an illegal action»
+    whatever the status; the interpreter, answering the same choices, does not offer it (RC7)."""
+    real = symbolic.System.playable
+
+    def wrong(self, S, oi):
+        if symbolic.OPTIONS[oi].feature.kind == "after_ability":
+            return self.true()
+        return real(self, S, oi)
+
+    monkeypatch.setattr(symbolic.System, "playable", wrong)
+    d = conformance(RB, runs=0, walks=80, seed=0).disagreement
+    assert d is not None and d.code == "RC7", d
