@@ -20,11 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ruleproof.model.features import Effect, Feature
-from ruleproof.model.state import Action, Card, State, XVar
+from ruleproof.model.menu import ATTACKS, action, card, x_var
+from ruleproof.model.state import Card, State, XVar
 
 __all__ = ["World", "LOADOUTS", "bounded_worlds"]
 
-_ATTACKS = ("simple_strike", "attack")
+_ATTACKS = ATTACKS
 
 
 @dataclass(frozen=True)
@@ -63,25 +64,17 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
 }
 
 
-def _card(cid: str, controller: str, features: tuple[Feature, ...], wounds: int = 1) -> Card:
-    printed = (("health", 5), ("movement", 2), ("named_power", 1), ("strike_medium", 2), ("strike_strong", 3),
-               ("strike_weak", 1))
-    return Card(cid, cid, controller, printed=printed, modifiers=(("movement", 1),), wounds=wounds,
-                resources=(("close", 1), ("crystal", 2)), features=features)
+def _card(cid: str, features: tuple[Feature, ...], wounds: int = 1) -> Card:
+    return card(cid, features, movement=2, movement_mod=1, wounds=wounds, crystals=2)
 
 
-def _xs(setup: str, value: int) -> tuple[tuple[XVar, ...], tuple[tuple[str, str, str], ...]]:
-    cost: list[tuple[str, str, str]] = [("src", "close", "1")]
-    if setup == "cost":
-        return (XVar("X", "cost", chosen=value),), (*cost, ("src", "crystal", "X"))
-    if setup == "targets":
-        return (XVar("X", "targets", chosen=value),), tuple(cost)
-    if setup == "chosen":
-        return (XVar("X", "magnitude_chosen", chosen=value),), tuple(cost)
+def _xs(setup: str, value: int) -> tuple[XVar, ...]:
+    kind = {"chosen": "magnitude_chosen", "computed": "magnitude_computed"}.get(setup, setup)
+    if setup in ("cost", "targets", "chosen"):
+        return (x_var(kind, chosen=value),)
     if setup in ("computed", "implicit"):
-        kind = "magnitude_computed" if setup == "computed" else "implicit"
-        return (XVar("X", kind, compute=("wounds", "target", "")),), tuple(cost)
-    return (), tuple(cost)
+        return (x_var(kind, compute=("wounds", "target", "")),)
+    return ()
 
 
 def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> list[World]:
@@ -89,7 +82,7 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> l
     out: list[World] = []
     for loadout in loadouts or tuple(LOADOUTS):
         a_feats, b_feats = LOADOUTS[loadout]
-        pair = (_card("src", "A", a_feats), _card("tgt", "B", b_feats, wounds=0))  # source and target
+        pair = (_card("src", a_feats), _card("tgt", b_feats, wounds=0))  # source and target
         for kind in ("simple_strike", "attack", "spell", "effect"):
             setups = ("none", "cost", "targets") + (() if kind in _ATTACKS else ("chosen", "computed", "implicit"))
             for setup in setups:
@@ -97,24 +90,16 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> l
                           "chosen": range(0, x_max + 1)}.get(setup, (None,))
                 for value in values:
                     for defender in ((False, True) if kind == "simple_strike" else (False,)):
-                        xs, cost = _xs(setup, value)
-                        cards = pair
-                        if defender:
-                            cards = (*pair, _card("def", "B", ()))
-                            cost = (*cost, ("def", "close", "1"))
-                        action = Action(feature="act", kind=kind, source="src", targets=("tgt",),
-                                        defender="def" if defender else None,
-                                        needs_magnitude=True, xs=xs, cost=cost,
-                                        magnitude_base=None if xs or kind in _ATTACKS else 1)
+                        xs = _xs(setup, value)
+                        cards = (*pair, _card("def", ())) if defender else pair
+                        act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1)
                         name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
                                                     "defender" if defender else "", loadout) if p and p != "none")
-                        out.append(World(name or kind, State(cards=cards, action=action)))
+                        out.append(World(name or kind, State(cards=cards, action=act)))
         variants = [("spell", "no-magnitude", {"needs_magnitude": False})]
         if loadout != "dice":  # a compound strike rolls twice: with rerolls that squares the dice paths
             variants.append(("simple_strike", "compound", {"parts_left": 1}))
         for kind, variant, changes in variants:
-            action = Action(feature="act", kind=kind, source="src", targets=("tgt",), cost=(("src", "close", "1"),),
-                            magnitude_base=None if kind in _ATTACKS else 1, **changes)
             name = "/".join(p for p in (kind, variant, loadout) if p != "none")
-            out.append(World(name, State(cards=pair, action=action)))
+            out.append(World(name, State(cards=pair, action=action(kind, **changes))))
     return out

@@ -14,14 +14,15 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from ruleproof.model.features import Effect, Feature
-from ruleproof.model.state import Action, Card, State, XVar
+from ruleproof.model.menu import ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
+from ruleproof.model.state import Action, Card, State
 from ruleproof.model.vocabulary import FEATURE_KINDS
 
 __all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "X_KINDS_DRAWN"]
 
 FEATURE_KINDS_ALL = (*FEATURE_KINDS, "static_modifier", "resource_modifier")
-X_KINDS_DRAWN = ("cost", "targets", "magnitude_chosen", "magnitude_computed", "implicit")
-_ATTACKS = ("simple_strike", "attack")
+X_KINDS_DRAWN = ACTION_X_KINDS
+_ATTACKS = ATTACKS
 
 
 @st.composite
@@ -65,55 +66,50 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL) -> Feat
 
 
 @st.composite
-def cards(draw, cid: str, controller: str, n_features: int = 2) -> Card:
-    printed = (("health", draw(st.integers(3, 6))), ("movement", draw(st.integers(0, 3))),
-               ("named_power", draw(st.integers(0, 2))), ("strike_medium", draw(st.integers(1, 3))),
-               ("strike_strong", draw(st.integers(2, 4))), ("strike_weak", draw(st.integers(0, 2))))
-    modifiers = (("movement", draw(st.integers(-1, 1))),)
+def cards(draw, cid: str, n_features: int = 2) -> Card:
+    """A card of role ``cid`` (``menu.ROLES``) with drawn printed values and features."""
+    health, movement, named_power = draw(st.integers(3, 6)), draw(st.integers(0, 3)), draw(st.integers(0, 2))
+    medium, strong, weak = draw(st.integers(1, 3)), draw(st.integers(2, 4)), draw(st.integers(0, 2))
+    movement_mod = draw(st.integers(-1, 1))
     feats = tuple(draw(features(f"{cid}_f{i}")) for i in range(draw(st.integers(0, n_features))))
-    return Card(cid, cid, controller, printed=printed, modifiers=modifiers, wounds=draw(st.integers(0, 2)),
-                action_markers=draw(st.integers(0, 1)),
-                resources=(("close", 1), ("crystal", draw(st.integers(0, 3)))), features=feats)
+    return card(cid, feats, health=health, movement=movement, movement_mod=movement_mod, named_power=named_power,
+                strikes=(weak, medium, strong), wounds=draw(st.integers(0, 2)), markers=draw(st.integers(0, 1)),
+                crystals=draw(st.integers(0, 3)))
 
 
 @st.composite
 def actions(draw, has_defender: bool) -> Action:
-    kind = draw(st.sampled_from(["simple_strike", "attack", "spell", "effect"]))
+    kind = draw(st.sampled_from(KINDS))
     xs = []
-    cost = [("src", "close", "1")]
-    if has_defender and kind == "simple_strike":
-        cost.append(("def", "close", "1"))
     x_kinds = draw(st.lists(st.sampled_from(X_KINDS_DRAWN), unique=True, max_size=2))
     magnitude_kinds = [k for k in x_kinds if k.startswith("magnitude") or k == "implicit"]
     x_kinds = [k for k in x_kinds if k not in magnitude_kinds[1:]]  # one magnitude X at most
     for k in x_kinds:
         if k == "cost":
-            xs.append(XVar("X_cost", "cost", chosen=draw(st.integers(0, 4))))
-            cost.append(("src", "crystal", "X_cost"))
+            xs.append(x_var("cost", chosen=draw(st.integers(0, 4))))
         elif k == "targets":
-            xs.append(XVar("X_targets", "targets", chosen=draw(st.integers(1, 2))))
+            xs.append(x_var("targets", chosen=draw(st.integers(1, 2))))
         elif k == "magnitude_chosen" and kind not in _ATTACKS:
-            xs.append(XVar("X_mag", "magnitude_chosen", chosen=draw(st.integers(0, 3))))
+            xs.append(x_var("magnitude_chosen", chosen=draw(st.integers(0, 3))))
         elif k in ("magnitude_computed", "implicit") and kind not in _ATTACKS:
             compute = draw(st.sampled_from([("wounds", "source", ""), ("property", "target", "movement"),
                                             ("resource", "source", "crystal"), ("wounds", "target", "")]))
-            xs.append(XVar("X_mag", k, compute=compute))
-    magnitude_x = any(x.name == "X_mag" for x in xs)
-    return Action(feature="act", kind=kind, source="src", targets=("tgt",),
-                  defender="def" if has_defender and kind == "simple_strike" else None,
-                  effect=draw(st.sampled_from(["damage", "heal"])) if kind not in _ATTACKS else "damage",
-                  needs_magnitude=True if kind in _ATTACKS else draw(st.booleans()),
-                  magnitude_base=None if magnitude_x or kind in _ATTACKS else draw(st.integers(0, 3)),
-                  xs=tuple(xs), cost=tuple(cost), parts_left=draw(st.integers(0, 1)))
+            xs.append(x_var(k, compute=compute))
+    magnitude_x = any(x.name == X_NAMES["magnitude_chosen"] for x in xs)
+    effect = draw(st.sampled_from(["damage", "heal"])) if kind not in _ATTACKS else "damage"
+    needs_magnitude = True if kind in _ATTACKS else draw(st.booleans())
+    base = None if magnitude_x or kind in _ATTACKS else draw(st.integers(0, 3))
+    return action(kind, xs, defender=has_defender and kind == "simple_strike", magnitude_base=base, effect=effect,
+                  needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)))
 
 
 @st.composite
 def worlds(draw) -> State:
     """A source (player A), a target (B), maybe a defender (B), an ally of each side; an action."""
     has_defender = draw(st.booleans())
-    cs = [draw(cards("src", "A")), draw(cards("tgt", "B")), draw(cards("allyA", "A")), draw(cards("allyB", "B"))]
+    cs = [draw(cards("src")), draw(cards("tgt")), draw(cards("allyA")), draw(cards("allyB"))]
     if has_defender:
-        cs.append(draw(cards("def", "B")))
+        cs.append(draw(cards("def")))
     seen: set[str] = set()
     for c in cs:  # feature ids are unique per card already; keep them unique overall
         assert not seen & {f.id for f in c.features}

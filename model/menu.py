@@ -21,13 +21,57 @@ from typing import Callable
 
 from .features import Effect, Feature
 from .state import Action, Card, State, XVar
+from .vocabulary import X_KINDS
 
-__all__ = ["KINDS", "X_KINDS_SYM", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
+__all__ = ["KINDS", "ATTACKS", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
            "menu_world", "resource_modifier", "world_state", "world_of"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
-X_KINDS_SYM = ("cost", "targets", "magnitude_chosen", "magnitude_computed", "implicit", "dice_modifier",
-               "magnitude_modifier")
+ATTACKS = ("simple_strike", "attack")
+#: the X kinds of 542 (the vocabulary's, in its order)
+X_KINDS_SYM = tuple(X_KINDS)
+#: the X kinds an action itself may carry (a dice or magnitude modifier's X belongs to a feature)
+ACTION_X_KINDS = ("cost", "targets", "magnitude_chosen", "magnitude_computed", "implicit")
+#: the cards a world is made of, by role, and who controls each (A is the active player)
+ROLES = {"src": "A", "tgt": "B", "allyA": "A", "allyB": "B", "def": "B"}
+#: the name each X of an action goes by (a cost-X is also the amount of its crystal cost, 542.2)
+X_NAMES = {"cost": "X_cost", "targets": "X_targets", "magnitude_chosen": "X_mag", "magnitude_computed": "X_mag",
+           "implicit": "X_mag"}
+
+
+def card(cid: str, features=(), *, health: int = 5, movement: int = 1, movement_mod: int = 0, named_power: int = 1,
+         strikes: tuple[int, int, int] = (1, 2, 3), wounds: int = 0, markers: int = 0, crystals: int = 0) -> Card:
+    """A card of role ``cid`` (``ROLES``): its printed properties (``strikes``: weak, medium, strong simple
+    strike), a modifier of its movement allowance kept apart from them (542.6), one «close» resource
+    and ``crystals`` crystals.
+
+    >>> c = card("def", wounds=1)
+    >>> c.controller, c.printed_value("strike_strong"), c.resource("close"), c.wounds
+    ('B', 3, 1, 1)
+    """
+    weak, medium, strong = strikes
+    printed = (("health", health), ("movement", movement), ("named_power", named_power), ("strike_medium", medium),
+               ("strike_strong", strong), ("strike_weak", weak))
+    return Card(cid, cid, ROLES[cid], printed=printed, modifiers=(("movement", movement_mod),), wounds=wounds,
+                action_markers=markers, resources=(("close", 1), ("crystal", crystals)), features=tuple(features))
+
+
+def x_var(kind: str, chosen: int | None = None, compute: tuple[str, str, str] | None = None) -> XVar:
+    """An X of the action of kind ``kind``: named by the player (``chosen``) or computed (``compute``)."""
+    return XVar(X_NAMES[kind], kind, chosen=chosen, compute=compute)
+
+
+def action(kind: str, xs=(), *, defender: bool = False, magnitude_base: int | None = 1, **fields) -> Action:
+    """The acting card's game action on the target: it closes the source (and a defender, whose
+    return strike is part of a simple strike) and a cost-X is paid in crystals (542.2).  Without an X
+    of the magnitude, a spell or an effect has ``magnitude_base``; an attack's comes from the strike."""
+    xs = tuple(xs)
+    cost = [("src", "close", "1")] + ([("def", "close", "1")] if defender else [])
+    cost += [("src", "crystal", x.name) for x in xs if x.kind == "cost"]
+    magnitude_x = any(x.kind in ("magnitude_chosen", "magnitude_computed", "implicit") for x in xs)
+    return Action(feature="act", kind=kind, source="src", targets=("tgt",), defender="def" if defender else None,
+                  magnitude_base=None if magnitude_x or kind in ATTACKS else magnitude_base, xs=xs, cost=tuple(cost),
+                  **fields)
 MAGX = (None, "magnitude_chosen", "magnitude_computed", "implicit")
 RM_FORMS = (None, "stays_open", "closes_only_after_assault", "per_turn")
 
@@ -148,37 +192,27 @@ def world_state(values: dict[str, int]) -> State:
                                     condition=("source_at_least", "movement", v["w_tgt_guard_threshold"]),
                                     applies_to=("simple_strike", "attack")))
 
-    def card(cid, ctrl, mov=1, mod=0, wounds=0, markers=0, crys=0):
-        printed = (("health", 5), ("movement", mov), ("named_power", 1), ("strike_medium", 2),
-                   ("strike_strong", 3), ("strike_weak", 1))
-        return Card(cid, cid, ctrl, printed=printed, modifiers=(("movement", mod),), wounds=wounds,
-                    action_markers=markers, resources=(("close", 1), ("crystal", crys)), features=tuple(feats[cid]))
-
-    cards = [card("src", "A", v["w_src_movement"], v["w_src_movement_mod"], markers=v["w_src_markers"], crys=v["w_src_crystals"]),
-             card("tgt", "B", v["w_tgt_movement"], v["w_tgt_movement_mod"]), card("allyA", "A"), card("allyB", "B")]
+    cards = [card("src", feats["src"], movement=v["w_src_movement"], movement_mod=v["w_src_movement_mod"],
+                  markers=v["w_src_markers"], crystals=v["w_src_crystals"]),
+             card("tgt", feats["tgt"], movement=v["w_tgt_movement"], movement_mod=v["w_tgt_movement_mod"]),
+             card("allyA", feats["allyA"]), card("allyB", feats["allyB"])]
     kind = KINDS[v["w_kind"]]
     hasdef = bool(v["w_has_defender"])
     if hasdef:
-        cards.append(card("def", "B", wounds=v["w_def_wounds"], markers=v["w_def_markers"]))
-    xs, cost = [], [("src", "close", "1")]
-    if hasdef:
-        cost.append(("def", "close", "1"))
+        cards.append(card("def", feats["def"], wounds=v["w_def_wounds"], markers=v["w_def_markers"]))
+    xs = []
     if v["w_cost_x"]:
-        xs.append(XVar("X_cost", "cost", chosen=v["w_cost_x_value"]))
-        cost.append(("src", "crystal", "X_cost"))
+        xs.append(x_var("cost", chosen=v["w_cost_x_value"]))
     if v["w_targets_x"]:
-        xs.append(XVar("X_targets", "targets", chosen=1))
+        xs.append(x_var("targets", chosen=1))
     magx = MAGX[v["w_magnitude_x"]]
     if magx == "magnitude_chosen":
-        xs.append(XVar("X_mag", magx, chosen=2))
+        xs.append(x_var(magx, chosen=2))
     elif magx:
         compute = ("property", "target", "movement") if v["w_magnitude_x_reads_property"] else ("wounds", "source", "")
-        xs.append(XVar("X_mag", magx, compute=compute))
-    attack = kind in ("simple_strike", "attack")
-    action = Action(feature="act", kind=kind, source="src", targets=("tgt",), defender="def" if hasdef else None,
-                    needs_magnitude=bool(v["w_needs_magnitude"]), magnitude_base=None if magx or attack else 1,
-                    xs=tuple(xs), cost=tuple(cost), parts_left=v["w_parts_left"])
-    return State(cards=tuple(cards), action=action)
+        xs.append(x_var(magx, compute=compute))
+    act = action(kind, xs, defender=hasdef, needs_magnitude=bool(v["w_needs_magnitude"]), parts_left=v["w_parts_left"])
+    return State(cards=tuple(cards), action=act)
 
 
 def world_of(state: State) -> dict[str, int] | None:

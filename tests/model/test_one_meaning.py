@@ -92,3 +92,26 @@ def test_plays_have_one_meaning():
     src = inspect.getsource(symbolic._play_body)
     assert not [k for k in FEATURE_KINDS if f'"{k}"' in src]
     assert set(tables(set(FEATURE_KINDS))) == _where(FEATURE_KINDS, semantics.OFFERS)
+
+
+def test_worlds_are_made_from_one_menu():
+    """The Hypothesis strategies, the explorer's bounded worlds and the Z3 world menu build their cards,
+    X variables and actions with the menu's builders (model/menu.py): roles, the printed layout, X
+    names and the action's cost are stated once."""
+    import re
+
+    from ruleproof.generators import bounded, strategies
+    from ruleproof.model import menu
+
+    for mod in (bounded, strategies, menu):
+        src = inspect.getsource(mod)
+        for builder in ("card", "action", "x_var"):
+            src = src.replace(inspect.getsource(getattr(menu, builder)), "") if mod is menu else src
+        assert not re.search(r"\b(Card|Action|XVar)\(", src), mod.__name__
+    from hypothesis import find
+
+    drawn = find(strategies.worlds(), lambda s: len(s.cards) == 5)
+    made = bounded.bounded_worlds(0)[0].state
+    for state in (drawn, made, menu.world_state(menu.menu_world(lambda d: d[0], lambda: True))):
+        assert all(c.controller == menu.ROLES[c.id] for c in state.cards)
+        assert [k for k, _ in state.cards[0].printed] == [k for k, _ in menu.card("src").printed]
