@@ -56,6 +56,7 @@ class Verdict:
     engine: str
     seconds: float
     reason: str = ""
+    reason_ru: str = ""  # the reason in Russian, where it has been put into words (else ``reason``)
     depth: int | None = None
     counterexample: Counterexample | None = None
     vacuous: bool | None = None  # None: not checked / unknown
@@ -73,6 +74,7 @@ class ProveOutcome:
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     max_depth: int = DEFAULT_DEPTH
     extra: dict = field(default_factory=dict)
+    disagreement: object = None  # the interpreter and the Z3 model disagree on the rulebook (conformance)
 
 
 def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
@@ -233,7 +235,7 @@ def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
         word = {"unknown": ("неизвестно", "unknown"), "holds to depth k": ("выполняется до глубины", "holds to depth")}
         ru, en = word[v.verdict]
         return (Finding(kind="unknown", check=v.pid, verdict="unknown", engine="z3", clauses=p.clauses,
-                        message={"ru": f"{ru}: {v.reason} {v.depth or ''}".strip(),
+                        message={"ru": f"{ru}: {v.reason_ru or v.reason} {v.depth or ''}".strip(),
                                  "en": f"{en}: {v.reason} {v.depth or ''}".strip()}, where=rb.path,
                         replay=replay_cmd),)
     if v.vacuous:
@@ -306,11 +308,18 @@ def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task]
 
 def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
           max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kinduction: bool = False,
-          shortest: bool = False, jobs: int = 1) -> ProveOutcome:
+          shortest: bool = False, jobs: int = 1, agree: bool = True) -> ProveOutcome:
     """Every catalogue property (or ``only`` these ids) on ``rb``.  ``jobs`` > 1: the proofs and the
     witness searches (:func:`plan`) handed out to that many forked processes (each with its own copy
-    of the Z3 context); the verdicts are the same."""
+    of the Z3 context); the verdicts are the same.  ``agree``: first check that the interpreter and
+    the Z3 model of ``rb`` agree (:mod:`ruleproof.model.conformance`); where they do not, no verdict
+    that would hold is given (each is *unknown*, with the disagreement as the reason)."""
     started = time.perf_counter()
+    disagreement = None
+    if agree:
+        from ruleproof.model.conformance import conformance
+
+        disagreement = conformance(rb, seed=seed).disagreement
     wanted = [p for p in PROPERTIES if only is None or p.id in set(only)]
     pids = [p.id for p in wanted]
     kw = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kinduction=kinduction,
@@ -322,9 +331,15 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
         verdicts = _prove_parallel(rb, sy, pids, tasks, workers, kw)
     else:
         verdicts = _prove_chunk(rb, sy, pids, kw) if pids else []
+    if disagreement is not None:
+        for v in verdicts:
+            if v.verdict in ("proved", "holds to depth k"):
+                v.verdict, v.vacuous = "unknown", None
+                v.reason = f"the Z3 model disagrees with the interpreter on this rulebook: {disagreement.text('en')}"
+                v.reason_ru = f"модель Z3 расходится с интерпретатором на этом своде правил: {disagreement.text('ru')}"
     results = []
     for p, v in zip(wanted, verdicts):
         note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note))
     return ProveOutcome(results, verdicts, z3.get_version_string(), seed, time.perf_counter() - started,
-                        timeout_ms, max_depth, extra={"jobs": workers})
+                        timeout_ms, max_depth, extra={"jobs": workers}, disagreement=disagreement)

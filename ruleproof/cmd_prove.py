@@ -91,6 +91,8 @@ def outcome_to_json(outcome, rb) -> dict:
     doc["schema"] = SCHEMA
     doc.update(z3_version=outcome.z3_version, seed=outcome.seed, timeout_ms=outcome.timeout_ms,
                max_depth=outcome.max_depth, seconds=round(outcome.seconds, 2))
+    d = outcome.disagreement
+    doc["conformance"] = {"agrees": d is None, "code": d.code if d else None, "message": d.text("en") if d else None}
     doc["verdicts"] = [{"property": v.pid, "verdict": v.verdict, "engine": v.engine, "seconds": round(v.seconds, 3),
                         "reason": v.reason, "depth": v.depth, "vacuous": v.vacuous, "kinduction": v.kinduction,
                         "counterexample": _cx_json(v.counterexample),
@@ -153,6 +155,8 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
     from ruleproof.properties.catalogue import BY_ID
     from ruleproof.reports.trace import print_trace
 
+    if out.disagreement is not None:
+        con.print(f"[bold yellow]{escape(t('prove_disagreement', lang, text=out.disagreement.text(lang)))}[/]")
     table = Table(title=f"{t('prove_title', lang)} — {escape(rb.path)}")
     for key in ("check", "clauses", "prove_verdict", "prove_engine", "prove_seconds", "prove_witness"):
         table.add_column(t(key, lang), overflow="fold")

@@ -111,7 +111,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
     started = time.perf_counter()
     bounds = bounds or Bounds(x_max=0)
     out = DiffOutcome(base, draft, structural_diff(base, draft), engines=engines)
-    opts = {"examples": 0, "bounds": bounds, "timeout_ms": timeout_ms}
+    opts = {"examples": 0, "bounds": bounds, "timeout_ms": timeout_ms, "conformance_engine": "conformance" in engines}
     agreement: dict = {}  # rulebook -> its conformance results (a Z3 proof on a rulebook that fails it is not trusted)
     engines = tuple(sorted(engines, key=lambda e: e != "conformance"))  # conformance first
     for engine in engines:

@@ -251,6 +251,9 @@ _LABELS: dict[str, tuple[str, str]] = {
     "rep_itf_files": ("Трассы в формате ITF", "Traces in ITF"),
     "rep_written": ("Отчёты записаны: {paths}", "Reports written: {paths}"),
     # exhaustive exploration (ruleproof explore) — keys ex_*
+    "prove_disagreement": ("Модель Z3 расходится с интерпретатором на этом своде правил, доказательства не "
+                           "принимаются: {text}",
+                           "The Z3 model disagrees with the interpreter on this rulebook; no proof is trusted: {text}"),
     "prove_title": ("Доказательство свойств (Z3)", "Proofs of the properties (Z3)"),
     "prove_verdict": ("вердикт", "verdict"),
     "prove_engine": ("движок", "engine"),

@@ -141,7 +141,8 @@ def _z3(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.properties.prove import prove
 
     kw = {"timeout_ms": opts["timeout_ms"]} if opts.get("timeout_ms") else {}
-    out = prove(rb, seed=opts.get("z3_seed", 0), **kw)
+    # the conformance engine of the same run judges the agreement (distrust_proofs), not prove again
+    out = prove(rb, seed=opts.get("z3_seed", 0), agree=not opts.get("conformance_engine"), **kw)
     cx = {v.pid: list(v.counterexample.trace.events) for v in out.verdicts
           if v.counterexample is not None and v.counterexample.trace is not None}
     return EngineRun("z3", out.results, out.seconds, {"z3_version": out.z3_version, "seed": out.seed}, cx)
@@ -210,7 +211,7 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
         engines = ("hypothesis",) if examples > 0 else ()
     wanted = [e for e in ENGINES if e in engines and e in _RUNNERS and (e != "hypothesis" or examples > 0)]
     opts = {"examples": examples, "seed": seed, "rulebook_arg": str(path) if path else None, "bounds": bounds,
-            "timeout_ms": timeout_ms, "progress": progress}
+            "timeout_ms": timeout_ms, "progress": progress, "conformance_engine": "conformance" in wanted}
     runs: list[EngineRun] = []
     if jobs > 1 and len(wanted) > 1:
         from ruleproof.forked import fork_map

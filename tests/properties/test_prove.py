@@ -156,3 +156,17 @@ def test_a_witness_the_interpreter_does_not_follow_leaves_the_proof_inconclusive
 def test_the_bundled_witnesses_follow_zs_path_on_the_interpreter():
     out = prove(BUNDLED, only=["P540.3-action-marker", "P542.2-cost-x"])
     assert all(v.witness is not None and v.witness.follows and v.witness.path for v in out.verdicts)
+
+
+def test_prove_on_a_rulebook_whose_model_disagrees_gives_no_proof(monkeypatch, capsys):
+    """prove checks the agreement first: with a planted interpreter fault, what would be proved is
+    unknown with the disagreement as the reason (exit 3), in both languages."""
+    from ruleproof.model import interpreter
+
+    monkeypatch.setitem(interpreter.HANDLERS, "remove_from_stack", lambda r, s, op: interpreter._done(r, s, op))
+    out = prove(BUNDLED, only=["P512.5-claims-resolved"])
+    [v] = out.verdicts
+    assert out.disagreement is not None and v.verdict == "unknown" and "disagrees" in v.reason
+    assert "расходится" in out.results[0].findings[0].text("ru")
+    assert main(["--lang", "ru", "prove", "--only", "P512.5-claims-resolved"]) == 3
+    assert "расходится с интерпретатором" in capsys.readouterr().out
