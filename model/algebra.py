@@ -123,6 +123,22 @@ class Concrete:
     def markers(self) -> Test:
         return lambda s, c: c.action_markers
 
+    # --- the fields operations read and write (:mod:`.fields`) ------------------------------------------
+    def get(self, name: str) -> Test:
+        from .fields import FIELDS
+
+        get = FIELDS[name].get
+        return lambda s, c: get(s)
+
+    def lit(self, name: str, value) -> Test:
+        return _c(value)
+
+    def ite(self, cond: Test, a: Test, b: Test) -> Test:
+        return lambda s, c: a(s, c) if cond(s, c) else b(s, c)
+
+    def inc(self, a: Test) -> Test:
+        return lambda s, c: a(s, c) + 1
+
     # --- aggregates over the world (the concrete world: its cards and their features) ------------------
     def any_exempt(self) -> Test:
         return lambda s, c: bool(exemptions(s))
@@ -248,3 +264,61 @@ class Symbolic:
 
     def any_exempt(self):
         return z3.Or(*self.sy.exempt(self.S, True, markers_src=self._markers))
+
+    def get(self, name: str):
+        from .fields import FIELDS
+
+        f = FIELDS[name]
+        v = self.S[name]
+        return self.sy.t(v) if f.kind == "bool" else v
+
+    def lit(self, name: str, value):
+        from .fields import FIELDS
+
+        f = FIELDS[name]
+        if f.kind == "bool":
+            return self.sy.true() if value else self.sy.false()
+        return self.sy.val(f.code(value), name)
+
+    def ite(self, cond, a, b):
+        return z3.If(cond, a, b)
+
+    def inc(self, a):
+        return self.sy.sat_inc(a)
+
+
+# --- an operation's meaning, compiled for each engine ----------------------------------------------------------
+
+def concrete_operation(name: str):
+    """The interpreter's handler ``(run, state, op) -> state`` of operation ``name`` (its meaning in
+    :data:`.semantics.OPERATIONS`): every new value computed from the state before, then set, then the
+    event emitted with the reported fields."""
+    from .fields import FIELDS, apply
+    from .semantics import OPERATIONS
+
+    meaning = OPERATIONS[name]
+    updates = tuple(meaning.update(Concrete()).items())
+    report = tuple((key, FIELDS[f].get) for key, f in meaning.report.items())
+
+    def handler(r, s, op):
+        s = apply(s, {f: test(s, None) for f, test in updates})
+        r.emit(s, op.op, op.cites, {**op.params, **{key: get(s) for key, get in report}}, op.assumes)
+        return s
+
+    handler.meaning = name  # derived from semantics.OPERATIONS (tests/model/test_one_meaning.py reads this)
+    return handler
+
+
+def symbolic_operation(name: str):
+    """The encoding's body ``(sy, S, die, params, step_kind) -> (guard, updates)`` of operation ``name``."""
+    from .fields import FIELDS
+    from .semantics import OPERATIONS
+
+    meaning = OPERATIONS[name]
+
+    def body(sy, S, die, p, k):
+        ups = meaning.update(Symbolic(sy, S))
+        return sy.true(), {f: (sy.b(v) if FIELDS[f].kind == "bool" else v) for f, v in ups.items()}
+
+    body.meaning = name
+    return body

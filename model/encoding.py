@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Callable
 
 import z3
 
-from .algebra import LEGAL, STATUS_CODES
+from .algebra import STATUS_CODES, symbolic_operation
 from .menu import OPTIONS
+from .semantics import OPERATIONS
 
 if TYPE_CHECKING:
     from .symbolic import System
@@ -101,10 +102,6 @@ def _roll(sy: System, S, die, p, k):
             {"last_roll": die, "die_on_stack": sy.val(1, 1)})
 
 
-def _fix_raw(sy, S, die, p, k):
-    return sy.true(), {"raw_die": S["last_roll"]}
-
-
 def _raw_or_last(sy, S):
     v = z3.If(S["raw_die"] != sy.val(0, 4), S["raw_die"], S["last_roll"])
     return v != sy.val(0, 4), z3.ZeroExt(4, v)
@@ -124,21 +121,11 @@ def _fix_final(sy: System, S, die, p, k):
                        "final_die_set": z3.If(app, S["final_die_set"], sy.b(have))}
 
 
-def _remove_die(sy, S, die, p, k):
-    return sy.true(), {"die_on_stack": sy.val(0, 1)}
-
-
 def _determine(sy: System, S, die, p, k):
     rets = [int(v) for v, row in sy.strikes.items() if row[1] != "none" and str(v).lstrip("-").isdigit()]
     hit = z3.Or([S["final_die"] == sy.val(v & 0xFF, 8) for v in rets]) if rets else sy.false()
     ret = z3.And(sy.is_attack(S), sy.t(S["w_has_defender"]), sy.t(S["final_die_set"]), hit)
     return sy.true(), {"return_strike": z3.If(sy.is_attack(S), sy.b(ret), S["return_strike"])}
-
-
-def _legality(sy: System, S, die, p, k):
-    zone = sy.t(S["src_in_zone"])
-    return sy.true(), {"legality_checks": sy.sat_inc(S["legality_checks"]), "legal": z3.If(zone, sy.val(LEGAL[True], "legal"), sy.val(LEGAL[False], "legal")),
-                       "status": z3.If(zone, S["status"], sy.val(STATUS["illegal"], 3))}
 
 
 def _nothing(sy, S, die, p, k):
@@ -151,10 +138,6 @@ def _finalize(sy, S, die, p, k):
 
 def _apply_effect(sy, S, die, p, k):
     return sy.true(), {"effect_applied": sy.val(1, 1), "status": sy.val(STATUS["hit"], 3)}
-
-
-def _release(sy, S, die, p, k):
-    return sy.true(), {"roles_released": sy.val(1, 1)}
 
 
 def _pay(sy: System, S, die, p, k):
@@ -170,21 +153,13 @@ def _pay(sy: System, S, die, p, k):
                        "src_crystals": z3.If(pay_cr, S["src_crystals"] - z3.ZeroExt(4, S["reserved_crystals"]), S["src_crystals"])}
 
 
-def _marker(sy, S, die, p, k):
-    return sy.true(), {"src_markers": sy.sat_inc(S["src_markers"])}
-
-
-def _remove_stack(sy, S, die, p, k):
-    return sy.true(), {"on_stack": sy.val(0, 1)}
-
-
 OPS: dict[str, Callable] = {
+    **{name: symbolic_operation(name) for name in OPERATIONS},  # written once: semantics.OPERATIONS
     "declare": _declare, "fix_x": _fix_x, "check_resources": _check_resources, "reserve_resources": _reserve,
-    "resolve_claims": _resolve, "roll_die": _roll, "fix_raw_die": _fix_raw, "apply_dice_modifiers": _apply_dice,
-    "fix_final_die": _fix_final, "remove_die_effect": _remove_die, "determine_base": _determine,
-    "check_source_legality": _legality, "apply_magnitude_modifiers": _nothing, "finalize_magnitude": _finalize,
-    "apply_effect": _apply_effect, "release_roles": _release, "pay_reserved": _pay, "give_action_marker": _marker,
-    "remove_from_stack": _remove_stack,
+    "resolve_claims": _resolve, "roll_die": _roll, "apply_dice_modifiers": _apply_dice,
+    "fix_final_die": _fix_final, "determine_base": _determine,
+    "apply_magnitude_modifiers": _nothing, "finalize_magnitude": _finalize,
+    "apply_effect": _apply_effect, "pay_reserved": _pay,
 }
 
 

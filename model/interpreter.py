@@ -21,8 +21,8 @@ from .rulebook import Rulebook
 from .schema import OperationSpec
 from .state import Action, Card, Modification, State, XVar, other_player
 from .state import evolve as replace  # the fast path: no per-call checks
-from .algebra import Concrete, exemptions
-from .semantics import guard_text, offer
+from .algebra import Concrete, concrete_operation, exemptions
+from .semantics import OPERATIONS, guard_text, offer
 from .vocabulary import parse_guard
 
 _CONCRETE = Concrete()
@@ -524,13 +524,6 @@ def _resolve(r: _Run, s: State, op: OperationSpec) -> State:
     return _done(r, replace(s, claims=()), op, resolved=resolved)
 
 
-@handles("fix_raw_die")
-def _fix_raw(r: _Run, s: State, op: OperationSpec) -> State:
-    rolls = s.action.die_rolls
-    s = s.with_action(die_raw=rolls[-1] if rolls else None)
-    return _done(r, s, op, die_raw=s.action.die_raw, rolls=rolls)
-
-
 @handles("apply_dice_modifiers")
 def _apply_dice(r: _Run, s: State, op: OperationSpec) -> State:
     a = s.action
@@ -556,11 +549,6 @@ def _fix_final(r: _Run, s: State, op: OperationSpec) -> State:
     return _done(r, s, op, die_final=final)
 
 
-@handles("remove_die_effect")
-def _remove_die(r: _Run, s: State, op: OperationSpec) -> State:
-    return _done(r, s.with_action(die_effect_on_stack=False), op)
-
-
 def _magnitude_x(a: Action) -> XVar | None:
     return next((x for x in a.xs if x.kind in ("magnitude_chosen", "magnitude_computed", "implicit")), None)
 
@@ -584,15 +572,6 @@ def _determine(r: _Run, s: State, op: OperationSpec) -> State:
     base = (x.value if x is not None else a.magnitude_base)
     s = s.with_action(magnitude_base=base)
     return _done(r, s, op, magnitude=base)
-
-
-@handles("check_source_legality")
-def _legality(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    legal = s.card(a.source).in_active_zone
-    s = s.with_action(legality_checks=a.legality_checks + 1, legal=legal,
-                      status=a.status if legal else "illegal")
-    return _done(r, s, op, legal=legal, checks=a.legality_checks + 1)
 
 
 @handles("apply_magnitude_modifiers")
@@ -661,11 +640,6 @@ def _apply_effect(r: _Run, s: State, op: OperationSpec) -> State:
     return _done(r, s, op, applied=tuple(done), prevented=a.prevented)
 
 
-@handles("release_roles")
-def _release(r: _Run, s: State, op: OperationSpec) -> State:
-    return _done(r, s.with_action(roles_released=True), op)
-
-
 @handles("pay_reserved")
 def _pay(r: _Run, s: State, op: OperationSpec) -> State:
     a = s.action
@@ -688,16 +662,9 @@ def _pay(r: _Run, s: State, op: OperationSpec) -> State:
     return _done(r, s, op, paid=tuple(paid), unpaid=tuple(unpaid))
 
 
-@handles("give_action_marker")
-def _marker(r: _Run, s: State, op: OperationSpec) -> State:
-    src = s.card(s.action.source)
-    s = s.with_card(replace(src, action_markers=src.action_markers + 1))
-    return _done(r, s, op, card=src.id, markers=src.action_markers + 1)
-
-
-@handles("remove_from_stack")
-def _remove(r: _Run, s: State, op: OperationSpec) -> State:
-    return _done(r, s.with_action(on_stack=False), op, feature=s.action.feature)
+#: the operations whose meaning is written once (semantics.OPERATIONS): their handlers are derived
+for _name in OPERATIONS:
+    HANDLERS[_name] = concrete_operation(_name)
 
 
 # --- what playing a feature of each kind does ------------------------------------------------------------

@@ -9,7 +9,10 @@ a feature's fields, a table of the rulebook).  The interpreter evaluates it with
 * the **offers**: when a feature a player holds may be played, by feature kind (``OFFERS``; a kind
   not listed may always be played when its window admits it);
 * the **resource exemptions** of 540: when a card's own text (540.1.x, with 540.3.1's limit) stops
-  a resource being paid (:func:`exempts`).
+  a resource being paid (:func:`exempts`);
+* the **operations** of ``OPERATIONS``: what each changes, as new values of the fields of
+  :mod:`.fields`, and which fields its event reports (the other operations are still written twice,
+  as the interpreter's ``HANDLERS`` and the encoding's ``OPS``, and held together by conformance).
 
 >>> from ruleproof.model.algebra import Concrete
 >>> from ruleproof.model.state import Action, State
@@ -20,11 +23,13 @@ a feature's fields, a table of the rulebook).  The interpreter evaluates it with
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .vocabulary import parse_guard
 
-__all__ = ["GUARDS", "OFFERS", "guard", "guard_text", "offer", "exempts", "strikes", "ATTACKS"]
+__all__ = ["GUARDS", "OFFERS", "OPERATIONS", "Operation", "guard", "guard_text", "offer", "exempts", "strikes",
+           "ATTACKS"]
 
 ATTACKS = ("simple_strike", "attack")
 
@@ -126,3 +131,41 @@ def exempts(E, form: str, limit, kinds: tuple[str, ...]):
     if limit is not None:
         parts.append(E.lt(E.markers(), limit))
     return E.and_(*parts)
+
+
+# --- operations: what each changes -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Operation:
+    """An operation's meaning: ``update(E)`` gives the new value of each field it changes (all read
+    from the state before it); ``report`` names the fields its event records, read after it (event
+    value -> field)."""
+
+    update: Callable
+    report: dict = field(default_factory=dict)
+
+
+def _legality(E):
+    """512.6.3/b3 with 526: the source in the active zone makes the action legal; else it is illegal
+    and goes to completion.  Each check is counted (526: checked once)."""
+    zone = E.get("src_in_zone")
+    return {"legality_checks": E.inc(E.get("legality_checks")),
+            "legal": E.ite(zone, E.lit("legal", True), E.lit("legal", False)),
+            "status": E.ite(zone, E.get("status"), E.lit("status", "illegal"))}
+
+
+#: operation -> its meaning (the operations not here still have one meaning per engine)
+OPERATIONS: dict[str, Operation] = {
+    # 512.6.2/b2: the raw die is the last value rolled (after any reroll)
+    "fix_raw_die": Operation(lambda E: {"raw_die": E.get("last_roll")}, {"die_raw": "raw_die", "rolls": "die_rolls"}),
+    # 512.6.2/b3: the die-roll effect leaves the stack
+    "remove_die_effect": Operation(lambda E: {"die_on_stack": E.lit("die_on_stack", False)}),
+    "check_source_legality": Operation(_legality, {"legal": "legal", "checks": "legality_checks"}),
+    # 512.6.6/b3: cards stop being sources, targets, attackers…
+    "release_roles": Operation(lambda E: {"roles_released": E.lit("roles_released", True)}),
+    # 540.3: the acting card gets an action marker
+    "give_action_marker": Operation(lambda E: {"src_markers": E.inc(E.get("src_markers"))},
+                                    {"card": "source", "markers": "src_markers"}),
+    # 512.7/b3: the feature leaves the stack
+    "remove_from_stack": Operation(lambda E: {"on_stack": E.lit("on_stack", False)}, {"feature": "feature"}),
+}
