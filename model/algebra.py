@@ -139,6 +139,9 @@ class Concrete:
     def inc(self, a: Test) -> Test:
         return lambda s, c: a(s, c) + 1
 
+    def is_none(self, a: Test) -> Test:
+        return lambda s, c: a(s, c) is None
+
     # --- aggregates over the world (the concrete world: its cards and their features) ------------------
     def any_exempt(self) -> Test:
         return lambda s, c: bool(exemptions(s))
@@ -177,6 +180,16 @@ def exemptions(s, markers: dict[str, int] | None = None) -> dict[tuple[str, str]
         for r in m.resources:
             out[(m.card, r)] = m.feature
     return out
+
+
+class _Opaque:
+    """The value of a field the Z3 model abstracts away (and of anything computed from it)."""
+
+    def __repr__(self) -> str:
+        return "OPAQUE"
+
+
+OPAQUE = _Opaque()
 
 
 class Symbolic:
@@ -269,6 +282,8 @@ class Symbolic:
         from .fields import FIELDS
 
         f = FIELDS[name]
+        if not f.var:
+            return OPAQUE  # the model abstracts it away
         v = self.S[name]
         return self.sy.t(v) if f.kind == "bool" else v
 
@@ -281,10 +296,13 @@ class Symbolic:
         return self.sy.val(f.code(value), name)
 
     def ite(self, cond, a, b):
-        return z3.If(cond, a, b)
+        return OPAQUE if any(x is OPAQUE for x in (cond, a, b)) else z3.If(cond, a, b)
 
     def inc(self, a):
-        return self.sy.sat_inc(a)
+        return OPAQUE if a is OPAQUE else self.sy.sat_inc(a)
+
+    def is_none(self, a):
+        return OPAQUE if a is OPAQUE else a == self.sy.val(0, a.size())
 
 
 # --- an operation's meaning, compiled for each engine ----------------------------------------------------------
@@ -317,8 +335,14 @@ def symbolic_operation(name: str):
     meaning = OPERATIONS[name]
 
     def body(sy, S, die, p, k):
-        ups = meaning.update(Symbolic(sy, S))
-        return sy.true(), {f: (sy.b(v) if FIELDS[f].kind == "bool" else v) for f, v in ups.items()}
+        out = {}
+        for f, v in meaning.update(Symbolic(sy, S)).items():
+            if not FIELDS[f].var:
+                continue  # a field the model abstracts away
+            if v is OPAQUE:  # the abstraction would be unsound: say so where the word is compiled
+                raise ValueError(f"operation {name}: the model's {f} would depend on a field it abstracts away")
+            out[f] = sy.b(v) if FIELDS[f].kind == "bool" else v
+        return sy.true(), out
 
     body.meaning = name
     return body

@@ -132,10 +132,6 @@ def _nothing(sy, S, die, p, k):
     return sy.true(), {}
 
 
-def _finalize(sy, S, die, p, k):
-    return sy.true(), {"magnitude_known": sy.val(1, 1)}
-
-
 def _apply_effect(sy, S, die, p, k):
     return sy.true(), {"effect_applied": sy.val(1, 1), "status": sy.val(STATUS["hit"], 3)}
 
@@ -158,7 +154,7 @@ OPS: dict[str, Callable] = {
     "declare": _declare, "fix_x": _fix_x, "check_resources": _check_resources, "reserve_resources": _reserve,
     "resolve_claims": _resolve, "roll_die": _roll, "apply_dice_modifiers": _apply_dice,
     "fix_final_die": _fix_final, "determine_base": _determine,
-    "apply_magnitude_modifiers": _nothing, "finalize_magnitude": _finalize,
+    "apply_magnitude_modifiers": _nothing,
     "apply_effect": _apply_effect, "pay_reserved": _pay,
 }
 

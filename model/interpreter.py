@@ -610,14 +610,6 @@ def _condition(f: Feature, source: Card, reads: str) -> bool:
     return source.value(prop, reads) >= n
 
 
-@handles("finalize_magnitude")
-def _finalize(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    final = a.magnitude_final if a.magnitude_final is not None else a.magnitude_base
-    s = s.with_action(magnitude_final=final, magnitude_known=True)
-    return _done(r, s, op, magnitude=final)
-
-
 @handles("apply_effect")
 def _apply_effect(r: _Run, s: State, op: OperationSpec) -> State:
     a = s.action

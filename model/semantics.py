@@ -161,6 +161,10 @@ OPERATIONS: dict[str, Operation] = {
     # 512.6.2/b3: the die-roll effect leaves the stack
     "remove_die_effect": Operation(lambda E: {"die_on_stack": E.lit("die_on_stack", False)}),
     "check_source_legality": Operation(_legality, {"legal": "legal", "checks": "legality_checks"}),
+    # 512.6.3/b4: the final magnitude (with its modifiers, or the base) is known; nothing changes it after
+    "finalize_magnitude": Operation(lambda E: {
+        "magnitude_final": E.ite(E.is_none(E.get("magnitude_final")), E.get("magnitude_base"), E.get("magnitude_final")),
+        "magnitude_known": E.lit("magnitude_known", True)}, {"magnitude": "magnitude_final"}),
     # 512.6.6/b3: cards stop being sources, targets, attackers…
     "release_roles": Operation(lambda E: {"roles_released": E.lit("roles_released", True)}),
     # 540.3: the acting card gets an action marker
