@@ -142,12 +142,48 @@ class Concrete:
     def is_none(self, a: Test) -> Test:
         return lambda s, c: a(s, c) is None
 
+    def concrete(self, fn) -> Test:
+        """A value only the interpreter holds, computed by ``fn(state)`` (the model abstracts it away)."""
+        return lambda s, c: fn(s)
+
+    # --- what an action costs (540.2, 542.2) ---------------------------------------------------------------
+    def resource(self, card: str, res: str) -> Test:
+        return lambda s, c: s.card(card).resource(res)
+
+    def cost_fixed(self, amount: str) -> Test:
+        if amount.isdigit():
+            return _c(True)
+        return lambda s, c: (x := s.action.x(amount)) is not None and x.value is not None
+
+    def cost_need(self, amount: str) -> Test:
+        if amount.isdigit():
+            return _c(int(amount))
+        return lambda s, c: s.action.x(amount).value
+
+    def cost_short(self, short) -> Test:
+        """Some entry of the action's cost is short by the meaning ``short(E, card, res, amount)``."""
+        return lambda s, c: bool(short_entries(s, short))
+
     # --- aggregates over the world (the concrete world: its cards and their features) ------------------
     def any_exempt(self) -> Test:
         return lambda s, c: bool(exemptions(s))
 
 
 _EXEMPT_TESTS: dict = {}
+_SHORT_TESTS: dict = {}
+
+
+def short_entries(s, short) -> list[tuple[str, str, str]]:
+    """The entries of the executing action's cost that ``short`` (a meaning of an entry) says the card
+    lacks, in a concrete state (each entry's test compiled once)."""
+    out = []
+    for entry in s.action.cost:
+        test = _SHORT_TESTS.get((short, entry))
+        if test is None:
+            test = _SHORT_TESTS[(short, entry)] = short(Concrete(), *entry)
+        if test(s, None):
+            out.append(entry)
+    return out
 
 
 def _exempt_test(f) -> Test:
@@ -220,7 +256,7 @@ class Symbolic:
         return self.sy.false() if not xs else xs[0] if len(xs) == 1 else z3.Or(*xs)
 
     def lt(self, a, b):
-        return z3.ULT(a, b)
+        return a < b  # signed: a count left negative by a payment is below any need
 
     def kind_in(self, *kinds: str):
         return self.sy.is_kind(self.S, *kinds)
@@ -304,6 +340,33 @@ class Symbolic:
     def is_none(self, a):
         return OPAQUE if a is OPAQUE else a == self.sy.val(0, a.size())
 
+    def concrete(self, fn):
+        return OPAQUE
+
+    def resource(self, card: str, res: str):
+        """A card's resource as the model holds it: the source's crystals (8 bits, signed); every card
+        of the menu has one «close» resource, which paying does not spend (it closes the card)."""
+        if card == "src" and res == "crystal":
+            return self.S["src_crystals"]
+        return self.sy.val(1 if res == "close" else 0, 8)
+
+    def cost_fixed(self, amount: str):
+        if amount.isdigit():
+            return self.sy.true()
+        return self.sy.t(self.S["x_cost_fixed"])
+
+    def cost_need(self, amount: str):
+        if amount.isdigit():
+            return self.sy.val(int(amount), 8)
+        return z3.ZeroExt(4, self.S["w_cost_x_value"])
+
+    def cost_short(self, short):
+        from .menu import COST_ENTRIES
+
+        present = {"always": self.sy.true(), "defender": self.sy.t(self.S["w_has_defender"]),
+                   "cost_x": self.sy.t(self.S["x_cost_declared"])}
+        return z3.Or([z3.And(present[when], short(self, card, res, amount)) for card, res, amount, when in COST_ENTRIES])
+
 
 # --- an operation's meaning, compiled for each engine ----------------------------------------------------------
 
@@ -316,11 +379,13 @@ def concrete_operation(name: str):
 
     meaning = OPERATIONS[name]
     updates = tuple(meaning.update(Concrete()).items())
-    report = tuple((key, FIELDS[f].get) for key, f in meaning.report.items())
+    report = tuple((key, FIELDS[f].get if isinstance(f, str) else None, f) for key, f in meaning.report.items())
 
     def handler(r, s, op):
+        before = s
         s = apply(s, {f: test(s, None) for f, test in updates})
-        r.emit(s, op.op, op.cites, {**op.params, **{key: get(s) for key, get in report}}, op.assumes)
+        values = {key: get(s) if get is not None else fn(before, s) for key, get, fn in report}
+        r.emit(s, op.op, op.cites, {**op.params, **values}, op.assumes)
         return s
 
     handler.meaning = name  # derived from semantics.OPERATIONS (tests/model/test_one_meaning.py reads this)

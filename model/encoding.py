@@ -75,12 +75,6 @@ def _fix_x(sy: System, S, die, p, k):
     return sy.true(), upd
 
 
-def _check_resources(sy: System, S, die, p, k):
-    short = z3.And(sy.t(S["x_cost_declared"]), z3.Or(z3.Not(sy.t(S["x_cost_fixed"])),
-                                              S["src_crystals"] < z3.ZeroExt(4, S["w_cost_x_value"])))
-    return sy.true(), {"resources_ok": z3.If(short, sy.val(2, 2), sy.val(1, 2))}
-
-
 def _reserve(sy: System, S, die, p, k):
     include = p.get("include_modified", True)
     es, ed = sy.exempt(S, True)
@@ -90,10 +84,6 @@ def _reserve(sy: System, S, die, p, k):
     rsv = z3.Concat(sy.b(want[2]), sy.b(want[1]), sy.b(want[0]))
     amt = z3.If(sy.t(S["x_cost_fixed"]), S["w_cost_x_value"], sy.val(0, 4))
     return sy.true(), {"reserved": rsv, "reserved_done": sy.val(1, 1), "reserved_crystals": z3.If(want[2], amt, sy.val(0, 4))}
-
-
-def _resolve(sy, S, die, p, k):
-    return sy.true(), {"claims": sy.val(0, 3)}
 
 
 def _roll(sy: System, S, die, p, k):
@@ -132,10 +122,6 @@ def _nothing(sy, S, die, p, k):
     return sy.true(), {}
 
 
-def _apply_effect(sy, S, die, p, k):
-    return sy.true(), {"effect_applied": sy.val(1, 1), "status": sy.val(STATUS["hit"], 3)}
-
-
 def _pay(sy: System, S, die, p, k):
     es, ed = sy.exempt(S, p.get("exempt_modified", True))
     r = S["reserved"]
@@ -151,11 +137,11 @@ def _pay(sy: System, S, die, p, k):
 
 OPS: dict[str, Callable] = {
     **{name: symbolic_operation(name) for name in OPERATIONS},  # written once: semantics.OPERATIONS
-    "declare": _declare, "fix_x": _fix_x, "check_resources": _check_resources, "reserve_resources": _reserve,
-    "resolve_claims": _resolve, "roll_die": _roll, "apply_dice_modifiers": _apply_dice,
+    "declare": _declare, "fix_x": _fix_x, "reserve_resources": _reserve,
+    "roll_die": _roll, "apply_dice_modifiers": _apply_dice,
     "fix_final_die": _fix_final, "determine_base": _determine,
     "apply_magnitude_modifiers": _nothing,
-    "apply_effect": _apply_effect, "pay_reserved": _pay,
+    "pay_reserved": _pay,
 }
 
 

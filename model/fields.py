@@ -5,7 +5,7 @@ of the executing :class:`~ruleproof.model.state.Action` or of the acting card) a
 variable of the same name in the Z3 model's vector (:mod:`.symbolic`).  ``kind`` says how a value
 of one is a value of the other: ``bool`` (a flag, one bit), ``code`` (a Python value and its number,
 ``codes``), ``counter`` (a count that the vector saturates at its width), ``die`` (a die value or
-None, 0 in the vector).  A field with ``var`` None exists only in the interpreter (what an event
+None, 0 in the vector), ``count`` (a tuple the vector holds as its length).  A field with ``var`` None exists only in the interpreter (what an event
 reports); the Z3 model abstracts it away.
 
 >>> from ruleproof.model.menu import menu_world, world_state
@@ -38,6 +38,8 @@ class Field:
             return getattr(s.action, self.attr)
         if self.where == "source":
             return getattr(s.card(s.action.source), self.attr)
+        if self.where == "state":
+            return getattr(s, self.attr)
         return _DERIVED[self.attr](s)
 
     def code(self, value) -> int:
@@ -46,6 +48,8 @@ class Field:
             return self.codes[value]
         if self.kind == "die":
             return 0 if value is None else value
+        if self.kind == "count":
+            return len(value)
         return int(value)
 
 
@@ -65,6 +69,10 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     Field("src_markers", "counter", "source", "action_markers"),
     Field("src_in_zone", "bool", "source", "in_active_zone"),
     Field("magnitude_known", "bool", "action", "magnitude_known"),
+    Field("resources_ok", "code", "action", "resources_ok", LEGAL),
+    Field("effect_applied", "bool", "action", "effect_applied"),
+    Field("claims", "count", "state", "claims"),
+    Field("cards", "concrete", "state", "cards", var=False),
     Field("magnitude_final", "concrete", "action", "magnitude_final", var=False),
     Field("magnitude_base", "concrete", "action", "magnitude_base", var=False),
     Field("feature", "concrete", "action", "feature", var=False),
@@ -75,15 +83,19 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
 
 def apply(s, changes: dict[str, object]):
     """The state ``s`` with the fields ``changes`` names set (one new action, one new card at most)."""
-    on_action, on_source = {}, {}
+    on_action, on_source, on_state = {}, {}, {}
     for name, value in changes.items():
         f = FIELDS[name]
         if f.where == "action":
             on_action[f.attr] = value
         elif f.where == "source":
             on_source[f.attr] = value
+        elif f.where == "state":
+            on_state[f.attr] = value
         else:
             raise ValueError(f"field {name} is read only")
+    if on_state:
+        s = evolve(s, **on_state)
     if on_source:
         s = s.with_card(evolve(s.card(s.action.source), **on_source))
     if on_action:

@@ -474,21 +474,6 @@ def _cost_amount(a: Action, amount: str) -> int | None:
     return x.value if x is not None else None
 
 
-@handles("check_resources")
-def _check_resources(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    short = []
-    for card_id, res, amount in a.cost:
-        need = _cost_amount(a, amount)
-        have = s.card(card_id).resource(res)
-        if need is None:
-            short.append(f"{card_id}:{res} {amount} not fixed yet")
-        elif have < need:
-            short.append(f"{card_id}:{res} {have}<{need}")
-    s = s.with_action(resources_ok=not short)
-    return _done(r, s, op, ok=not short, short=tuple(short))
-
-
 @handles("fix_x")
 def _fix_x(r: _Run, s: State, op: OperationSpec) -> State:
     kind, reads = op.params["x"], op.params.get("reads", "printed")
@@ -516,12 +501,6 @@ def _reserve(r: _Run, s: State, op: OperationSpec) -> State:
         reserved.append((card_id, res, need if need is not None else 0))
     s = s.with_action(reserved=tuple(reserved), reserved_done=True)
     return _done(r, s, op, reserved=tuple(reserved))
-
-
-@handles("resolve_claims")
-def _resolve(r: _Run, s: State, op: OperationSpec) -> State:
-    resolved = s.claims
-    return _done(r, replace(s, claims=()), op, resolved=resolved)
 
 
 @handles("apply_dice_modifiers")
@@ -608,28 +587,6 @@ def _condition(f: Feature, source: Card, reads: str) -> bool:
         return True
     what, prop, n = f.condition
     return source.value(prop, reads) >= n
-
-
-@handles("apply_effect")
-def _apply_effect(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    amount = a.magnitude_final or 0
-    done = []
-    if not a.prevented:
-        for t in a.targets:
-            card = s.card(t)
-            if a.effect == "heal":
-                card = replace(card, wounds=max(0, card.wounds - amount))
-            else:
-                card = replace(card, wounds=card.wounds + amount)
-            s = s.with_card(card)
-            done.append((t, a.effect, amount))
-    if a.return_strike and a.return_magnitude:
-        src = s.card(a.source)
-        s = s.with_card(replace(src, wounds=src.wounds + a.return_magnitude))
-        done.append((a.source, "return_strike", a.return_magnitude))
-    s = s.with_action(effect_applied=True, status="hit")
-    return _done(r, s, op, applied=tuple(done), prevented=a.prevented)
 
 
 @handles("pay_reserved")

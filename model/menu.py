@@ -23,7 +23,7 @@ from .features import Effect, Feature
 from .state import Action, Card, State, XVar
 from .vocabulary import X_KINDS
 
-__all__ = ["KINDS", "ATTACKS", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
+__all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
            "menu_world", "resource_modifier", "world_state", "world_of"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
@@ -37,6 +37,12 @@ ROLES = {"src": "A", "tgt": "B", "allyA": "A", "allyB": "B", "def": "B"}
 #: the name each X of an action goes by (a cost-X is also the amount of its crystal cost, 542.2)
 X_NAMES = {"cost": "X_cost", "targets": "X_targets", "magnitude_chosen": "X_mag", "magnitude_computed": "X_mag",
            "implicit": "X_mag"}
+
+
+#: what an action of the menu costs (542.2, 540.2): (card, resource, amount or X name, when it is there) —
+#: closing the source, closing a defender (its return strike is part of a simple strike), a cost-X in crystals
+COST_ENTRIES = (("src", "close", "1", "always"), ("def", "close", "1", "defender"),
+                ("src", "crystal", X_NAMES["cost"], "cost_x"))
 
 
 def card(cid: str, features=(), *, health: int = 5, movement: int = 1, movement_mod: int = 0, named_power: int = 1,
@@ -66,8 +72,8 @@ def action(kind: str, xs=(), *, defender: bool = False, magnitude_base: int | No
     return strike is part of a simple strike) and a cost-X is paid in crystals (542.2).  Without an X
     of the magnitude, a spell or an effect has ``magnitude_base``; an attack's comes from the strike."""
     xs = tuple(xs)
-    cost = [("src", "close", "1")] + ([("def", "close", "1")] if defender else [])
-    cost += [("src", "crystal", x.name) for x in xs if x.kind == "cost"]
+    present = {"always": True, "defender": defender, "cost_x": any(x.kind == "cost" for x in xs)}
+    cost = [(c, r, amount) for c, r, amount, when in COST_ENTRIES if present[when]]
     magnitude_x = any(x.kind in ("magnitude_chosen", "magnitude_computed", "implicit") for x in xs)
     return Action(feature="act", kind=kind, source="src", targets=("tgt",), defender="def" if defender else None,
                   magnitude_base=None if magnitude_x or kind in ATTACKS else magnitude_base, xs=xs, cost=tuple(cost),

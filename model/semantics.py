@@ -138,8 +138,8 @@ def exempts(E, form: str, limit, kinds: tuple[str, ...]):
 @dataclass(frozen=True)
 class Operation:
     """An operation's meaning: ``update(E)`` gives the new value of each field it changes (all read
-    from the state before it); ``report`` names the fields its event records, read after it (event
-    value -> field)."""
+    from the state before it); ``report`` says what its event records: event value -> a field (read
+    after it) or a function ``(before, after) -> value`` (the interpreter's account, for the reader)."""
 
     update: Callable
     report: dict = field(default_factory=dict)
@@ -154,10 +154,69 @@ def _legality(E):
             "status": E.ite(zone, E.get("status"), E.lit("status", "illegal"))}
 
 
+def cost_short(E, card: str, res: str, amount: str):
+    """540.2, 542.2: the card lacks what one entry of the cost asks — its X is not named yet, or the card
+    has less of the resource than it."""
+    return E.or_(E.not_(E.cost_fixed(amount)), E.lt(E.resource(card, res), E.cost_need(amount)))
+
+
+def _short_text(before, after) -> tuple[str, ...]:
+    """The check_resources event's account of what is short (for the reader)."""
+    from .algebra import short_entries
+
+    out = []
+    for card, res, amount in short_entries(before, cost_short):
+        x = None if amount.isdigit() else before.action.x(amount)
+        if x is not None and x.value is None or x is None and not amount.isdigit():
+            out.append(f"{card}:{res} {amount} not fixed yet")
+        else:
+            need = int(amount) if amount.isdigit() else x.value
+            out.append(f"{card}:{res} {before.card(card).resource(res)}<{need}")
+    return tuple(out)
+
+
+def _apply_effect(s):
+    """511 (an assumption of the bundled rulebook: A-effect-order): the effect of the final magnitude on
+    each target (wounds, or healing), unless prevented; a return strike wounds the source.  The
+    model abstracts wounds away: this is the interpreter's part only."""
+    from .state import evolve
+
+    a = s.action
+    amount = a.magnitude_final or 0
+    if not a.prevented:
+        for t in a.targets:
+            card = s.card(t)
+            wounds = max(0, card.wounds - amount) if a.effect == "heal" else card.wounds + amount
+            s = s.with_card(evolve(card, wounds=wounds))
+    if a.return_strike and a.return_magnitude:
+        src = s.card(a.source)
+        s = s.with_card(evolve(src, wounds=src.wounds + a.return_magnitude))
+    return s.cards
+
+
+def _effects_applied(before, after) -> tuple:
+    a = before.action
+    amount = a.magnitude_final or 0
+    done = [] if a.prevented else [(t, a.effect, amount) for t in a.targets]
+    if a.return_strike and a.return_magnitude:
+        done.append((a.source, "return_strike", a.return_magnitude))
+    return tuple(done)
+
+
 #: operation -> its meaning (the operations not here still have one meaning per engine)
 OPERATIONS: dict[str, Operation] = {
     # 512.6.2/b2: the raw die is the last value rolled (after any reroll)
     "fix_raw_die": Operation(lambda E: {"raw_die": E.get("last_roll")}, {"die_raw": "raw_die", "rolls": "die_rolls"}),
+    # 540.2, 542.2: the card must have the resources to declare the action (a cost-X within them)
+    "check_resources": Operation(lambda E: {"resources_ok": E.ite(E.cost_short(cost_short), E.lit("resources_ok", False),
+                                                                  E.lit("resources_ok", True))},
+                                 {"ok": "resources_ok", "short": _short_text}),
+    # 512.5/t1: the claims are resolved
+    "resolve_claims": Operation(lambda E: {"claims": E.lit("claims", ())}, {"resolved": lambda before, after: before.claims}),
+    # 512.6.5: the effect is applied
+    "apply_effect": Operation(lambda E: {"cards": E.concrete(_apply_effect), "effect_applied": E.lit("effect_applied", True),
+                                         "status": E.lit("status", "hit")},
+                              {"applied": _effects_applied, "prevented": lambda before, after: before.action.prevented}),
     # 512.6.2/b3: the die-roll effect leaves the stack
     "remove_die_effect": Operation(lambda E: {"die_on_stack": E.lit("die_on_stack", False)}),
     "check_source_legality": Operation(_legality, {"legal": "legal", "checks": "legality_checks"}),
