@@ -41,6 +41,22 @@ def _c(v):
     return lambda s, c: v
 
 
+def _junction(xs: tuple, conj: bool) -> Test:
+    """All of ``xs`` (``conj``) or any of them, as one closure (two tests without a generator: the
+    guards' hot path)."""
+    if not xs:
+        return _c(conj)
+    if len(xs) == 1:
+        return xs[0]
+    if len(xs) == 2:
+        a, b = xs
+        if conj:
+            return lambda s, c: a(s, c) and b(s, c)
+        return lambda s, c: a(s, c) or b(s, c)
+    quantifier = all if conj else any
+    return lambda s, c: quantifier(x(s, c) for x in xs)
+
+
 class Concrete:
     """Meanings as compiled closures ``(state, card) -> value`` over the interpreter's state; ``card``
     is the :class:`~ruleproof.model.state.Card` a feature's offer is asked for (None elsewhere)."""
@@ -59,24 +75,10 @@ class Concrete:
         return lambda s, c: not a(s, c)
 
     def and_(self, *xs: Test) -> Test:
-        if not xs:
-            return _c(True)
-        if len(xs) == 1:
-            return xs[0]
-        if len(xs) == 2:
-            a, b = xs
-            return lambda s, c: a(s, c) and b(s, c)
-        return lambda s, c: all(x(s, c) for x in xs)
+        return _junction(xs, True)
 
     def or_(self, *xs: Test) -> Test:
-        if not xs:
-            return _c(False)
-        if len(xs) == 1:
-            return xs[0]
-        if len(xs) == 2:
-            a, b = xs
-            return lambda s, c: a(s, c) or b(s, c)
-        return lambda s, c: any(x(s, c) for x in xs)
+        return _junction(xs, False)
 
     def lt(self, a: Test, b: Test) -> Test:
         return lambda s, c: a(s, c) < b(s, c)

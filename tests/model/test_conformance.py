@@ -105,8 +105,8 @@ def test_a_planted_encoding_fault_is_caught(monkeypatch):
         raise ConformanceError(out.disagreement)
 
 
-def test_a_planted_offer_fault_is_caught(monkeypatch):
-    """The encoding offers «after an illegal action» whatever the status (RC4: different choices)."""
+def _offer_after_ability_always(monkeypatch):
+    """Plant a fault in the encoding: «after an illegal action» offered whatever the status."""
     real = symbolic.System.playable
 
     def wrong(self, S, oi):
@@ -115,6 +115,11 @@ def test_a_planted_offer_fault_is_caught(monkeypatch):
         return real(self, S, oi)
 
     monkeypatch.setattr(symbolic.System, "playable", wrong)
+
+
+def test_a_planted_offer_fault_is_caught(monkeypatch):
+    """The encoding offers «after an illegal action» whatever the status (RC4: different choices)."""
+    _offer_after_ability_always(monkeypatch)
     d = conformance(RB, runs=60, seed=0).disagreement
     assert d is not None and d.code == "RC4" and d.step == "completion", d
 
@@ -146,13 +151,6 @@ def test_sampled_z3_paths_replay_on_the_interpreter():
 def test_a_z3_path_the_interpreter_does_not_take_is_caught(monkeypatch):
     """The reverse direction alone (no interpreter-driven runs): Z3 plays «after an illegal action»
     whatever the status; the interpreter, answering the same choices, does not offer it (RC7)."""
-    real = symbolic.System.playable
-
-    def wrong(self, S, oi):
-        if symbolic.OPTIONS[oi].feature.kind == "after_ability":
-            return self.true()
-        return real(self, S, oi)
-
-    monkeypatch.setattr(symbolic.System, "playable", wrong)
+    _offer_after_ability_always(monkeypatch)
     d = conformance(RB, runs=0, walks=80, seed=0).disagreement
     assert d is not None and d.code == "RC7", d
