@@ -21,20 +21,23 @@ __all__ = ["abstract", "beyond_bounds"]
 
 STATUS = STATUS_CODES
 
-def beyond_bounds(state: State) -> str | None:
+def beyond_bounds(state: State) -> dict[str, str] | None:
     """What of a concrete state the vector cannot hold exactly (a counter or value past its
     bit-width, where :func:`abstract` would clamp it and the encoding would compute with the clamped
-    value), or None: within those bounds the encoding is exact, beyond them it is not."""
+    value), in both languages, or None: within those bounds the encoding is exact, beyond them it is
+    not."""
     a = state.action
     n = sum(1 for _, amount in a.dice_mods if not isinstance(amount, int))
     if n > 3:
-        return f"{n} dice modifiers with an X (the model counts up to 3)"
+        return {"en": f"{n} dice modifiers with an X (the model counts up to 3)",
+                "ru": f"модификаторов броска с X: {n} (модель считает до 3)"}
     for what, v in (("die", a.die_rolls[-1] if a.die_rolls else 0), ("raw die", a.die_raw or 0)):
         if not 0 <= v <= 15:
-            return f"{what} {v} (the model holds 0..15)"
+            return {"en": f"{what} {v} (the model holds 0..15)", "ru": f"кубик {v} (модель хранит 0..15)"}
     for what, v in (("final die", a.die_final or 0),):
         if not -128 <= v <= 127:
-            return f"{what} {v} (the model holds -128..127)"
+            return {"en": f"{what} {v} (the model holds -128..127)",
+                    "ru": f"итоговый бросок {v} (модель хранит -128..127)"}
     return None
 
 

@@ -39,7 +39,7 @@ from .rulebook import Rulebook
 from .symbolic import OPTIONS, System, abstract, beyond_bounds, compile_rulebook, menu_world, world_state
 from .z3eval import compile_terms
 
-__all__ = ["Disagreement", "ConformanceError", "ConformanceOutcome", "Checker", "check_trace", "sample_play",
+__all__ = ["Disagreement", "ConformanceOutcome", "Checker", "check_trace", "sample_play",
            "symbolic_walk", "check_walk",
            "conformance", "CODES", "DEFAULT_RUNS"]
 
@@ -73,22 +73,16 @@ class Disagreement:
     answers: tuple = ()
     seed: int | None = None
     run: int | None = None
+    interpreter_ru: str = ""  # the same in Russian, where it has words (else ``interpreter``)
+    z3_ru: str = ""
 
     def text(self, lang: str = "en") -> str:
         ru, en = CODES[self.code]
         if lang == "ru":
             return (f"{self.code}: {ru} — «{self.word}», шаг «{self.step}», событие #{self.seq}; "
-                    f"интерпретатор: {self.interpreter}; Z3: {self.z3}")
+                    f"интерпретатор: {self.interpreter_ru or self.interpreter}; Z3: {self.z3_ru or self.z3}")
         return (f"{self.code}: {en} — {self.word!r} at step {self.step!r}, event #{self.seq}; "
                 f"interpreter: {self.interpreter}; Z3: {self.z3}")
-
-
-class ConformanceError(AssertionError):
-    """Raised by :func:`check_trace` when ``raise_`` is asked for (tests)."""
-
-    def __init__(self, d: Disagreement) -> None:
-        super().__init__(d.text("en"))
-        self.disagreement = d
 
 
 #: compiled disjuncts by the text of their terms: the drafts of one rulebook share most of them
@@ -152,12 +146,16 @@ def check_trace(checker: Checker, world_vars: dict, events: list) -> tuple[int, 
                 die = e.state.action.die_rolls[-1]
         elif e.op == "roll_die" and not e.values.get("skipped"):
             die = e.values["die"]
-        def bad(code: str, interp: str, z3_: str) -> tuple[int, Disagreement]:
-            return n, Disagreement(code, e.op, e.step, sy.loc_name(loc), e.seq, interp, z3_, dict(world_vars))
+        def bad(code: str, interp, z3_) -> tuple[int, Disagreement]:
+            """``interp``, ``z3_``: a text in no language (names and values), or (English, Russian)."""
+            i_en, i_ru = (interp, "") if isinstance(interp, str) else interp
+            z_en, z_ru = (z3_, "") if isinstance(z3_, str) else z3_
+            return n, Disagreement(code, e.op, e.step, sy.loc_name(loc), e.seq, i_en, z_en, dict(world_vars),
+                                   interpreter_ru=i_ru, z3_ru=z_ru)
 
         beyond = beyond_bounds(e.state)
         if beyond is not None:
-            return bad("RC6", beyond, "bounded")
+            return bad("RC6", (beyond["en"], beyond["ru"]), ("bounded", "ограничена"))
         post = abstract(sy, e.state, world_vars, nxt, wpl, wps, played)
         succ = checker.successors(pre, loc, die)
 
@@ -165,15 +163,17 @@ def check_trace(checker: Checker, world_vars: dict, events: list) -> tuple[int, 
             offered = set(e.values.get("offered", ())) | {"pass"}
             enabled = {"pass" if d.event == "pass" else OPTIONS[d.option].feature.id for d, _ in succ}
             if enabled != offered:
-                return bad("RC4", f"offers {sorted(offered)}", f"enables {sorted(enabled)}")
+                return bad("RC4", (f"offers {sorted(offered)}", f"предлагает {sorted(offered)}"),
+                           (f"enables {sorted(enabled)}", f"допускает {sorted(enabled)}"))
             succ = [(d, s) for d, s in succ if (d.event == "pass") == (chosen == "pass") and (
                 d.event != "play" or OPTIONS[d.option].feature.id == chosen)]
         elif die is not None:  # a die: every face is a successor; this one is the interpreter's
             for face in sy.faces:
                 if not checker.successors(pre, loc, face):
-                    return bad("RC5", f"rolls {die}", f"allows no {face}")
+                    return bad("RC5", (f"rolls {die}", f"выпало {die}"), (f"allows no {face}", f"не допускает {face}"))
         if not succ:
-            return bad("RC1", f"{e.op} to {sy.loc_name(nxt) if nxt < len(sy.locs) else nxt}", "no transition")
+            to = sy.loc_name(nxt) if nxt < len(sy.locs) else nxt
+            return bad("RC1", (f"{e.op} to {to}", f"{e.op} → {to}"), ("no transition", "нет перехода"))
         if len(succ) > 1:
             return bad("RC2", e.op, ", ".join(d.label for d, _ in succ))
         d, got = succ[0]
@@ -204,9 +204,11 @@ def sample_play(rb: Rulebook, rng: random.Random, world_vars: dict | None = None
     return world_vars, st.trace.events, answers
 
 
-def symbolic_walk(checker: Checker, rng: random.Random, world_vars: dict, max_steps: int = 3000) -> tuple[list, list]:
+def symbolic_walk(checker: Checker, rng: random.Random, world_vars: dict,
+                  max_steps: int = 3000) -> tuple[list, list, int | None]:
     """A random path of the Z3 system from the initial state of ``world_vars``: (the disjuncts taken,
-    the answers it gave: a die value, a feature id or None for a pass, in order)."""
+    the answers it gave — a die value, a feature id or None for a pass, in order —, and the location
+    where no transition was enabled before the end, or None)."""
     sy = checker.sy
     pre = abstract(sy, world_state(world_vars), world_vars, sy.start_pc)
     path, answers = [], []
@@ -219,7 +221,7 @@ def symbolic_walk(checker: Checker, rng: random.Random, world_vars: dict, max_st
         die = rng.randint(*sy.faces) if any(d.uses_die for d in here) else None
         succ = checker.successors(pre, pc, die)
         if not succ:
-            break  # no transition: the replay shows where the interpreter goes instead
+            return path, answers, pc
         passes = [x for x in succ if x[0].event == "pass"]
         d, post = passes[0] if passes and rng.random() < 0.5 else rng.choice(succ)
         if d.event == "pass":
@@ -230,34 +232,46 @@ def symbolic_walk(checker: Checker, rng: random.Random, world_vars: dict, max_st
             answers.append(die)
         path.append(d)
         pre = post
-    return path, answers
+    return path, answers, None
 
 
-def check_walk(checker: Checker, world_vars: dict, path: list, answers: list) -> Disagreement | None:
-    """Replay a Z3 path on the interpreter: it must take the same steps."""
+def check_walk(checker: Checker, world_vars: dict, path: list, answers: list,
+               stuck: int | None = None) -> Disagreement | None:
+    """Replay a Z3 path on the interpreter: it must take the same steps (:func:`.paths.same_step`), and
+    go no further where the path had nowhere to go (``stuck``)."""
     from .interpreter import NotOffered
+    from .paths import same_step
 
     sy = checker.sy
     st = Stepper(sy.rb, world_state(world_vars))
     queue = list(answers)
+
+    def bad(d_event, step, where, seq, interp, z3_, code="RC7"):
+        return Disagreement(code, d_event, step, where, seq, interp[0], z3_[0], dict(world_vars), tuple(answers),
+                            interpreter_ru=interp[1], z3_ru=z3_[1])
+
     try:
         while st.ask is not None and queue:
+            answer = queue[0]
             st.answer(queue.pop(0))
-    except NotOffered as exc:
+    except NotOffered:
         e = st.trace.events[-1]
-        return Disagreement("RC7", "play", e.step, "", e.seq, f"does not offer it ({exc})", "plays it",
-                            dict(world_vars), tuple(answers))
-    for d, at in zip(path, locate(sy, st.trace.events)):
-        e = at.event
-        same = d.loc == at.loc and d.event == e.op and (
-            d.event != "play" or OPTIONS[d.option].feature.id == e.values.get("feature"))
-        if not same:
-            return Disagreement("RC7", d.event, d.step, sy.loc_name(d.loc), e.seq,
-                                f"{e.op} at {sy.loc_name(at.loc)}", d.label, dict(world_vars), tuple(answers))
-    if len(st.trace.events) < len(path) and st.trace.outcome != "step_limit":
-        d = path[len(st.trace.events)]
-        return Disagreement("RC7", d.event, d.step, sy.loc_name(d.loc), len(st.trace.events),
-                            "stops", d.label, dict(world_vars), tuple(answers))
+        return bad("play", e.step, "", e.seq, (f"does not offer {answer}", f"не предлагает {answer}"),
+                   (f"plays {answer}", f"разыгрывает {answer}"))
+    located = list(locate(sy, st.trace.events))
+    for d, at in zip(path, located):
+        if not same_step(d, at):
+            e = at.event
+            return bad(d.event, d.step, sy.loc_name(d.loc), e.seq, (f"{e.op} at {sy.loc_name(at.loc)}",) * 2,
+                       (d.label,) * 2)
+    if len(located) < len(path) and st.trace.outcome != "step_limit":
+        d = path[len(located)]
+        return bad(d.event, d.step, sy.loc_name(d.loc), len(located), ("stops", "останавливается"),
+                   (d.label,) * 2)
+    if stuck is not None and len(located) > len(path):
+        e = located[len(path)].event
+        return bad(e.op, e.step, sy.loc_name(stuck), e.seq, (e.op, e.op), ("no transition", "нет перехода"),
+                   code="RC1")
     return None
 
 
@@ -300,8 +314,8 @@ def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: Sy
         if found is not None:
             break
         world = menu_world(rng.choice, lambda: rng.random() < 0.5)
-        path, answers = symbolic_walk(checker, rng, world)
-        found = check_walk(checker, world, path, answers)
+        path, answers, stuck = symbolic_walk(checker, rng, world)
+        found = check_walk(checker, world, path, answers, stuck)
         walked += len(path)
         if found is not None:
             found = Disagreement(**{**found.__dict__, "seed": seed, "run": runs + i})

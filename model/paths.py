@@ -29,7 +29,7 @@ from typing import Iterator, NamedTuple
 
 from .symbolic import OPT_INDEX, OPTIONS, System
 
-__all__ = ["Located", "locate", "disjunct_path"]
+__all__ = ["Located", "locate", "disjunct_path", "same_step"]
 
 _TURNS = ("pass", "play")
 _MOVES = ("enter", "goto", "end", "deadlock", "window", "window_closed")
@@ -84,6 +84,21 @@ def locate(sy: System, events: list) -> Iterator[Located]:
             i += 1
             nxt = sy.op_loc[(step, i)] if i < len(spec.operations) else sy.exit_loc[step]
         yield Located(e, loc, nxt, wpl, wps, played)
+
+
+#: events that are never an operation a guard skips
+_UNSKIPPABLE = ("play", "pass", "enter", "goto", "end", "deadlock", "window_closed")
+
+
+def same_step(d, at: Located) -> bool:
+    """Does disjunct ``d`` take the located interpreter event ``at``: the same place, the same event,
+    an operation done or skipped alike, the same feature played?"""
+    e = at.event
+    if d.loc != at.loc or d.event != e.op:
+        return False
+    if e.op not in _UNSKIPPABLE and d.skipped != bool(e.values.get("skipped")):
+        return False
+    return d.event != "play" or OPTIONS[d.option].feature.id == e.values.get("feature")
 
 
 def disjunct_path(sy: System, events: list, successors: dict[int, tuple[int, ...]]) -> list[tuple] | None:

@@ -188,7 +188,8 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
             v = Verdict(pid, "violated", "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx)
         elif res == "sat":  # Z3 reaches a bad state the interpreter does not: a defect of the model, not a verdict
             v = Verdict(pid, "unknown", "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx,
-                        reason=f"Z3's counterexample at depth {k} does not replay on the interpreter")
+                        reason=f"Z3's counterexample at depth {k} does not replay on the interpreter",
+                        reason_ru=f"контрпример Z3 на глубине {k} не воспроизводится на интерпретаторе")
         elif res == "unsat":
             v = Verdict(pid, "proved", "bmc", 0.0, reason=f"Spacer: {r}; BMC: every play ends by depth {k}")
         elif res == "unsat-bounded":

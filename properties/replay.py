@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ruleproof.model.interpreter import ScriptedChoices, Stepper, run
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.state import State
-from ruleproof.model.symbolic import OPTIONS, System
+from ruleproof.model.symbolic import System
 from ruleproof.properties.catalogue import BY_ID, View
 
 __all__ = ["Counterexample", "replay", "follows", "witnessed"]
@@ -35,30 +35,17 @@ class Counterexample:
     follows: bool | None = None  # the replay takes the same steps as Z3's path (None: not compared)
 
 
-#: events that are never an operation a guard skips
-_UNSKIPPABLE = ("play", "pass", "enter", "goto", "end", "deadlock", "window_closed")
-
-
 def follows(rb: Rulebook, sy: System, cx: Counterexample) -> bool:
     """Does the interpreter, given the answers of Z3's path in order, take the same steps (the same
     operation, window turn or edge at the same place, the same feature played)?  A witness or a
     counterexample that does not is a path of the Z3 model only: it proves nothing about the rules."""
-    from ruleproof.model.paths import locate
+    from ruleproof.model.paths import locate, same_step
 
     trace, _ = _replay_exact(rb, cx.world, cx.answers)
     located = list(locate(sy, trace.events))
     if len(located) < len(cx.path):
         return False
-    for did, at in zip(cx.path, located):
-        d = sy.disjuncts[did]
-        e = at.event
-        if d.loc != at.loc or d.event != e.op:
-            return False
-        if e.op not in _UNSKIPPABLE and d.skipped != bool(e.values.get("skipped")):
-            return False
-        if d.event == "play" and OPTIONS[d.option].feature.id != e.values.get("feature"):
-            return False
-    return True
+    return all(same_step(sy.disjuncts[did], at) for did, at in zip(cx.path, located))
 
 
 def witnessed(rb: Rulebook, sy: System, cx: Counterexample) -> Counterexample:

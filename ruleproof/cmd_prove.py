@@ -58,7 +58,7 @@ def _verdict_text(v, lang: str) -> str:
         return t("prove_violated", lang)
     if v.verdict == "holds to depth k":
         return t("prove_holds_to_depth", lang, depth=v.depth)
-    return t("prove_unknown", lang, reason=v.reason)
+    return t("prove_unknown", lang, reason=v.reason_ru if lang == "ru" and v.reason_ru else v.reason)
 
 
 def _cx_json(cx) -> dict | None:

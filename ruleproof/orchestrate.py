@@ -171,9 +171,10 @@ _RUNNERS: dict[str, Callable[[Rulebook, dict], EngineRun]] = {
 
 
 def distrust_proofs(z3_results: list[CheckResult], conformance_results: list[CheckResult]) -> list[CheckResult]:
-    """Z3's results on a rulebook whose Z3 model disagrees with its interpreter: a proof there rests on a
-    second meaning that was shown wrong, so every result that holds becomes inconclusive (never
-    "proved"); violations stay (each was replayed on the interpreter)."""
+    """Z3's results on a rulebook whose Z3 model disagrees with its interpreter: anything Z3 alone
+    concluded there rests on a second meaning that was shown wrong, so a result that holds and a
+    vacuity claim (an unreachable premise, never replayed) become inconclusive — never "proved",
+    never "vacuous"; a violation stays (its counterexample was replayed on the interpreter)."""
     from ruleproof.reports.finding import Finding
 
     bad = [f for r in conformance_results for f in r.findings if f.failed]
@@ -182,15 +183,19 @@ def distrust_proofs(z3_results: list[CheckResult], conformance_results: list[Che
     why = bad[0]
     out = []
     for r in z3_results:
-        if r.holds:
+        vacuous = [f for f in r.findings if f.kind == "vacuous"]
+        if r.holds or vacuous:
+            kept = tuple(dataclasses.replace(f, kind="unknown", verdict="unknown") if f.kind == "vacuous" else f
+                         for f in r.findings)
             note = Finding(kind="conformance", check=r.check, verdict="unknown", engine="z3", clauses=r.clauses,
                            message={"ru": f"доказательство не принято: модель Z3 расходится с интерпретатором "
                                           f"({why.text('ru')})",
                                     "en": f"the proof is not trusted: the Z3 model disagrees with the interpreter "
                                           f"({why.text('en')})"}, where=why.where, replay=why.replay)
-            r = dataclasses.replace(r, findings=(*r.findings, note))
+            r = dataclasses.replace(r, findings=(*kept, note))
         out.append(r)
     return out
+
 
 def _worker(rb: Rulebook, opts: dict, group: str) -> EngineRun:
     """One engine in a worker process (no progress bar there)."""
