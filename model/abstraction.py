@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .algebra import LEGAL, STATUS_CODES
+from .fields import FIELDS
 from .menu import NOPT, X_KINDS_SYM
 from .state import State
 
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 __all__ = ["abstract", "beyond_bounds"]
 
-STATUS = STATUS_CODES
 
 def beyond_bounds(state: State) -> dict[str, str] | None:
     """What of a concrete state the vector cannot hold exactly (a counter or value past its
@@ -54,7 +53,6 @@ def abstract(sys: System, state: State, world: dict[str, int], pc: int, wpl: int
                 "window_passes": wps,
                 "part": min(a.declared, 7),
                 "parts_left": a.parts_left,
-                "claims": min(len(state.claims), 7),
                 "visited": sum(1 << sys.steps.index(s) for s in set(state.visited))})
     for k in X_KINDS_SYM:
         xv = next((x for x in a.xs if x.kind == k), None)
@@ -67,19 +65,13 @@ def abstract(sys: System, state: State, world: dict[str, int], pc: int, wpl: int
         out[f"x_{k}_not_printed"] = rb
     dx = next((x for x in a.xs if x.kind == "dice_modifier"), None)
     out["dice_x_value"] = (dx.value if dx is not None and dx.value is not None else 0) & 0xFF
-    out["resources_ok"] = {None: 0, True: 1, False: 2}[a.resources_ok]
     out["reserved_done"] = int(a.reserved_done)
     keys = {(c, r) for c, r, _ in a.reserved}
     out["reserved"] = int(("src", "close") in keys) | int(("def", "close") in keys) << 1 | int(("src", "crystal") in keys) << 2
     out["reserved_crystals"] = next((n for c, r, n in a.reserved if r == "crystal"), 0)
     mods = {(m.card, r) for m in a.modifications for r in m.resources}
     out["modified_src"], out["modified_def"] = int(("src", "close") in mods), int(("def", "close") in mods)
-    out.update({"legality_checks": min(a.legality_checks, 3),
-                "legal": LEGAL[a.legal],
-                "status": STATUS[a.status],
-                "blocked": int(a.blocked),
-                "last_roll": a.die_rolls[-1] if a.die_rolls else 0,
-                "raw_die": a.die_raw or 0})
+    out["blocked"] = int(a.blocked)
     const, n = 0, 0
     for mode, amount in a.dice_mods:
         if isinstance(amount, int):
@@ -92,20 +84,18 @@ def abstract(sys: System, state: State, world: dict[str, int], pc: int, wpl: int
                 "dice_mods_applied": int(a.dice_mods_applied),
                 "final_die": (a.die_final or 0) & 0xFF,
                 "final_die_set": int(a.die_final is not None),
-                "die_on_stack": int(a.die_effect_on_stack),
                 "return_strike": int(a.return_strike),
-                "magnitude_known": int(a.magnitude_known),
-                "effect_applied": int(a.effect_applied),
-                "roles_released": int(a.roles_released),
-                "paid_done": int(a.paid_done),
-                "on_stack": int(a.on_stack)})
+                "paid_done": int(a.paid_done)})
     pk = {(c, r) for c, r, _ in a.paid}
     out["paid"] = int(("src", "close") in pk) | int(("def", "close") in pk) << 1 | int(("src", "crystal") in pk) << 2
     out.update({"src_closed": int(src.closed),
-                "src_markers": min(src.action_markers, 3),
-                "src_in_zone": int(src.in_active_zone),
                 "src_movement_mod": (src.current_value("movement") - src.printed_value("movement")) & 0xFF,
                 "src_crystals": src.resource("crystal") & 0xFF,
                 "def_closed": int(d.closed) if d else 0,
                 "def_wounds": min(d.wounds, 3) if d else 0})
+    for f in FIELDS.values():  # the fields an operation's meaning writes: read as fields.py says
+        if f.var:
+            top = (1 << sys.width[f.name]) - 1
+            v = f.code(f.get(state))
+            out[f.name] = min(v, top) if f.kind in ("counter", "count") else v & top
     return out

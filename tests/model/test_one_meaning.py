@@ -174,3 +174,15 @@ def test_worlds_are_made_from_one_menu():
     for state in (drawn, made, menu.world_state(menu.menu_world(lambda d: d[0], lambda: True))):
         assert all(c.controller == menu.ROLES[c.id] for c in state.cards)
         assert [k for k, _ in state.cards[0].printed] == [k for k, _ in menu.card("src").printed]
+
+
+def test_the_abstraction_of_a_field_is_stated_once():
+    """A field an operation's meaning writes is abstracted by fields.py alone: abstraction.abstract
+    reads it through FIELDS and names none of them itself."""
+    from ruleproof.model import abstraction
+    from ruleproof.model.fields import FIELDS
+
+    src = inspect.getsource(abstraction.abstract)
+    named = [f.name for f in FIELDS.values() if f.var and f'"{f.name}"' in src]
+    assert not named, named
+    assert "FIELDS" in src
