@@ -25,7 +25,6 @@ from ruleproof.model.state import Card, State, XVar
 
 __all__ = ["World", "LOADOUTS", "bounded_worlds"]
 
-_ATTACKS = ATTACKS
 
 
 @dataclass(frozen=True)
@@ -60,7 +59,7 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
                 (_f("b_closed", "payment_trigger", on="closes_after"),)),
     "printed": ((_f("a_open", "resource_modifier", form="per_turn", resources=("close",), limit=1),),
                 (_f("b_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
-                    applies_to=_ATTACKS),)),
+                    applies_to=ATTACKS),)),
 }
 
 
@@ -84,7 +83,7 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> l
         a_feats, b_feats = LOADOUTS[loadout]
         pair = (_card("src", a_feats), _card("tgt", b_feats, wounds=0))  # source and target
         for kind in ("simple_strike", "attack", "spell", "effect"):
-            setups = ("none", "cost", "targets") + (() if kind in _ATTACKS else ("chosen", "computed", "implicit"))
+            setups = ("none", "cost", "targets") + (() if kind in ATTACKS else ("chosen", "computed", "implicit"))
             for setup in setups:
                 values = {"cost": range(0, x_max + 1), "targets": range(1, max(x_max, 1) + 1),
                           "chosen": range(0, x_max + 1)}.get(setup, (None,))

@@ -22,7 +22,6 @@ __all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "X_KIN
 
 FEATURE_KINDS_ALL = (*FEATURE_KINDS, "static_modifier", "resource_modifier")
 X_KINDS_DRAWN = ACTION_X_KINDS
-_ATTACKS = ATTACKS
 
 
 @st.composite
@@ -57,7 +56,7 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL) -> Feat
         return Feature(fid, kind, resources=("close",), modifies="source")
     if kind == "static_modifier":
         return Feature(fid, kind, amount=-1, condition=("source_at_least", "movement", draw(st.integers(1, 3))),
-                       applies_to=_ATTACKS)
+                       applies_to=ATTACKS)
     if kind == "resource_modifier":
         form = draw(st.sampled_from(["stays_open", "closes_only_after_assault", "per_turn"]))
         return Feature(fid, kind, form=form, resources=("close",),
@@ -89,16 +88,16 @@ def actions(draw, has_defender: bool) -> Action:
             xs.append(x_var("cost", chosen=draw(st.integers(0, 4))))
         elif k == "targets":
             xs.append(x_var("targets", chosen=draw(st.integers(1, 2))))
-        elif k == "magnitude_chosen" and kind not in _ATTACKS:
+        elif k == "magnitude_chosen" and kind not in ATTACKS:
             xs.append(x_var("magnitude_chosen", chosen=draw(st.integers(0, 3))))
-        elif k in ("magnitude_computed", "implicit") and kind not in _ATTACKS:
+        elif k in ("magnitude_computed", "implicit") and kind not in ATTACKS:
             compute = draw(st.sampled_from([("wounds", "source", ""), ("property", "target", "movement"),
                                             ("resource", "source", "crystal"), ("wounds", "target", "")]))
             xs.append(x_var(k, compute=compute))
     magnitude_x = any(x.name == X_NAMES["magnitude_chosen"] for x in xs)
-    effect = draw(st.sampled_from(["damage", "heal"])) if kind not in _ATTACKS else "damage"
-    needs_magnitude = True if kind in _ATTACKS else draw(st.booleans())
-    base = None if magnitude_x or kind in _ATTACKS else draw(st.integers(0, 3))
+    effect = draw(st.sampled_from(["damage", "heal"])) if kind not in ATTACKS else "damage"
+    needs_magnitude = True if kind in ATTACKS else draw(st.booleans())
+    base = None if magnitude_x or kind in ATTACKS else draw(st.integers(0, 3))
     return action(kind, xs, defender=has_defender and kind == "simple_strike", magnitude_base=base, effect=effect,
                   needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)))
 

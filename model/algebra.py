@@ -289,11 +289,10 @@ class Symbolic:
         return self.const(self.card == "src")
 
     def is_defender(self):
-        return z3.And(self.sy.t(self.S["w_has_defender"]), self.const(True)) if self.card == "def" else self.sy.false()
+        return self.sy.t(self.S["w_has_defender"]) if self.card == "def" else self.sy.false()
 
     def closed(self):
-        return {"src": lambda: self.sy.t(self.S["src_closed"]),
-                "def": lambda: self.sy.t(self.S["def_closed"])}.get(self.card, self.sy.false)()
+        return self.sy.t(self.S[f"{self.card}_closed"]) if self.card in ("src", "def") else self.sy.false()
 
     def paid_any(self):
         paid = self.S["paid"]

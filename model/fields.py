@@ -5,8 +5,8 @@ of the executing :class:`~ruleproof.model.state.Action` or of the acting card) a
 variable of the same name in the Z3 model's vector (:mod:`.symbolic`).  ``kind`` says how a value
 of one is a value of the other: ``bool`` (a flag, one bit), ``code`` (a Python value and its number,
 ``codes``), ``counter`` (a count that the vector saturates at its width), ``die`` (a die value or
-None, 0 in the vector), ``count`` (a tuple the vector holds as its length).  A field with ``var`` None exists only in the interpreter (what an event
-reports); the Z3 model abstracts it away.
+None, 0 in the vector), ``count`` (a tuple the vector holds as its length), ``concrete`` (only
+the interpreter holds it: ``var`` False; the Z3 model abstracts it away).
 
 >>> from ruleproof.model.menu import menu_world, world_state
 >>> s = world_state(menu_world(lambda d: d[0], lambda: False))
@@ -27,8 +27,8 @@ __all__ = ["Field", "FIELDS", "apply"]
 @dataclass(frozen=True)
 class Field:
     name: str  # also the vector variable's name, when the model has it
-    kind: str  # bool | code | counter | die | concrete
-    where: str  # action | source (the acting card) | derived (read only)
+    kind: str  # bool | code | counter | die | count | concrete
+    where: str  # action | source (the acting card) | state | derived (read only)
     attr: str
     codes: dict | None = None
     var: bool = True  # the Z3 model holds it

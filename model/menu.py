@@ -21,13 +21,12 @@ from typing import Callable
 
 from .features import Effect, Feature
 from .state import Action, Card, State, XVar
-from .vocabulary import X_KINDS
+from .vocabulary import ATTACKS, X_KINDS
 
 __all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
            "menu_world", "resource_modifier", "world_state", "world_of"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
-ATTACKS = ("simple_strike", "attack")
 #: the X kinds of 542 (the vocabulary's, in its order)
 X_KINDS_SYM = tuple(X_KINDS)
 #: the X kinds an action itself may carry (a dice or magnitude modifier's X belongs to a feature)

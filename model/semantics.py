@@ -26,13 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .vocabulary import parse_guard
+from .vocabulary import ATTACKS, parse_guard
 
 __all__ = ["GUARDS", "OFFERS", "OPERATIONS", "Operation", "guard", "guard_text", "offer", "exempts", "strikes",
            "ATTACKS"]
-
-ATTACKS = ("simple_strike", "attack")
-
 
 # --- guards (``when:``) -------------------------------------------------------------------------------
 
@@ -161,46 +158,41 @@ def cost_short(E, card: str, res: str, amount: str):
 
 
 def _short_text(before, after) -> tuple[str, ...]:
-    """The check_resources event's account of what is short (for the reader)."""
-    from .algebra import short_entries
+    """The check_resources event's account of what is short (for the reader), read with the same
+    pieces :func:`cost_short` is made of."""
+    from .algebra import Concrete, short_entries
 
-    out = []
+    E, out = Concrete(), []
     for card, res, amount in short_entries(before, cost_short):
-        x = None if amount.isdigit() else before.action.x(amount)
-        if x is not None and x.value is None or x is None and not amount.isdigit():
+        if not E.cost_fixed(amount)(before, None):
             out.append(f"{card}:{res} {amount} not fixed yet")
         else:
-            need = int(amount) if amount.isdigit() else x.value
-            out.append(f"{card}:{res} {before.card(card).resource(res)}<{need}")
+            out.append(f"{card}:{res} {E.resource(card, res)(before, None)}<{E.cost_need(amount)(before, None)}")
     return tuple(out)
 
 
-def _apply_effect(s):
-    """511 (an assumption of the bundled rulebook: A-effect-order): the effect of the final magnitude on
-    each target (wounds, or healing), unless prevented; a return strike wounds the source.  The
-    model abstracts wounds away: this is the interpreter's part only."""
-    from .state import evolve
-
+def _applications(s) -> list[tuple[str, str, int]]:
+    """511 (an assumption of the bundled rulebook: A-effect-order): what applying the effect does — the
+    final magnitude to each target (wounds, or healing) unless prevented, and a return strike's
+    magnitude to the source — as (card, effect, amount).  The model abstracts wounds away: this is
+    the interpreter's part only."""
     a = s.action
-    amount = a.magnitude_final or 0
-    if not a.prevented:
-        for t in a.targets:
-            card = s.card(t)
-            wounds = max(0, card.wounds - amount) if a.effect == "heal" else card.wounds + amount
-            s = s.with_card(evolve(card, wounds=wounds))
-    if a.return_strike and a.return_magnitude:
-        src = s.card(a.source)
-        s = s.with_card(evolve(src, wounds=src.wounds + a.return_magnitude))
-    return s.cards
-
-
-def _effects_applied(before, after) -> tuple:
-    a = before.action
     amount = a.magnitude_final or 0
     done = [] if a.prevented else [(t, a.effect, amount) for t in a.targets]
     if a.return_strike and a.return_magnitude:
         done.append((a.source, "return_strike", a.return_magnitude))
-    return tuple(done)
+    return done
+
+
+def _apply_effect(s):
+    """The cards after :func:`_applications` (healing stops at no wounds)."""
+    from .state import evolve
+
+    for card_id, effect, amount in _applications(s):
+        card = s.card(card_id)
+        wounds = max(0, card.wounds - amount) if effect == "heal" else card.wounds + amount
+        s = s.with_card(evolve(card, wounds=wounds))
+    return s.cards
 
 
 #: operation -> its meaning (the operations not here still have one meaning per engine)
@@ -216,7 +208,7 @@ OPERATIONS: dict[str, Operation] = {
     # 512.6.5: the effect is applied
     "apply_effect": Operation(lambda E: {"cards": E.concrete(_apply_effect), "effect_applied": E.lit("effect_applied", True),
                                          "status": E.lit("status", "hit")},
-                              {"applied": _effects_applied, "prevented": lambda before, after: before.action.prevented}),
+                              {"applied": lambda before, after: tuple(_applications(before)), "prevented": lambda before, after: before.action.prevented}),
     # 512.6.2/b3: the die-roll effect leaves the stack
     "remove_die_effect": Operation(lambda E: {"die_on_stack": E.lit("die_on_stack", False)}),
     "check_source_legality": Operation(_legality, {"legal": "legal", "checks": "legality_checks"}),

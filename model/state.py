@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from .features import Feature
 from .hashing import HASH_KEY, cached_hash
+from .vocabulary import ATTACKS
 
 __all__ = ["Card", "XVar", "Modification", "Action", "State", "PLAYERS", "other_player", "evolve"]
 
@@ -184,7 +185,7 @@ class Action:
 
     @property
     def is_attack(self) -> bool:
-        return self.kind in ("simple_strike", "attack")
+        return self.kind in ATTACKS
 
     def next_part(self) -> "Action":
         """The same game action, its execution fields reset for the next part of a compound feature;

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["StepKind", "Param", "OpKind", "FeatureKind", "GuardKind", "Guard", "TableKind", "TABLES", "STEP_KINDS",
-           "OPERATIONS", "FEATURE_KINDS", "GUARDS", "X_KINDS", "parse_guard", "EXECUTION_ORDER"]
+           "OPERATIONS", "FEATURE_KINDS", "GUARDS", "X_KINDS", "parse_guard", "EXECUTION_ORDER", "ATTACKS"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,9 @@ STEP_KINDS: dict[str, StepKind] = {k.name: k for k in (
     StepKind("handover", "stack", 8, ("512.7/b3",), "переход к следующей особенности в стеке",
              "hand over to the next feature on the stack", terminal=True),
 )}
+
+#: the game actions that are attacks (512.6.2: the die is always rolled; the strike table, 540.4.1)
+ATTACKS = ("simple_strike", "attack")
 
 #: 512.6.1 lists the execution stage's steps in this order.
 EXECUTION_ORDER = ("dice", "calculation", "blocking", "effect", "completion")
