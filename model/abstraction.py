@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .fields import FIELDS
-from .menu import NOPT, X_KINDS_SYM
+from .fields import FIELDS, summary
+from .menu import NOPT
 from .state import State
 
 if TYPE_CHECKING:
@@ -43,59 +43,16 @@ def beyond_bounds(state: State) -> dict[str, str] | None:
 def abstract(sys: System, state: State, world: dict[str, int], pc: int, wpl: int = 0, wps: int = 0,
              played: int = 0) -> dict[str, int]:
     """The vector (world + core variables) of a concrete interpreter state at location ``pc``."""
-    a = state.action
-    src = state.card("src")
-    d = state.card("def") if world["w_has_defender"] else None
     out = dict(world)
     out.update({f"played{i}": played >> i & 1 for i in range(NOPT)})
-    out.update({"pc": pc,
-                "window_player": wpl,
-                "window_passes": wps,
-                "part": min(a.declared, 7),
-                "parts_left": a.parts_left,
+    out.update({"pc": pc, "window_player": wpl, "window_passes": wps,
                 "visited": sum(1 << sys.steps.index(s) for s in set(state.visited))})
-    for k in X_KINDS_SYM:
-        xv = next((x for x in a.xs if x.kind == k), None)
-        out[f"x_{k}_declared"] = int(xv is not None)
-        out[f"x_{k}_fixed"] = int(xv is not None and xv.value is not None)
-        rb = 0
-        if xv is not None and xv.value is not None and xv.compute and xv.compute[0] == "property":
-            who = {"self": xv.owner or a.source, "source": a.source, "target": a.targets[0]}.get(xv.compute[1])
-            rb = int(xv.value != state.card(who).printed_value(xv.compute[2]))
-        out[f"x_{k}_not_printed"] = rb
-    dx = next((x for x in a.xs if x.kind == "dice_modifier"), None)
-    out["dice_x_value"] = (dx.value if dx is not None and dx.value is not None else 0) & 0xFF
-    out["reserved_done"] = int(a.reserved_done)
-    keys = {(c, r) for c, r, _ in a.reserved}
-    out["reserved"] = int(("src", "close") in keys) | int(("def", "close") in keys) << 1 | int(("src", "crystal") in keys) << 2
-    out["reserved_crystals"] = next((n for c, r, n in a.reserved if r == "crystal"), 0)
-    mods = {(m.card, r) for m in a.modifications for r in m.resources}
-    out["modified_src"], out["modified_def"] = int(("src", "close") in mods), int(("def", "close") in mods)
-    out["blocked"] = int(a.blocked)
-    const, n = 0, 0
-    for mode, amount in a.dice_mods:
-        if isinstance(amount, int):
-            const += amount if mode == "add" else -amount
-        else:
-            n += 1
-    out.update({"dice_const": const & 0xFF,
-                "dice_x_count": min(n, 3),
-                "dice_mods_declared": int(bool(a.dice_mods)),
-                "dice_mods_applied": int(a.dice_mods_applied),
-                "final_die": (a.die_final or 0) & 0xFF,
-                "final_die_set": int(a.die_final is not None),
-                "return_strike": int(a.return_strike),
-                "paid_done": int(a.paid_done)})
-    pk = {(c, r) for c, r, _ in a.paid}
-    out["paid"] = int(("src", "close") in pk) | int(("def", "close") in pk) << 1 | int(("src", "crystal") in pk) << 2
-    out.update({"src_closed": int(src.closed),
-                "src_movement_mod": (src.current_value("movement") - src.printed_value("movement")) & 0xFF,
-                "src_crystals": src.resource("crystal") & 0xFF,
-                "def_closed": int(d.closed) if d else 0,
-                "def_wounds": min(d.wounds, 3) if d else 0})
+    out.update(summary(state))
     for f in FIELDS.values():  # the fields an operation's meaning writes: read as fields.py says
         if f.var:
             top = (1 << sys.width[f.name]) - 1
             v = f.code(f.get(state))
             out[f.name] = min(v, top) if f.kind in ("counter", "count") else v & top
+            if f.kind == "opt":
+                out[f"{f.name}_set"] = int(f.get(state) is not None)
     return out

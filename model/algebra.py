@@ -4,14 +4,15 @@ A meaning (:mod:`.semantics`) is a Python function of an *algebra* ``E``: it bui
 from ``E``'s constants, connectives and observations of the game state (``E.blocked()``,
 ``E.is_source(card)``, …).  The same function evaluated with
 
-* :class:`Concrete` gives a compiled test: a closure ``(state, card) -> value`` over the
+* :class:`Concrete` (here) gives a compiled test: a closure ``(state, context) -> value`` over the
   interpreter's :class:`~ruleproof.model.state.State` (built once per word, then only called), and
-* :class:`Symbolic` gives a Z3 term over the abstract state vector of a compiled rulebook
-  (:class:`~ruleproof.model.symbolic.System`), for one card of the world menu,
+* :class:`~.algebra_z3.Symbolic` gives a Z3 term over the abstract state vector of a compiled
+  rulebook (:class:`~ruleproof.model.symbolic.System`), for one card of the world menu,
 
 so what a word means is written once and both engines derive from it.  An observation is the only
 thing each evaluator says in its own terms — how a fact of the game is read from a concrete state
-and from the vector (the abstraction, which the conformance check tests on every rulebook).
+and from the vector, and what the operations on a collection (:mod:`.fields`) do to each form: the
+abstraction, which the conformance check tests on every rulebook.
 
 >>> from ruleproof.model.state import Action, Card, State
 >>> E = Concrete()
@@ -23,18 +24,35 @@ True
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
-import z3
-
-__all__ = ["Concrete", "Symbolic", "LEGAL", "STATUS_CODES", "exemptions"]
+__all__ = ["Concrete", "Ctx", "LEGAL", "STATUS_CODES", "OPAQUE", "exemptions", "short_entries"]
 
 #: how the vector holds the action's legality (None: not checked yet)
 LEGAL = {None: 0, True: 1, False: 2}
 #: how the vector holds the action's status
 STATUS_CODES = {"pending": 0, "hit": 1, "miss": 2, "blocked": 3, "illegal": 4}
 
-Test = Callable  # (state, card) -> value
+Test = Callable  # (state, context) -> value
+
+
+class Ctx(NamedTuple):
+    """What an operation or a play is done with, besides the state: the card whose feature is played
+    (``self`` in its text), the die result it takes, the rulebook's strike table."""
+
+    card: str | None = None
+    die: int | None = None
+    strikes: dict | None = None
+
+
+class _Opaque:
+    """The value of a field the Z3 model abstracts away (and of anything computed from it)."""
+
+    def __repr__(self) -> str:
+        return "OPAQUE"
+
+
+OPAQUE = _Opaque()
 
 
 def _c(v):
@@ -58,8 +76,10 @@ def _junction(xs: tuple, conj: bool) -> Test:
 
 
 class Concrete:
-    """Meanings as compiled closures ``(state, card) -> value`` over the interpreter's state; ``card``
-    is the :class:`~ruleproof.model.state.Card` a feature's offer is asked for (None elsewhere)."""
+    """Meanings as compiled closures ``(state, context) -> value`` over the interpreter's state.  The
+    context is what the meaning is asked about: the :class:`~ruleproof.model.state.Card` a feature's
+    offer is asked for, the :class:`Ctx` of an operation or a play, the item of a collection (an
+    :class:`~ruleproof.model.state.XVar` for :meth:`fix_xs`)."""
 
     # --- constants and connectives ---------------------------------------------------------------
     def const(self, v) -> Test:
@@ -135,18 +155,179 @@ class Concrete:
     def lit(self, name: str, value) -> Test:
         return _c(value)
 
+    def initial(self, name: str) -> Test:
+        from .fields import FIELDS
+
+        return _c(FIELDS[name].initial)
+
+    def none(self) -> Test:
+        return _c(None)
+
     def ite(self, cond: Test, a: Test, b: Test) -> Test:
         return lambda s, c: a(s, c) if cond(s, c) else b(s, c)
 
     def inc(self, a: Test) -> Test:
         return lambda s, c: a(s, c) + 1
 
+    def nonzero(self, a: Test) -> Test:
+        return lambda s, c: a(s, c) != 0
+
+    def dec(self, a: Test) -> Test:
+        """One less, never below 0."""
+        return lambda s, c: max(0, a(s, c) - 1)
+
+    def add(self, a: Test, n: int) -> Test:
+        return lambda s, c: a(s, c) + n
+
+    def sub(self, a: Test, b: Test) -> Test:
+        return lambda s, c: a(s, c) - b(s, c)
+
+    def sub_floor(self, a: Test, n: int) -> Test:
+        """``a - n``, never below 0 (healing stops at no wounds)."""
+        return lambda s, c: max(0, a(s, c) - n)
+
     def is_none(self, a: Test) -> Test:
         return lambda s, c: a(s, c) is None
 
+    def last(self, a: Test) -> Test:
+        """The last of a sequence (None if empty): the last die rolled."""
+        return lambda s, c: (v[-1] if (v := a(s, c)) else None)
+
+    def push(self, a: Test, item: Test) -> Test:
+        """A sequence with ``item`` added at its end."""
+        return lambda s, c: a(s, c) + (item(s, c),)
+
     def concrete(self, fn) -> Test:
-        """A value only the interpreter holds, computed by ``fn(state)`` (the model abstracts it away)."""
-        return lambda s, c: fn(s)
+        """A value only the interpreter holds, computed by ``fn(state, context)`` (the model abstracts
+        it away)."""
+        return fn
+
+    # --- inputs and the cards a text names ------------------------------------------------------------
+    def die(self) -> Test:
+        """The die result the operation or play takes (its context's)."""
+        return lambda s, c: c.die
+
+    def card(self, ref: str, attr) -> Test:
+        """An attribute of the card ``ref`` names (see :func:`.fields.resolve`; ``self``: the card whose
+        feature is played): a Card field, ("modifier", property) or ("resource", name)."""
+        from .fields import resolve
+
+        if isinstance(attr, tuple):
+            which, name = attr
+            pairs = "modifiers" if which == "modifier" else "resources"
+            return lambda s, c: dict(getattr(s.card(resolve(s, ref, c.card)), pairs)).get(name, 0)
+        return lambda s, c: getattr(s.card(resolve(s, ref, c.card)), attr)
+
+    def has_defender(self) -> Test:
+        return lambda s, c: s.action.defender is not None
+
+    def strike_returns(self, die: Test) -> Test:
+        """The rulebook's strike table gives a return strike for the final die ``die`` (512.6.2/b4)."""
+        def test(s, c):
+            v = die(s, c)
+            return v is not None and c.strikes.get(str(v), (None, "none"))[1] != "none"
+        return test
+
+    # --- the collections of :mod:`.fields` ---------------------------------------------------------------
+    def push_dice_mod(self, mods: Test, mode: str, amount) -> Test:
+        """The dice modifiers with one more: ``mode`` (add, sub, set) and a number or an X's name."""
+        entry = (mode, amount)
+        return lambda s, c: mods(s, c) + (entry,)
+
+    def dice_total(self, mods: Test, die: Test) -> Test:
+        """A die value with the dice modifiers applied in order (one whose X has no value yet is left
+        out): 512.6.2/b3."""
+        def total(s, c):
+            value, a = die(s, c), s.action
+            for mode, amount in mods(s, c):
+                n = amount if isinstance(amount, int) else (x.value if (x := a.x(amount)) else None)
+                if n is not None:
+                    value = n if mode == "set" else value + n if mode == "add" else value - n
+            return value
+        return total
+
+    def declare_x(self, kind: str, name: str, compute) -> Test:
+        """The action's X variables with one more, of ``kind``, computed by ``compute``, belonging to the
+        card whose feature is played."""
+        from .state import XVar
+
+        return lambda s, c: s.action.xs + (XVar(name, kind, compute=compute, owner=c.card),)
+
+    def fix_xs(self, kind: str, value) -> Test:
+        """The action's X variables, each of ``kind`` fixed at the value ``value(x)`` gives it (a meaning
+        of one X: its closures are asked about the X)."""
+        from .state import evolve
+
+        test = value(None)
+
+        def fixed(s, c):
+            return tuple(evolve(x, value=test(s, x), fixed_at=s.step, fixes=x.fixes + 1) if x.kind == kind else x
+                         for x in s.action.xs)
+        return fixed
+
+    def x_computed(self, x) -> Test:
+        return lambda s, xv: xv.compute is not None
+
+    def x_chosen(self, x) -> Test:
+        return lambda s, xv: xv.chosen
+
+    def x_read(self, x, reads: str) -> Test:
+        """The value an X's ``compute`` reads (542.6: ``printed`` or ``current`` card values)."""
+        from .fields import resolve
+
+        def read(s, xv):
+            what, who, prop = xv.compute
+            card = s.card(resolve(s, who, xv.owner or s.action.source))
+            if what == "wounds":
+                return card.wounds
+            if what == "resource":
+                return card.resource(prop)
+            return card.value(prop, reads)
+        return read
+
+    def reserve(self, entry) -> Test:
+        """The action's cost entries ``entry(E, card, res, amount) -> (taken, amount)`` keeps, with the
+        amounts it gives."""
+        def reserved(s, c):
+            out = []
+            for e in s.action.cost:
+                take, amount = _entry_tests(entry, e)
+                if take(s, c):
+                    out.append((e[0], e[1], amount(s, c)))
+            return tuple(out)
+        return reserved
+
+    def exempt_entry(self, card: str, res: str) -> Test:
+        key = (card, res)
+        return lambda s, c: key in exemptions(s)
+
+    def paid(self, pays) -> Test:
+        """The reserved entries ``pays(E, card, res)`` says are paid."""
+        return lambda s, c: tuple(e for e in s.action.reserved if _entry_tests(pays, e[:2])(s, c))
+
+    def spend(self, pays, spend) -> Test:
+        """The cards after paying each reserved entry ``pays`` says is paid, as ``spend(E, card, res,
+        amount)`` says (card changes, keyed ``("card", ref, attr)``)."""
+        from .fields import apply
+
+        def cards(s, c):
+            t = s
+            for e in s.action.reserved:
+                if _entry_tests(pays, e[:2])(s, c):
+                    changes = _entry_tests(spend, e, key=("spend",))
+                    t = apply(t, {k: v(t, c) for k, v in changes.items()})
+            return t.cards
+        return cards
+
+    def push_modification(self, mods: Test, feature: str, ref: str, resources: tuple, form: str = "stays_open",
+                          limit: int | None = None) -> Test:
+        """The action's resource modifications (540.4) with one more: ``feature`` spares the card ``ref``
+        names paying ``resources``."""
+        from .fields import resolve
+        from .state import Modification
+
+        return lambda s, c: mods(s, c) + (Modification(feature, resolve(s, ref, c.card), resources, s.step, form,
+                                                        limit),)
 
     # --- what an action costs (540.2, 542.2) ---------------------------------------------------------------
     def resource(self, card: str, res: str) -> Test:
@@ -173,6 +354,18 @@ class Concrete:
 
 _EXEMPT_TESTS: dict = {}
 _SHORT_TESTS: dict = {}
+_ENTRY_TESTS: dict = {}
+
+
+def _entry_tests(meaning, entry: tuple, key: tuple = ()):
+    """``meaning(E, *entry)`` compiled once per entry (a cost entry, a reserved one, a card and resource)."""
+    k = (meaning, entry, key)
+    test = _ENTRY_TESTS.get(k)
+    if test is None:
+        E = Concrete()
+        args = [E.const(a) if key and i == 2 else a for i, a in enumerate(entry)]  # spend: an amount paid
+        test = _ENTRY_TESTS[k] = meaning(E, *args)
+    return test
 
 
 def short_entries(s, short) -> list[tuple[str, str, str]]:
@@ -220,195 +413,3 @@ def exemptions(s, markers: dict[str, int] | None = None) -> dict[tuple[str, str]
     return out
 
 
-class _Opaque:
-    """The value of a field the Z3 model abstracts away (and of anything computed from it)."""
-
-    def __repr__(self) -> str:
-        return "OPAQUE"
-
-
-OPAQUE = _Opaque()
-
-
-class Symbolic:
-    """Meanings as Z3 terms over the vector ``S`` of a compiled system, for the menu card ``card``
-    (``src``, ``tgt``, ``def``, ``allyA``, ``allyB``; None where no card is asked about).
-    ``markers``: the source's action markers to read instead of the vector's (a property's Z3 form
-    reads those the card had when it acted)."""
-
-    def __init__(self, sy, S, card: str | None = None, markers=None) -> None:
-        self.sy, self.S, self.card, self._markers = sy, S, card, markers
-
-    def const(self, v):
-        return self.sy.true() if v is True else self.sy.false() if v is False else v
-
-    def true(self):
-        return self.sy.true()
-
-    def false(self):
-        return self.sy.false()
-
-    def not_(self, a):
-        return z3.Not(a)
-
-    def and_(self, *xs):
-        return self.sy.true() if not xs else xs[0] if len(xs) == 1 else z3.And(*xs)
-
-    def or_(self, *xs):
-        return self.sy.false() if not xs else xs[0] if len(xs) == 1 else z3.Or(*xs)
-
-    def lt(self, a, b):
-        return a < b  # signed: a count left negative by a payment is below any need
-
-    def kind_in(self, *kinds: str):
-        return self.sy.is_kind(self.S, *kinds)
-
-    def needs_magnitude(self):
-        return self.sy.t(self.S["w_needs_magnitude"])
-
-    def legal_is(self, value: bool | None):
-        return self.S["legal"] == self.sy.val(LEGAL[value], "legal")
-
-    def blocked(self):
-        return self.sy.t(self.S["blocked"])
-
-    def parts_left(self):
-        return self.S["parts_left"] != self.sy.val(0, "parts_left")
-
-    def visited(self, step: str):
-        steps = self.sy.steps
-        return self.sy.bit(self.S["visited"], steps.index(step)) if step in steps else self.sy.false()
-
-    def status_is(self, status: str):
-        return self.S["status"] == self.sy.val(STATUS_CODES[status], "status")
-
-    def return_strike(self):
-        return self.sy.t(self.S["return_strike"])
-
-    def is_source(self):
-        return self.const(self.card == "src")
-
-    def is_defender(self):
-        return self.sy.t(self.S["w_has_defender"]) if self.card == "def" else self.sy.false()
-
-    def closed(self):
-        return self.sy.t(self.S[f"{self.card}_closed"]) if self.card in ("src", "def") else self.sy.false()
-
-    def paid_any(self):
-        paid = self.S["paid"]
-        if self.card == "src":
-            return z3.Or(self.sy.bit(paid, 0), self.sy.bit(paid, 2))
-        if self.card == "def":
-            return self.sy.bit(paid, 1)
-        return self.sy.false()
-
-    def markers(self):
-        """A card's action markers as a 4-bit value (the vector holds the source's as 2 bits, the
-        defender's in the world: they do not change in an action of the source)."""
-        if self.card == "src":
-            mk = self.S["src_markers"] if self._markers is None else self._markers
-            return z3.ZeroExt(2, mk)
-        if self.card == "def":
-            return self.S["w_def_markers"]
-        return self.sy.val(0, 4)
-
-    def any_exempt(self):
-        return z3.Or(*self.sy.exempt(self.S, True, markers_src=self._markers))
-
-    def get(self, name: str):
-        from .fields import FIELDS
-
-        f = FIELDS[name]
-        if not f.var:
-            return OPAQUE  # the model abstracts it away
-        v = self.S[name]
-        return self.sy.t(v) if f.kind == "bool" else v
-
-    def lit(self, name: str, value):
-        from .fields import FIELDS
-
-        f = FIELDS[name]
-        if f.kind == "bool":
-            return self.sy.true() if value else self.sy.false()
-        return self.sy.val(f.code(value), name)
-
-    def ite(self, cond, a, b):
-        return OPAQUE if any(x is OPAQUE for x in (cond, a, b)) else z3.If(cond, a, b)
-
-    def inc(self, a):
-        return OPAQUE if a is OPAQUE else self.sy.sat_inc(a)
-
-    def is_none(self, a):
-        return OPAQUE if a is OPAQUE else a == self.sy.val(0, a.size())
-
-    def concrete(self, fn):
-        return OPAQUE
-
-    def resource(self, card: str, res: str):
-        """A card's resource as the model holds it: the source's crystals (8 bits, signed); every card
-        of the menu has one «close» resource, which paying does not spend (it closes the card)."""
-        if card == "src" and res == "crystal":
-            return self.S["src_crystals"]
-        return self.sy.val(1 if res == "close" else 0, 8)
-
-    def cost_fixed(self, amount: str):
-        if amount.isdigit():
-            return self.sy.true()
-        return self.sy.t(self.S["x_cost_fixed"])
-
-    def cost_need(self, amount: str):
-        if amount.isdigit():
-            return self.sy.val(int(amount), 8)
-        return z3.ZeroExt(4, self.S["w_cost_x_value"])
-
-    def cost_short(self, short):
-        from .menu import COST_ENTRIES
-
-        present = {"always": self.sy.true(), "defender": self.sy.t(self.S["w_has_defender"]),
-                   "cost_x": self.sy.t(self.S["x_cost_declared"])}
-        return z3.Or([z3.And(present[when], short(self, card, res, amount)) for card, res, amount, when in COST_ENTRIES])
-
-
-# --- an operation's meaning, compiled for each engine ----------------------------------------------------------
-
-def concrete_operation(name: str):
-    """The interpreter's handler ``(run, state, op) -> state`` of operation ``name`` (its meaning in
-    :data:`.semantics.OPERATIONS`): every new value computed from the state before, then set, then the
-    event emitted with the reported fields."""
-    from .fields import FIELDS, apply
-    from .semantics import OPERATIONS
-
-    meaning = OPERATIONS[name]
-    updates = tuple(meaning.update(Concrete()).items())
-    report = tuple((key, FIELDS[f].get if isinstance(f, str) else None, f) for key, f in meaning.report.items())
-
-    def handler(r, s, op):
-        before = s
-        s = apply(s, {f: test(s, None) for f, test in updates})
-        values = {key: get(s) if get is not None else fn(before, s) for key, get, fn in report}
-        r.emit(s, op.op, op.cites, {**op.params, **values}, op.assumes)
-        return s
-
-    handler.meaning = name  # derived from semantics.OPERATIONS (tests/model/test_one_meaning.py reads this)
-    return handler
-
-
-def symbolic_operation(name: str):
-    """The encoding's body ``(sy, S, die, params, step_kind) -> (guard, updates)`` of operation ``name``."""
-    from .fields import FIELDS
-    from .semantics import OPERATIONS
-
-    meaning = OPERATIONS[name]
-
-    def body(sy, S, die, p, k):
-        out = {}
-        for f, v in meaning.update(Symbolic(sy, S)).items():
-            if not FIELDS[f].var:
-                continue  # a field the model abstracts away
-            if v is OPAQUE:  # the abstraction would be unsound: say so where the word is compiled
-                raise ValueError(f"operation {name}: the model's {f} would depend on a field it abstracts away")
-            out[f] = sy.b(v) if FIELDS[f].kind == "bool" else v
-        return sy.true(), out
-
-    body.meaning = name
-    return body

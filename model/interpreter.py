@@ -16,18 +16,19 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable, NamedTuple, Protocol
 
-from .features import Effect, Feature
+from .features import Feature
 from .rulebook import Rulebook
 from .schema import OperationSpec
-from .state import Action, Card, Modification, State, XVar, other_player
+from .state import Card, State, other_player
 from .state import evolve as replace  # the fast path: no per-call checks
-from .algebra import Concrete, concrete_operation, exemptions
-from .semantics import OPERATIONS, guard_text, offer
+from .algebra import Concrete
+from .derive import concrete_operation, concrete_play
+from .semantics import OPERATIONS, PLAYS as SEM_PLAYS, guard_text, offer
 from .vocabulary import parse_guard
 
 _CONCRETE = Concrete()
 
-__all__ = ["Event", "Trace", "Cursor", "NotOffered", "start", "NEEDS_DIE", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "PLAYS", "MAX_STEPS"]
+__all__ = ["Event", "Trace", "Cursor", "NotOffered", "start", "NEEDS_DIE", "Choices", "ScriptedChoices", "RandomChoices", "OutOfChoices", "Ask", "Stepper", "run", "HANDLERS", "MAX_STEPS"]
 
 MAX_STEPS = 100  # steps entered in one run; a compound loop that never ends stops here
 
@@ -159,8 +160,8 @@ class Cursor(NamedTuple):
 
     ``at`` is ``enter`` (about to enter ``step``), ``op`` (about to run operation ``op`` of it),
     ``die`` (waiting for the die of a ``roll_die``), ``respond`` (waiting in the window of operation
-    ``op`` for ``player``'s response), ``reroll`` (waiting for the die of the reroll ``feature``
-    played in that window), ``next`` (about to take an edge) or ``done`` (with ``outcome``).
+    ``op`` for ``player``'s response), ``play_die`` (waiting for the new roll of a ``feature``
+    played in that window whose play takes one), ``next`` (about to take an edge) or ``done`` (with ``outcome``).
     A named tuple: the explorer makes and hashes one per configuration (in C, no per-field calls).
     """
 
@@ -170,7 +171,7 @@ class Cursor(NamedTuple):
     player: str = ""  # window: who has priority
     passes: int = 0  # window: passes in a row
     played: tuple[str, ...] = ()  # window: features played in it
-    feature: str = ""  # reroll: the feature being played, its card and what was offered
+    feature: str = ""  # play_die: the feature being played, its card and what was offered
     card: str = ""
     offered: tuple[str, ...] = ()
     entered: int = 0  # steps entered so far (MAX_STEPS)
@@ -181,7 +182,7 @@ class Cursor(NamedTuple):
         return self.at in _WAITING
 
 
-_WAITING = frozenset({"die", "respond", "reroll"})
+_WAITING = frozenset({"die", "respond", "play_die"})
 _cursor = partial(tuple.__new__, Cursor)  # a Cursor from a tuple of all its fields, in order
 _event = partial(tuple.__new__, Event)  # an Event from a tuple of all its fields (the hot path: no __new__ call)
 
@@ -329,7 +330,7 @@ class _Run:
                     return s, cur, ask
                 self.passed.append((s, cur))
                 s, cur = self._answer(s, cur, None, ask.options)
-            elif at == "reroll":
+            elif at == "play_die":
                 return s, cur, Ask("die", s, why=f"reroll {cur.feature}", faces=self.faces)
             else:  # done
                 return s, cur, None
@@ -351,13 +352,13 @@ class _Run:
         """Take the answer to the choice ``cur`` waits at; return the configuration after it."""
         op, self.where, _ = (self._plans.get(cur.step) or self._plan(cur.step))[cur.op]
         if cur.at == "die":
-            s = s.with_action(die_rolls=s.action.die_rolls + (answer,), die_effect_on_stack=True)
-            _done(self, s, op, die=answer)
+            s = HANDLERS[op.op](self, s, op, answer)
             return s, cur._replace(at="op", op=cur.op + 1)
         wid = op.params["id"]
-        if cur.at == "reroll":
-            s = s.with_action(die_rolls=s.action.die_rolls + (answer,))
-            return self._played(s, cur, op, cur.feature, "reroll", cur.card, cur.offered)
+        if cur.at == "play_die":
+            feature = next(f for f in s.card(cur.card).features if f.id == cur.feature)
+            s = concrete_play(feature)(s, cur.card, answer, self.strikes)
+            return self._played(s, cur, op, cur.feature, feature.kind, cur.card, cur.offered)
         if options is None:
             options = self.options(s, cur, op)
         offered = tuple([f.id for _, f in options]) if options else ()
@@ -377,8 +378,8 @@ class _Run:
                              f"(offered: {', '.join(offered) or 'nothing'})")
         cur = cur._replace(played=cur.played + (feature.id,))
         if feature.kind in NEEDS_DIE:
-            return s, cur._replace(at="reroll", feature=feature.id, card=card_id, offered=offered)
-        s = PLAYS[feature.kind](self, s, feature, card_id)
+            return s, cur._replace(at="play_die", feature=feature.id, card=card_id, offered=offered)
+        s = concrete_play(feature)(s, card_id, None, self.strikes)
         return self._played(s, cur, op, feature.id, feature.kind, card_id, offered)
 
     def _played(self, s: State, cur: Cursor, op: OperationSpec, fid: str, kind: str, card_id: str,
@@ -387,42 +388,6 @@ class _Run:
                                         "kind": kind, "offered": offered, "card": card_id}, op.assumes)
         return s, Cursor("respond", cur.step, cur.op, player=self._opener(s, op), played=cur.played,
                          entered=cur.entered)
-
-    # --- helpers the operations share ----------------------------------------------------------------
-    def ref(self, state: State, who: str, owner: str | None = None) -> str:
-        a = state.action
-        return {"self": owner, "source": a.source, "target": a.targets[0] if a.targets else None,
-                "defender": a.defender}.get(who, who) or who
-
-    def compute(self, state: State, spec: tuple[str, str, str], reads: str, owner: str | None) -> int:
-        what, who, prop = spec
-        card = state.card(self.ref(state, who, owner))
-        if what == "wounds":
-            return card.wounds
-        if what == "resource":
-            return card.resource(prop)
-        return card.value(prop, reads)
-
-    def exemptions(self, state: State, exempt_modified: bool) -> dict[tuple[str, str], str]:
-        """(card, resource) → the feature that stops it being paid (540.2, 540.1.x, 540.3.1, 540.4);
-        the meaning is :func:`.semantics.exempts`."""
-        return exemptions(state) if exempt_modified else {}
-
-    def apply_effects(self, state: State, effects: tuple[Effect, ...], owner: str) -> State:
-        for e in effects:
-            card = state.card(self.ref(state, e.card, owner))
-            if e.do == "heal":
-                card = replace(card, wounds=max(0, card.wounds - e.amount))
-            elif e.do == "wound":
-                card = replace(card, wounds=card.wounds + e.amount)
-            elif e.do == "leave_zone":
-                card = replace(card, in_active_zone=False)
-            elif e.do == "add_modifier":
-                mods = dict(card.modifiers)
-                mods[e.prop] = mods.get(e.prop, 0) + e.amount
-                card = replace(card, modifiers=tuple(sorted(mods.items())))
-            state = state.with_card(card)
-        return state
 
     def offer(self, feature: Feature) -> Callable[[State, Card], bool]:
         """May the card holding ``feature`` play it now?  Its meaning (:func:`.semantics.offer`, with this
@@ -454,225 +419,15 @@ def _done(r: _Run, state: State, op: OperationSpec, **values) -> State:
     return state
 
 
-@handles("declare")
-def _declare(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    part = a.declared + 1
-    if part > 1:  # the next part of a compound feature: a fresh execution of the same game action
-        a = a.next_part()
-    s = replace(s, action=replace(a, declared=part, parts_left=max(0, a.parts_left - 1) if part > 1 else a.parts_left))
-    s = replace(s, claims=s.claims + (a.feature,))
-    src = s.card(a.source)
-    s = s.with_card(src.with_use(a.feature))
-    return _done(r, s, op, feature=a.feature, part=part)
-
-
-def _cost_amount(a: Action, amount: str) -> int | None:
-    if amount.isdigit():
-        return int(amount)
-    x = a.x(amount)
-    return x.value if x is not None else None
-
-
-@handles("fix_x")
-def _fix_x(r: _Run, s: State, op: OperationSpec) -> State:
-    kind, reads = op.params["x"], op.params.get("reads", "printed")
-    fixed = []
-    for x in s.action.xs:
-        if x.kind != kind:
-            continue
-        owner = x.owner or s.action.source
-        value = x.chosen if x.compute is None else r.compute(s, x.compute, reads, owner)
-        s = s.with_action(xs=s.action.with_x(replace(x, value=value, fixed_at=s.step, fixes=x.fixes + 1)).xs)
-        fixed.append((x.name, value))
-    return _done(r, s, op, fixed=tuple(fixed))
-
-
-@handles("reserve_resources")
-def _reserve(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    include = op.params.get("include_modified", True)
-    exempt = r.exemptions(s, True)
-    reserved = []
-    for card_id, res, amount in a.cost:
-        if not include and (card_id, res) in exempt:
-            continue
-        need = _cost_amount(a, amount)
-        reserved.append((card_id, res, need if need is not None else 0))
-    s = s.with_action(reserved=tuple(reserved), reserved_done=True)
-    return _done(r, s, op, reserved=tuple(reserved))
-
-
-@handles("apply_dice_modifiers")
-def _apply_dice(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    value = a.die_raw if a.die_raw is not None else (a.die_rolls[-1] if a.die_rolls else None)
-    applied = []
-    for mode, amount in a.dice_mods:
-        n = amount if isinstance(amount, int) else (a.x(amount).value if a.x(amount) else None)
-        if value is None or n is None:
-            applied.append((mode, amount, "unknown"))
-            continue
-        value = n if mode == "set" else value + n if mode == "add" else value - n
-        applied.append((mode, n, value))
-    s = s.with_action(die_final=value, dice_mods_applied=True)
-    return _done(r, s, op, die=value, applied=tuple(applied))
-
-
-@handles("fix_final_die")
-def _fix_final(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    final = a.die_final if a.dice_mods_applied else (a.die_raw if a.die_raw is not None else
-                                                     (a.die_rolls[-1] if a.die_rolls else None))
-    s = s.with_action(die_final=final)
-    return _done(r, s, op, die_final=final)
-
-
-def _magnitude_x(a: Action) -> XVar | None:
-    return next((x for x in a.xs if x.kind in ("magnitude_chosen", "magnitude_computed", "implicit")), None)
-
-
-@handles("determine_base")
-def _determine(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    if a.is_attack:
-        die = a.die_final
-        strength, ret = r.strikes.get(str(die), [None, "none"]) if die is not None else (None, "none")
-        src = s.card(a.source)
-        magnitude = src.printed_value(f"strike_{strength}") if strength else None
-        ret_strength = ret if (a.defender and ret != "none") else None
-        ret_mag = s.card(a.defender).printed_value(f"strike_{ret_strength}") if ret_strength else None
-        s = s.with_action(strength_base=strength, strength_final=strength, magnitude_base=magnitude,
-                          return_strike=ret_strength is not None, return_strength=ret_strength,
-                          return_magnitude=ret_mag)
-        return _done(r, s, op, strength=strength, magnitude=magnitude, return_strength=ret_strength,
-                     return_magnitude=ret_mag)
-    x = _magnitude_x(a)
-    base = (x.value if x is not None else a.magnitude_base)
-    s = s.with_action(magnitude_base=base)
-    return _done(r, s, op, magnitude=base)
-
-
-@handles("apply_magnitude_modifiers")
-def _apply_magnitude(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    reads = op.params.get("reads", "printed")
-    x = _magnitude_x(a)
-    base = x.value if x is not None and x.value is not None else a.magnitude_base
-    strength = a.strength_final
-    if a.reduce_to and a.is_attack:
-        strength = a.reduce_to
-        base = s.card(a.source).printed_value(f"strike_{strength}")
-    applied = []
-    value = base
-    mods = list(a.mag_mods)
-    src = s.card(a.source)
-    for target in a.targets:
-        for f in s.card(target).features:
-            if f.kind == "static_modifier" and a.kind in f.applies_to and _condition(f, src, reads):
-                mods.append((f.id, f.amount if f.amount is not None else 0))
-    for fid, delta in mods:
-        n = delta if isinstance(delta, int) else (a.x(delta).value if a.x(delta) else None)
-        if value is None or n is None:
-            applied.append((fid, delta, "unknown"))
-            continue
-        value = max(0, value + n)
-        applied.append((fid, n, value))
-    s = s.with_action(magnitude_final=value, strength_final=strength)
-    return _done(r, s, op, base=base, magnitude=value, applied=tuple(applied), reads=reads)
-
-
-def _condition(f: Feature, source: Card, reads: str) -> bool:
-    if f.condition is None:
-        return True
-    what, prop, n = f.condition
-    return source.value(prop, reads) >= n
-
-
-@handles("pay_reserved")
-def _pay(r: _Run, s: State, op: OperationSpec) -> State:
-    a = s.action
-    exempt = r.exemptions(s, op.params.get("exempt_modified", True))
-    paid, unpaid = [], []
-    for card_id, res, amount in a.reserved:
-        if (card_id, res) in exempt:
-            unpaid.append((card_id, res, exempt[(card_id, res)]))
-            continue
-        card = s.card(card_id)
-        if res == "close":
-            card = replace(card, closed=True)
-        else:
-            left = dict(card.resources)
-            left[res] = left.get(res, 0) - amount
-            card = replace(card, resources=tuple(sorted(left.items())))
-        s = s.with_card(card)
-        paid.append((card_id, res, amount))
-    s = s.with_action(paid=tuple(paid), paid_done=True)
-    return _done(r, s, op, paid=tuple(paid), unpaid=tuple(unpaid))
-
-
-#: the operations whose meaning is written once (semantics.OPERATIONS): their handlers are derived
+#: every operation's handler, derived from its one meaning (semantics.OPERATIONS)
 for _name in OPERATIONS:
     HANDLERS[_name] = concrete_operation(_name)
 
 
-# --- what playing a feature of each kind does ------------------------------------------------------------
-
-Play = Callable[[_Run, State, Feature, str], State]
-
-
-def _with_feature_x(s: State, f: Feature, kind: str, card: str) -> tuple[State, int | str | None]:
-    if f.x is None:
-        return s, f.amount
-    name = f"{f.id}.X"
-    xs = s.action.xs + (XVar(name, kind, compute=f.x, owner=card),)
-    return s.with_action(xs=xs), name
-
-
-def _play_dice_mod(r: _Run, s: State, f: Feature, card: str) -> State:
-    s, amount = _with_feature_x(s, f, "dice_modifier", card)
-    return s.with_action(dice_mods=s.action.dice_mods + ((f.mode, amount),))
-
-
-def _play_magnitude_mod(r: _Run, s: State, f: Feature, card: str) -> State:
-    s, amount = _with_feature_x(s, f, "magnitude_modifier", card)
-    return s.with_action(mag_mods=s.action.mag_mods + ((f.id, amount),))
-
-
-def _play_reduce(r: _Run, s: State, f: Feature, card: str) -> State:
-    return s.with_action(reduce_to=f.strength)
-
-
-def _play_block(r: _Run, s: State, f: Feature, card: str) -> State:
-    return s.with_action(blocked=True, status="blocked")
-
-
-def _play_effects(r: _Run, s: State, f: Feature, card: str) -> State:
-    s = r.apply_effects(s, f.effects, card)
-    if f.kind == "prevention":
-        s = s.with_action(prevented=True)
-    if f.kind in ("effect_trigger", "after_ability", "payment_trigger"):
-        s = s.with_action(fired=s.action.fired + (f.id,))
-    if f.then_if_healthy and s.card(card).healthy:
-        m = Modification(f.id, card, f.then_if_healthy, s.step)
-        s = s.with_action(modifications=s.action.modifications + (m,))
-    return s
-
-
-def _play_resource_mod(r: _Run, s: State, f: Feature, card: str) -> State:
-    m = Modification(f.id, r.ref(s, f.modifies, card), f.resources, s.step, f.form, f.limit)
-    return s.with_action(modifications=s.action.modifications + (m,))
-
+# --- what playing a feature of each kind does: derived from semantics.PLAYS --------------------------------
 
 #: feature kinds whose play needs a die result (the reroll's new roll): the run asks for it
-NEEDS_DIE = frozenset({"reroll"})
-
-PLAYS: dict[str, Play] = {
-    "dice_modifier": _play_dice_mod, "magnitude_modifier": _play_magnitude_mod,
-    "reduce_to_strength": _play_reduce, "block": _play_block, "resource_modification": _play_resource_mod,
-    **{k: _play_effects for k in ("sudden_action", "protection", "prevention", "replacement", "effect_trigger",
-                                  "after_ability", "payment_trigger")},
-}
+NEEDS_DIE = frozenset(k for k, p in SEM_PLAYS.items() if p.die)
 
 
 class Stepper:

@@ -3,16 +3,21 @@
 Each meaning is one function of an algebra ``E`` (and of the word's parameters, which are data:
 a feature's fields, a table of the rulebook).  The interpreter evaluates it with
 :class:`~.algebra.Concrete` (a compiled closure), the Z3 transition system with
-:class:`~.algebra.Symbolic` (a term); neither holds a meaning of its own for these words:
+:class:`~.algebra_z3.Symbolic` (a term), through :mod:`.derive`; neither holds a meaning of its own
+for any word:
 
 * the **guards** a rulebook writes after ``when:`` (``GUARDS``): one meaning each;
 * the **offers**: when a feature a player holds may be played, by feature kind (``OFFERS``; a kind
   not listed may always be played when its window admits it);
 * the **resource exemptions** of 540: when a card's own text (540.1.x, with 540.3.1's limit) stops
   a resource being paid (:func:`exempts`);
-* the **operations** of ``OPERATIONS``: what each changes, as new values of the fields of
-  :mod:`.fields`, and which fields its event reports (the other operations are still written twice,
-  as the interpreter's ``HANDLERS`` and the encoding's ``OPS``, and held together by conformance).
+* the **operations** (``OPERATIONS``, every one but ``window``, which is the rulebook's structure):
+  what each changes, as new values of the fields of :mod:`.fields`, and what its event reports;
+* the **plays** (``PLAYS``): what playing a feature of each kind does.
+
+Where the model abstracts a value away (wounds, magnitudes, strengths), the meaning computes it with
+``E.concrete(fn)``: the interpreter's part only, which the Z3 side leaves out (and refuses to write
+into a variable it holds).
 
 >>> from ruleproof.model.algebra import Concrete
 >>> from ruleproof.model.state import Action, State
@@ -26,10 +31,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .fields import FIELDS
 from .vocabulary import ATTACKS, parse_guard
 
-__all__ = ["GUARDS", "OFFERS", "OPERATIONS", "Operation", "guard", "guard_text", "offer", "exempts", "strikes",
-           "ATTACKS"]
+__all__ = ["GUARDS", "OFFERS", "OPERATIONS", "PLAYS", "Operation", "Play", "PART_FIELDS", "guard", "guard_text", "offer",
+           "exempts", "strikes", "spend", "ATTACKS"]
 
 # --- guards (``when:``) -------------------------------------------------------------------------------
 
@@ -134,15 +140,18 @@ def exempts(E, form: str, limit, kinds: tuple[str, ...]):
 
 @dataclass(frozen=True)
 class Operation:
-    """An operation's meaning: ``update(E)`` gives the new value of each field it changes (all read
-    from the state before it); ``report`` says what its event records: event value -> a field (read
-    after it) or a function ``(before, after) -> value`` (the interpreter's account, for the reader)."""
+    """An operation's meaning: ``update(E, params)`` gives the new value of each field it changes (all
+    read from the state before it; a list of such dicts: stages, each read from the state the one
+    before left); ``report`` says what its event records: event value -> a field (read after it) or a
+    function ``(before, after) -> value`` (the interpreter's account, for the reader; key ``*``: a
+    dict of values); ``die``: it takes a die result (an input within the rulebook's faces)."""
 
     update: Callable
     report: dict = field(default_factory=dict)
+    die: bool = False
 
 
-def _legality(E):
+def _legality(E, p):
     """512.6.3/b3 with 526: the source in the active zone makes the action legal; else it is illegal
     and goes to completion.  Each check is counted (526: checked once)."""
     zone = E.get("src_in_zone")
@@ -157,7 +166,7 @@ def cost_short(E, card: str, res: str, amount: str):
     return E.or_(E.not_(E.cost_fixed(amount)), E.lt(E.resource(card, res), E.cost_need(amount)))
 
 
-def _short_text(before, after) -> tuple[str, ...]:
+def _short_text(before, after, p) -> tuple[str, ...]:
     """The check_resources event's account of what is short (for the reader), read with the same
     pieces :func:`cost_short` is made of."""
     from .algebra import Concrete, short_entries
@@ -184,7 +193,7 @@ def _applications(s) -> list[tuple[str, str, int]]:
     return done
 
 
-def _apply_effect(s):
+def _apply_effect(s, c):
     """The cards after :func:`_applications` (healing stops at no wounds)."""
     from .state import evolve
 
@@ -195,32 +204,311 @@ def _apply_effect(s):
     return s.cards
 
 
-#: operation -> its meaning (the operations not here still have one meaning per engine)
+def _declare(E, p):
+    """512.4 (outside the excerpts): the feature is declared and claims; a compound feature's next part
+    (512.6.6/b4) is a fresh execution of the same game action — its per-part fields start afresh."""
+    fresh = E.nonzero(E.get("part"))  # a part was declared before: this is the next one
+    stage = {"part": E.inc(E.get("part")),
+             "parts_left": E.ite(E.and_(fresh, E.parts_left()), E.dec(E.get("parts_left")), E.get("parts_left")),
+             "claims": E.push(E.get("claims"), E.get("feature")),
+             "uses": E.concrete(_used),
+             "action": E.ite(fresh, E.concrete(_next_part), E.get("action"))}
+    for f in PART_FIELDS:
+        stage[f] = E.ite(fresh, E.initial(f), E.get(f))
+    return stage
+
+
+def _used(s, c):
+    """The per-turn use count of the declared feature, one more (540.1.3 reads it)."""
+    return s.card(s.action.source).with_use(s.action.feature).uses
+
+
+def _next_part(s, c):
+    return s.action.next_part()
+
+
+def _fix_x(E, p):
+    """542: each X of kind ``x`` takes its value — the one the player named, or what its text computes,
+    reading card properties as ``reads`` says (542.6: printed)."""
+    reads = p.get("reads", "printed")
+    return {"xs": E.fix_xs(p["x"], lambda x: E.ite(E.x_computed(x), E.x_read(x, reads), E.x_chosen(x)))}
+
+
+def _fixed_text(before, after, p) -> tuple:
+    return tuple((x.name, x.value) for x in after.action.xs if x.kind == p["x"])
+
+
+def _reserve(E, p):
+    """540.2: every resource of the cost is reserved (``include_modified: false``: not those a 540 text
+    spares), each at its amount (an X not named yet: 0)."""
+    include = p.get("include_modified", True)
+
+    def entry(E, card, res, amount):
+        take = E.true() if include else E.not_(E.exempt_entry(card, res))
+        return take, E.ite(E.cost_fixed(amount), E.cost_need(amount), E.const(0))
+
+    return {"reserved": E.reserve(entry), "reserved_done": E.lit("reserved_done", True)}
+
+
+def _roll(E, p):
+    """512.6.2: the die is rolled; its effect is on the stack until the final value is fixed."""
+    return {"last_roll": E.push(E.get("last_roll"), E.die()), "die_on_stack": E.lit("die_on_stack", True)}
+
+
+def _die_now(E):
+    """The die before modifiers: the raw value if fixed, else the last rolled (None: no die)."""
+    raw = E.get("raw_die")
+    return E.ite(E.is_none(raw), E.last(E.get("last_roll")), raw)
+
+
+def _apply_dice(E, p):
+    """512.6.2/b3: the declared dice modifiers are applied to the die."""
+    die = _die_now(E)
+    return {"final_die": E.ite(E.is_none(die), E.none(), E.dice_total(E.get("dice_mods"), die)),
+            "dice_mods_applied": E.lit("dice_mods_applied", True)}
+
+
+def _dice_applied_text(before, after, p) -> tuple:
+    """The apply_dice_modifiers event's account, modifier by modifier (for the reader)."""
+    a = before.action
+    value = a.die_raw if a.die_raw is not None else (a.die_rolls[-1] if a.die_rolls else None)
+    out = []
+    for mode, amount in a.dice_mods:
+        n = amount if isinstance(amount, int) else (x.value if (x := a.x(amount)) else None)
+        if value is None or n is None:
+            out.append((mode, amount, "unknown"))
+            continue
+        value = n if mode == "set" else value + n if mode == "add" else value - n
+        out.append((mode, n, value))
+    return tuple(out)
+
+
+def _fix_final(E, p):
+    """512.6.2/b3: the final die is the modified value (or the die, when no modifier was applied)."""
+    return {"final_die": E.ite(E.get("dice_mods_applied"), E.get("final_die"), _die_now(E))}
+
+
+def _determine(E, p):
+    """512.6.2/b4 with the rulebook's strike table (an assumption: A-strike-table): an attack's strength
+    and magnitude, and whether the defender strikes back; another action's base magnitude (its X)."""
+    attack = E.kind_in(*ATTACKS)
+    returns = E.and_(E.has_defender(), E.strike_returns(E.get("final_die")))
+    return {"return_strike": E.ite(attack, returns, E.get("return_strike")), "strike": E.concrete(_strike)}
+
+
+def _magnitude_x(a):
+    return next((x for x in a.xs if x.kind in ("magnitude_chosen", "magnitude_computed", "implicit")), None)
+
+
+def _strike(s, c) -> dict:
+    """What the model abstracts of determining the base: strengths and magnitudes (the interpreter's)."""
+    a = s.action
+    if a.kind not in ATTACKS:
+        x = _magnitude_x(a)
+        return {"magnitude_base": x.value if x is not None else a.magnitude_base}
+    die = a.die_final
+    strength, ret = c.strikes.get(str(die), [None, "none"]) if die is not None else (None, "none")
+    magnitude = s.card(a.source).printed_value(f"strike_{strength}") if strength else None
+    ret_strength = ret if (a.defender and ret != "none") else None
+    ret_mag = s.card(a.defender).printed_value(f"strike_{ret_strength}") if ret_strength else None
+    return {"strength_base": strength, "strength_final": strength, "magnitude_base": magnitude,
+            "return_strength": ret_strength, "return_magnitude": ret_mag}
+
+
+def _strike_text(before, after, p) -> dict:
+    a = after.action
+    if a.kind not in ATTACKS:
+        return {"magnitude": a.magnitude_base}
+    return {"strength": a.strength_base, "magnitude": a.magnitude_base, "return_strength": a.return_strength,
+            "return_magnitude": a.return_magnitude}
+
+
+def _magnitude(s, reads: str) -> tuple[dict, dict]:
+    """512.6.3/b4, 542.6: the magnitude modifiers (those played, and the targets' static ones whose
+    condition holds, read as ``reads``) applied to the base; a reduction to a strength takes that
+    strike's magnitude.  The model abstracts magnitudes away: the interpreter's part only.  Returns
+    (the action's new values, the event's account)."""
+    a = s.action
+    x = _magnitude_x(a)
+    base = x.value if x is not None and x.value is not None else a.magnitude_base
+    strength = a.strength_final
+    if a.reduce_to and a.kind in ATTACKS:
+        strength = a.reduce_to
+        base = s.card(a.source).printed_value(f"strike_{strength}")
+    mods = list(a.mag_mods)
+    src = s.card(a.source)
+    for target in a.targets:
+        for f in s.card(target).features:
+            if f.kind == "static_modifier" and a.kind in f.applies_to and _condition(f, src, reads):
+                mods.append((f.id, f.amount if f.amount is not None else 0))
+    applied, value = [], base
+    for fid, delta in mods:
+        n = delta if isinstance(delta, int) else (x.value if (x := a.x(delta)) else None)
+        if value is None or n is None:
+            applied.append((fid, delta, "unknown"))
+            continue
+        value = max(0, value + n)
+        applied.append((fid, n, value))
+    return ({"magnitude_final": value, "strength_final": strength},
+            {"base": base, "magnitude": value, "applied": tuple(applied), "reads": reads})
+
+
+def _condition(f, source, reads: str) -> bool:
+    if f.condition is None:
+        return True
+    what, prop, n = f.condition
+    return source.value(prop, reads) >= n
+
+
+def _apply_magnitude(E, p):
+    reads = p.get("reads", "printed")
+    return {"magnitude": E.concrete(lambda s, c: _magnitude(s, reads)[0])}
+
+
+def _pay(E, p):
+    """512.7/b1, 540.2: the reserved resources are paid, except those a 540 text or a modification spares
+    (``exempt_modified: false``: those too)."""
+    exempt_modified = p.get("exempt_modified", True)
+
+    def pays(E, card, res):
+        return E.not_(E.exempt_entry(card, res)) if exempt_modified else E.true()
+
+    return {"paid": E.paid(pays), "cards": E.spend(pays, spend), "paid_done": E.lit("paid_done", True)}
+
+
+def spend(E, card: str, res: str, amount):
+    """Paying ``amount`` of ``res``: the resource «close» closes the card (it is not used up); another
+    is taken from the card's."""
+    if res == "close":
+        return {("card", card, "closed"): E.true()}
+    return {("card", card, ("resource", res)): E.sub(E.card(card, ("resource", res)), amount)}
+
+
+def _unpaid_text(before, after, p) -> tuple:
+    """The reserved entries not paid, with the feature that spares each (for the reader)."""
+    from .algebra import exemptions
+
+    exempt = exemptions(before) if p.get("exempt_modified", True) else {}
+    return tuple((c, r, exempt[(c, r)]) for c, r, _ in before.action.reserved if (c, r) in exempt)
+
+
+#: the per-part fields (512.6.6/b4: a compound feature's next part starts them afresh)
+PART_FIELDS: tuple[str, ...] = tuple(n for n, f in FIELDS.items() if f.part)
+
+#: operation -> its meaning
 OPERATIONS: dict[str, Operation] = {
-    # 512.6.2/b2: the raw die is the last value rolled (after any reroll)
-    "fix_raw_die": Operation(lambda E: {"raw_die": E.get("last_roll")}, {"die_raw": "raw_die", "rolls": "die_rolls"}),
+    "declare": Operation(_declare, {"feature": "feature", "part": "part"}),
+    "fix_x": Operation(_fix_x, {"fixed": _fixed_text}),
     # 540.2, 542.2: the card must have the resources to declare the action (a cost-X within them)
-    "check_resources": Operation(lambda E: {"resources_ok": E.ite(E.cost_short(cost_short), E.lit("resources_ok", False),
-                                                                  E.lit("resources_ok", True))},
+    "check_resources": Operation(lambda E, p: {"resources_ok": E.ite(E.cost_short(cost_short),
+                                                                     E.lit("resources_ok", False),
+                                                                     E.lit("resources_ok", True))},
                                  {"ok": "resources_ok", "short": _short_text}),
+    "reserve_resources": Operation(_reserve, {"reserved": "reserved"}),
     # 512.5/t1: the claims are resolved
-    "resolve_claims": Operation(lambda E: {"claims": E.lit("claims", ())}, {"resolved": lambda before, after: before.claims}),
-    # 512.6.5: the effect is applied
-    "apply_effect": Operation(lambda E: {"cards": E.concrete(_apply_effect), "effect_applied": E.lit("effect_applied", True),
-                                         "status": E.lit("status", "hit")},
-                              {"applied": lambda before, after: tuple(_applications(before)), "prevented": lambda before, after: before.action.prevented}),
+    "resolve_claims": Operation(lambda E, p: {"claims": E.lit("claims", ())},
+                                {"resolved": lambda before, after, p: before.claims}),
+    "roll_die": Operation(_roll, {"die": lambda before, after, p: after.action.die_rolls[-1]}, die=True),
+    # 512.6.2/b2: the raw die is the last value rolled (after any reroll)
+    "fix_raw_die": Operation(lambda E, p: {"raw_die": E.last(E.get("last_roll"))},
+                             {"die_raw": "raw_die", "rolls": "last_roll"}),
+    "apply_dice_modifiers": Operation(_apply_dice, {"die": "final_die", "applied": _dice_applied_text}),
+    "fix_final_die": Operation(_fix_final, {"die_final": "final_die"}),
     # 512.6.2/b3: the die-roll effect leaves the stack
-    "remove_die_effect": Operation(lambda E: {"die_on_stack": E.lit("die_on_stack", False)}),
+    "remove_die_effect": Operation(lambda E, p: {"die_on_stack": E.lit("die_on_stack", False)}),
+    "determine_base": Operation(_determine, {"*": _strike_text}),
     "check_source_legality": Operation(_legality, {"legal": "legal", "checks": "legality_checks"}),
+    "apply_magnitude_modifiers": Operation(_apply_magnitude, {"*": lambda before, after, p: _magnitude(before, p.get("reads", "printed"))[1]}),
     # 512.6.3/b4: the final magnitude (with its modifiers, or the base) is known; nothing changes it after
-    "finalize_magnitude": Operation(lambda E: {
+    "finalize_magnitude": Operation(lambda E, p: {
         "magnitude_final": E.ite(E.is_none(E.get("magnitude_final")), E.get("magnitude_base"), E.get("magnitude_final")),
         "magnitude_known": E.lit("magnitude_known", True)}, {"magnitude": "magnitude_final"}),
+    # 512.6.5: the effect is applied
+    "apply_effect": Operation(lambda E, p: {"cards": E.concrete(_apply_effect),
+                                            "effect_applied": E.lit("effect_applied", True),
+                                            "status": E.lit("status", "hit")},
+                              {"applied": lambda before, after, p: tuple(_applications(before)),
+                               "prevented": lambda before, after, p: before.action.prevented}),
     # 512.6.6/b3: cards stop being sources, targets, attackers…
-    "release_roles": Operation(lambda E: {"roles_released": E.lit("roles_released", True)}),
+    "release_roles": Operation(lambda E, p: {"roles_released": E.lit("roles_released", True)}),
     # 540.3: the acting card gets an action marker
-    "give_action_marker": Operation(lambda E: {"src_markers": E.inc(E.get("src_markers"))},
+    "give_action_marker": Operation(lambda E, p: {"src_markers": E.inc(E.get("src_markers"))},
                                     {"card": "source", "markers": "src_markers"}),
+    "pay_reserved": Operation(_pay, {"paid": "paid", "unpaid": _unpaid_text}),
     # 512.7/b3: the feature leaves the stack
-    "remove_from_stack": Operation(lambda E: {"on_stack": E.lit("on_stack", False)}, {"feature": "feature"}),
+    "remove_from_stack": Operation(lambda E, p: {"on_stack": E.lit("on_stack", False)}, {"feature": "feature"}),
+}
+
+
+# --- plays: what playing a feature of each kind does ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Play:
+    """A feature kind's play: ``update(E, feature)`` as an operation's (``E.card("self", …)`` is the
+    card holding it); ``die``: it takes a new roll (a reroll)."""
+
+    update: Callable
+    die: bool = False
+
+
+def _x_amount(E, f, kind: str):
+    """The amount a modifier adds: its number, or its X (declared with it, 542.5) by name."""
+    if f.x is None:
+        return f.amount, {}
+    name = f"{f.id}.X"
+    return name, {"xs": E.declare_x(kind, name, f.x)}
+
+
+def _play_dice_mod(E, f):
+    amount, x = _x_amount(E, f, "dice_modifier")
+    return {"dice_mods": E.push_dice_mod(E.get("dice_mods"), f.mode, amount), **x}
+
+
+def _play_magnitude_mod(E, f):
+    amount, x = _x_amount(E, f, "magnitude_modifier")
+    return {"mag_mods": E.push(E.get("mag_mods"), E.const((f.id, amount))), **x}
+
+
+def _effect(E, e):
+    """One effect of a feature's text on the card it names."""
+    ref = e.card
+    if e.do == "heal":
+        return {("card", ref, "wounds"): E.sub_floor(E.card(ref, "wounds"), e.amount)}
+    if e.do == "wound":
+        return {("card", ref, "wounds"): E.add(E.card(ref, "wounds"), e.amount)}
+    if e.do == "leave_zone":
+        return {("card", ref, "in_active_zone"): E.false()}
+    attr = ("modifier", e.prop)  # add_modifier
+    return {("card", ref, attr): E.add(E.card(ref, attr), e.amount)}
+
+
+def _play_effects(E, f):
+    """A feature with effects: each applied in turn; a prevention prevents the effect (512.6.3), a
+    triggered feature fires; «then, if healthy» (540.4's Келе) modifies the card's resources."""
+    stages = [_effect(E, e) for e in f.effects]
+    last = {}
+    if f.kind == "prevention":
+        last["prevented"] = E.const(True)
+    if f.kind in ("effect_trigger", "after_ability", "payment_trigger"):
+        last["fired"] = E.push(E.get("fired"), E.const(f.id))
+    if last:
+        stages.append(last)
+    if f.then_if_healthy:
+        mods = E.get("modifications")
+        stages.append({"modifications": E.ite(E.not_(E.nonzero(E.card("self", "wounds"))),
+                                              E.push_modification(mods, f.id, "self", f.then_if_healthy), mods)})
+    return stages
+
+
+#: feature kind -> what playing it does
+PLAYS: dict[str, Play] = {
+    "reroll": Play(lambda E, f: {"last_roll": E.push(E.get("last_roll"), E.die())}, die=True),  # 512.6.2/b2
+    "dice_modifier": Play(_play_dice_mod),  # 512.6.2/b3
+    "magnitude_modifier": Play(_play_magnitude_mod),  # 512.6.3/b2
+    "reduce_to_strength": Play(lambda E, f: {"reduce_to": E.const(f.strength)}),
+    "block": Play(lambda E, f: {"blocked": E.true(), "status": E.lit("status", "blocked")}),  # 512.6.4
+    "resource_modification": Play(lambda E, f: {"modifications": E.push_modification(
+        E.get("modifications"), f.id, f.modifies, f.resources, f.form, f.limit)}),  # 540.4
+    **{k: Play(_play_effects) for k in ("sudden_action", "protection", "prevention", "replacement", "effect_trigger",
+                                        "after_ability", "payment_trigger")},
 }

@@ -34,7 +34,8 @@ from typing import Callable
 import z3
 
 from .abstraction import abstract, beyond_bounds
-from .algebra import STATUS_CODES, Symbolic
+from .algebra import STATUS_CODES
+from .algebra_z3 import Symbolic
 from .encoding import OPS, op_body, play_body
 from .menu import (KINDS, MAGX, NOPT, OPT_INDEX, OPTIONS, RM_FORMS, WORLD_DOMAINS, X_KINDS_SYM, Option, menu_world,
                    resource_modifier, world_of, world_state)

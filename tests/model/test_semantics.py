@@ -9,7 +9,8 @@ import pytest
 
 from ruleproof.model import semantics
 from ruleproof.model.abstraction import abstract
-from ruleproof.model.algebra import Concrete, symbolic_operation
+from ruleproof.model.algebra import Concrete
+from ruleproof.model.derive import symbolic_operation
 from ruleproof.model.conformance import sample_play
 from ruleproof.model.menu import OPTIONS
 from ruleproof.model.rulebook import load_rulebook
@@ -57,7 +58,7 @@ def test_every_offer_means_the_same_to_both_evaluators():
 
 
 def test_an_operation_that_would_read_an_abstracted_field_into_the_model_is_refused(monkeypatch):
-    bogus = semantics.Operation(lambda E: {"on_stack": E.is_none(E.get("magnitude_final"))})
+    bogus = semantics.Operation(lambda E, p: {"on_stack": E.is_none(E.get("magnitude_final"))})
     monkeypatch.setitem(semantics.OPERATIONS, "remove_from_stack", bogus)
     with pytest.raises(ValueError, match="abstracts away"):
         symbolic_operation("remove_from_stack")(SY, SY.pre, SY.die, {}, "payment")

@@ -1,0 +1,408 @@
+"""The symbolic evaluator of the expression layer: meanings as Z3 terms over a compiled system's vector.
+
+:class:`Symbolic` is the second evaluator of :mod:`.algebra`: the same meaning of :mod:`.semantics`
+gives here a term over the state vector ``S`` of a :class:`~ruleproof.model.symbolic.System`.  A field
+the vector holds as several variables (an optional number, a collection's summary) is a :class:`Rec`
+of their terms; a field the model abstracts away is :data:`~.algebra.OPAQUE`, and so is anything
+computed from it (writing it into the vector is refused where the word is compiled).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from .algebra import LEGAL, OPAQUE, STATUS_CODES
+from .fields import CARD_VARS, FIELDS, SUMMARY_VARS as _SUMMARY
+from .menu import ROLES
+
+__all__ = ["Symbolic", "Rec", "XVal", "X_READS"]
+
+#: card attributes that are flags
+_BOOL_ATTRS = frozenset({"closed", "in_active_zone"})
+#: the X kinds computed from a card's property in the menu: (the card's role, whether only some worlds
+#: compute it so — the others from wounds)
+X_READS = {"magnitude_computed": ("tgt", True), "implicit": ("tgt", True), "dice_modifier": ("src", False),
+           "magnitude_modifier": ("src", False)}
+
+
+@dataclass(frozen=True)
+class Rec:
+    """A field held by several vector variables: ``kind`` and the term of each (``opt``: ``v`` the
+    number, ``p`` whether there is one, ``raw`` the 4-bit die variable it was read from)."""
+
+    kind: str
+    terms: dict
+
+
+@dataclass(frozen=True)
+class XVal:
+    """The value of an X as the vector holds it: the number (or OPAQUE) and whether it differs from the
+    printed value (a Bool, or None: it reads no card property)."""
+
+    value: object
+    np: object
+
+
+def _die(sy, v):
+    """A 4-bit die variable (0: no die) as an optional number."""
+    return Rec("opt", {"v": z3.ZeroExt(4, v), "p": v != sy.val(0, 4), "raw": v})
+
+
+def _ite_np(cond, a, b):
+    if a is None and b is None:
+        return None
+    return z3.If(cond, a if a is not None else z3.BoolVal(False, cond.ctx), b if b is not None else z3.BoolVal(False, cond.ctx))
+
+
+class Symbolic:
+    """Meanings as Z3 terms over the vector ``S`` of a compiled system, for the menu card ``card``
+    (``src``, ``tgt``, ``def``, ``allyA``, ``allyB``; None where no card is asked about).
+    ``markers``: the source's action markers to read instead of the vector's (a property's Z3 form
+    reads those the card had when it acted)."""
+
+    def __init__(self, sy, S, card: str | None = None, markers=None, die=None) -> None:
+        self.sy, self.S, self.role, self._markers, self._die = sy, S, card, markers, die
+
+    def const(self, v):
+        return self.sy.true() if v is True else self.sy.false() if v is False else v
+
+    def true(self):
+        return self.sy.true()
+
+    def false(self):
+        return self.sy.false()
+
+    def not_(self, a):
+        return z3.Not(a)
+
+    def and_(self, *xs):
+        return self.sy.true() if not xs else xs[0] if len(xs) == 1 else z3.And(*xs)
+
+    def or_(self, *xs):
+        return self.sy.false() if not xs else xs[0] if len(xs) == 1 else z3.Or(*xs)
+
+    def lt(self, a, b):
+        return a < b  # signed: a count left negative by a payment is below any need
+
+    def kind_in(self, *kinds: str):
+        return self.sy.is_kind(self.S, *kinds)
+
+    def needs_magnitude(self):
+        return self.sy.t(self.S["w_needs_magnitude"])
+
+    def legal_is(self, value: bool | None):
+        return self.S["legal"] == self.sy.val(LEGAL[value], "legal")
+
+    def blocked(self):
+        return self.sy.t(self.S["blocked"])
+
+    def parts_left(self):
+        return self.S["parts_left"] != self.sy.val(0, "parts_left")
+
+    def visited(self, step: str):
+        steps = self.sy.steps
+        return self.sy.bit(self.S["visited"], steps.index(step)) if step in steps else self.sy.false()
+
+    def status_is(self, status: str):
+        return self.S["status"] == self.sy.val(STATUS_CODES[status], "status")
+
+    def return_strike(self):
+        return self.sy.t(self.S["return_strike"])
+
+    def is_source(self):
+        return self.const(self.role == "src")
+
+    def is_defender(self):
+        return self.sy.t(self.S["w_has_defender"]) if self.role == "def" else self.sy.false()
+
+    def closed(self):
+        return self.sy.t(self.S[f"{self.role}_closed"]) if self.role in ("src", "def") else self.sy.false()
+
+    def paid_any(self):
+        paid = self.S["paid"]
+        if self.role == "src":
+            return z3.Or(self.sy.bit(paid, 0), self.sy.bit(paid, 2))
+        if self.role == "def":
+            return self.sy.bit(paid, 1)
+        return self.sy.false()
+
+    def markers(self):
+        """A card's action markers as a 4-bit value (the vector holds the source's as 2 bits, the
+        defender's in the world: they do not change in an action of the source)."""
+        if self.role == "src":
+            mk = self.S["src_markers"] if self._markers is None else self._markers
+            return z3.ZeroExt(2, mk)
+        if self.role == "def":
+            return self.S["w_def_markers"]
+        return self.sy.val(0, 4)
+
+    def any_exempt(self):
+        return z3.Or(*self.sy.exempt(self.S, True, markers_src=self._markers))
+
+    # --- the fields operations read and write (:mod:`.fields`) ------------------------------------------
+    def get(self, name: str):
+        f = FIELDS[name]
+        S, sy = self.S, self.sy
+        if f.kind == "bool":
+            return sy.t(S[name])
+        if f.kind in ("code", "counter", "count"):
+            return S[name]
+        if f.kind in ("die", "rolls"):
+            return _die(sy, S[name])
+        if f.kind == "opt":
+            return Rec("opt", {"v": S[name], "p": sy.t(S[f"{name}_set"])})
+        if f.kind in _SUMMARY:
+            return Rec(f.kind, {n: S[n] for n in _SUMMARY[f.kind]})
+        return OPAQUE  # the model abstracts it away
+
+    def lit(self, name: str, value):
+        f = FIELDS[name]
+        if f.kind == "bool":
+            return self.sy.true() if value else self.sy.false()
+        if f.kind in ("die", "rolls", "opt"):
+            assert value in (None, ()), value
+            return self.none()
+        if f.kind in _SUMMARY:
+            return Rec(f.kind, {n: self.sy.val(0, n) for n in _SUMMARY[f.kind]})
+        return self.sy.val(f.code(value), name)
+
+    def initial(self, name: str):
+        return self.lit(name, FIELDS[name].initial)
+
+    def none(self):
+        return Rec("opt", {"v": self.sy.val(0, 8), "p": self.sy.false(), "raw": self.sy.val(0, 4)})
+
+    def ite(self, cond, a, b):
+        if isinstance(cond, bool):  # decided when the meaning is compiled (an X kind's own form)
+            return a if cond else b
+        if any(x is OPAQUE for x in (cond, a, b)):
+            return OPAQUE
+        if isinstance(a, Rec) or isinstance(b, Rec):
+            return Rec(a.kind, {k: z3.If(cond, a.terms[k], b.terms[k]) for k in a.terms if k in b.terms})
+        if isinstance(a, XVal):
+            return XVal(self.ite(cond, a.value, b.value), _ite_np(cond, a.np, b.np))
+        return z3.If(cond, a, b)
+
+    def inc(self, a):
+        return OPAQUE if a is OPAQUE else self.sy.sat_inc(a)
+
+    def nonzero(self, a):
+        return OPAQUE if a is OPAQUE else a != self.sy.val(0, a.size())
+
+    def dec(self, a):
+        if a is OPAQUE:
+            return OPAQUE
+        zero = self.sy.val(0, a.size())
+        return z3.If(a == zero, zero, a - self.sy.val(1, a.size()))
+
+    def add(self, a, n: int):
+        return OPAQUE if a is OPAQUE else a + self.sy.val(n & ((1 << a.size()) - 1), a.size())
+
+    def sub(self, a, b):
+        return OPAQUE if a is OPAQUE or b is OPAQUE else a - b
+
+    def sub_floor(self, a, n: int):
+        if a is OPAQUE:
+            return OPAQUE
+        k = self.sy.val(n, a.size())
+        return z3.If(z3.UGE(a, k), a - k, self.sy.val(0, a.size()))
+
+    def is_none(self, a):
+        if a is OPAQUE:
+            return OPAQUE
+        if isinstance(a, Rec):
+            return z3.Not(a.terms["p"])
+        return a == self.sy.val(0, a.size())
+
+    def last(self, a):
+        return a  # the vector holds the last die rolled only
+
+    def push(self, a, item):
+        if a is OPAQUE:
+            return OPAQUE
+        if isinstance(a, Rec):  # the dice rolled: the vector holds the last
+            return item
+        return self.sy.sat_inc(a)  # a queue the vector holds as its length
+
+    def concrete(self, fn):
+        return OPAQUE
+
+    # --- inputs and the cards a text names ------------------------------------------------------------
+    def die(self):
+        return _die(self.sy, self._die)
+
+    def _role(self, ref: str) -> str | None:
+        if ref == "self":
+            return self.role
+        return {"source": "src", "target": "tgt", "defender": "def"}.get(ref, ref if ref in ROLES else None)
+
+    def card_var(self, ref: str, attr) -> str | None:
+        """The vector variable of a card attribute, if the model holds it."""
+        return CARD_VARS.get((self._role(ref), attr))
+
+    def card(self, ref: str, attr):
+        var = self.card_var(ref, attr)
+        if var is None:
+            return OPAQUE
+        return self.sy.t(self.S[var]) if attr in _BOOL_ATTRS else self.S[var]
+
+    def has_defender(self):
+        return self.sy.t(self.S["w_has_defender"])
+
+    def strike_returns(self, die):
+        rets = [int(v) for v, row in self.sy.strikes.items() if row[1] != "none" and str(v).lstrip("-").isdigit()]
+        v = die.terms["v"]
+        hit = z3.Or([v == self.sy.val(n & 0xFF, 8) for n in rets]) if rets else self.sy.false()
+        return z3.And(die.terms["p"], hit)
+
+    # --- the collections of :mod:`.fields`: their summaries in the vector -----------------------------------------
+    def push_dice_mod(self, mods, mode: str, amount):
+        """The vector counts the dice modifiers with an X and sums the others (add and sub: the menu's)."""
+        t, sy = dict(mods.terms), self.sy
+        t["dice_mods_declared"] = sy.val(1, 1)
+        if isinstance(amount, int):
+            if mode not in ("add", "sub"):
+                raise ValueError(f"a dice modifier that sets the die ({mode}) is beyond the model")
+            n = sy.val(amount & 0xFF, 8)
+            t["dice_const"] = t["dice_const"] + n if mode == "add" else t["dice_const"] - n
+        else:
+            t["dice_x_count"] = sy.sat_inc(t["dice_x_count"])
+        return Rec("dice_mods", t)
+
+    def dice_total(self, mods, die):
+        S, sy = self.S, self.sy
+        t = mods.terms
+        xpart = z3.If(sy.t(S["x_dice_modifier_fixed"]), z3.ZeroExt(6, t["dice_x_count"]) * S["dice_x_value"],
+                      sy.val(0, 8))
+        return Rec("opt", {"v": die.terms["v"] + t["dice_const"] + xpart, "p": die.terms["p"]})
+
+    def _x_vars(self, kind: str) -> list[str]:
+        names = [f"x_{kind}_declared", f"x_{kind}_fixed", f"x_{kind}_not_printed"]
+        return names + (["dice_x_value"] if kind == "dice_modifier" else [])
+
+    def declare_x(self, kind: str, name: str, compute):
+        """A new X of ``kind``: declared, not fixed yet (the vector holds one X per kind)."""
+        S, sy = self.S, self.sy
+        new = z3.Not(sy.t(S[f"x_{kind}_declared"]))
+        t = {n: z3.If(new, sy.val(0, n), S[n]) for n in self._x_vars(kind)[1:]}
+        t[f"x_{kind}_declared"] = sy.val(1, 1)
+        return Rec("xs", t)
+
+    def fix_xs(self, kind: str, value):
+        """The X of ``kind``, if declared, fixed: the vector records whether its value differs from the
+        printed one (542.6) and, for a dice modifier's X, the value."""
+        S, sy = self.S, self.sy
+        ex = sy.t(S[f"x_{kind}_declared"])
+        val = value(kind)
+        t = {f"x_{kind}_fixed": z3.If(ex, sy.val(1, 1), S[f"x_{kind}_fixed"])}
+        if val.np is not None:
+            t[f"x_{kind}_not_printed"] = z3.If(ex, sy.b(val.np), S[f"x_{kind}_not_printed"])
+        if kind == "dice_modifier":
+            t["dice_x_value"] = z3.If(ex, val.value, S["dice_x_value"])
+        return Rec("xs", t)
+
+    def x_computed(self, kind: str) -> bool:
+        return kind in X_READS
+
+    def x_chosen(self, kind: str):
+        return XVal(OPAQUE, None)
+
+    def _prop_read(self, role: str, reads: str):
+        """(printed, as read) of a card's movement allowance (the property the menu's X read)."""
+        S = self.S
+        printed = z3.ZeroExt(4, S[f"w_{role}_movement"])
+        mod = S["src_movement_mod"] if role == "src" else S["w_tgt_movement_mod"]
+        return printed, (printed if reads == "printed" else printed + mod)
+
+    def x_read(self, kind: str, reads: str):
+        if kind not in X_READS:
+            return XVal(OPAQUE, None)  # chosen by the player: it reads no card
+        role, gated = X_READS[kind]
+        printed, read = self._prop_read(role, reads)
+        np = read != printed
+        if gated:  # the magnitude's X reads the target's property only in some worlds (else its wounds)
+            np = z3.And(self.sy.t(self.S["w_magnitude_x_reads_property"]), np)
+        return XVal(read, np)
+
+    def _cost_present(self):
+        return {"always": self.sy.true(), "defender": self.sy.t(self.S["w_has_defender"]),
+                "cost_x": self.sy.t(self.S["x_cost_declared"])}
+
+    def reserve(self, entry):
+        from .menu import COST_ENTRIES
+
+        sy, present = self.sy, self._cost_present()
+        bits, crystals = [], sy.val(0, 4)
+        for card, res, amount, when in COST_ENTRIES:
+            take, n = entry(self, card, res, amount)
+            bit = z3.And(present[when], take)
+            bits.append(sy.b(bit))
+            if res == "crystal":
+                crystals = z3.If(bit, z3.Extract(3, 0, n), crystals)
+        return Rec("reserved", {"reserved": z3.Concat(*reversed(bits)), "reserved_crystals": crystals})
+
+    def exempt_entry(self, card: str, res: str):
+        if res != "close" or card not in ("src", "def"):
+            return self.sy.false()  # the menu's 540 texts and modifications spare a card's closing only
+        es, ed = self.sy.exempt(self.S, True)
+        return es if card == "src" else ed
+
+    def _pays(self, pays):
+        from .menu import COST_ENTRIES
+
+        r = self.S["reserved"]
+        return [(card, res, z3.And(self.sy.bit(r, i), pays(self, card, res)))
+                for i, (card, res, _, _) in enumerate(COST_ENTRIES)]
+
+    def paid(self, pays):
+        return Rec("paid", {"paid": z3.Concat(*reversed([self.sy.b(p) for _, _, p in self._pays(pays)]))})
+
+    def spend(self, pays, spend):
+        S, out = self.S, {}
+        for card, res, paying in self._pays(pays):
+            amount = z3.ZeroExt(4, S["reserved_crystals"]) if res == "crystal" else self.sy.val(1, 8)
+            for (_, ref, attr), value in spend(self, card, res, amount).items():
+                var = self.card_var(ref, attr)
+                if var is None:
+                    continue
+                new = self.sy.b(value) if attr in _BOOL_ATTRS else value
+                out[var] = z3.If(paying, new, out.get(var, S[var]))
+        return Rec("cards", out)
+
+    def push_modification(self, mods, feature: str, ref: str, resources: tuple, form: str = "stays_open",
+                          limit: int | None = None):
+        """The vector records, per card, that a modification spares its closing."""
+        role = self._role(ref)
+        if "close" not in resources or role not in ("src", "def"):
+            raise ValueError(f"a resource modification of {ref} sparing {resources} is beyond the model")
+        t = dict(mods.terms)
+        t[f"modified_{role}"] = self.sy.val(1, 1)
+        return Rec("modifications", t)
+
+    def resource(self, card: str, res: str):
+        """A card's resource as the model holds it: the source's crystals (8 bits, signed); every card
+        of the menu has one «close» resource, which paying does not spend (it closes the card)."""
+        if card == "src" and res == "crystal":
+            return self.S["src_crystals"]
+        return self.sy.val(1 if res == "close" else 0, 8)
+
+    def cost_fixed(self, amount: str):
+        if amount.isdigit():
+            return self.sy.true()
+        return self.sy.t(self.S["x_cost_fixed"])
+
+    def cost_need(self, amount: str):
+        if amount.isdigit():
+            return self.sy.val(int(amount), 8)
+        return z3.ZeroExt(4, self.S["w_cost_x_value"])
+
+    def cost_short(self, short):
+        from .menu import COST_ENTRIES
+
+        present = {"always": self.sy.true(), "defender": self.sy.t(self.S["w_has_defender"]),
+                   "cost_x": self.sy.t(self.S["x_cost_declared"])}
+        return z3.Or([z3.And(present[when], short(self, card, res, amount)) for card, res, amount, when in COST_ENTRIES])
+
+

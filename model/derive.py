@@ -1,0 +1,196 @@
+"""Both engines' code for a word, derived from its one meaning in :mod:`.semantics`.
+
+An operation's meaning (:class:`~.semantics.Operation`) and a feature kind's play
+(:class:`~.semantics.Play`) give the new values of the fields they change, as one or several
+*stages* (each read from the state the stage before left).  Here they are compiled:
+
+* for the interpreter, with :class:`~.algebra.Concrete`, into a function of the state (a handler
+  ``(run, state, op) -> state`` that also emits the operation's event, or a play
+  ``(state, card, die, strikes) -> state``), built once per word and parameters;
+* for the Z3 transition system, with :class:`~.algebra_z3.Symbolic`, into ``(guard, updates)`` over
+  the vector: each field written into its variables as :mod:`.fields` says (a field the model
+  abstracts away is left out; a model variable computed from one is refused).
+
+>>> from ruleproof.model.menu import menu_world, world_state
+>>> s = world_state(menu_world(lambda d: d[0], lambda: False))
+>>> s = concrete_play(Feature("b_block", "block"))(s, "tgt", None, {})
+>>> s.action.blocked, s.action.status
+(True, 'blocked')
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import z3
+
+from .algebra import OPAQUE, Concrete, Ctx
+from .algebra_z3 import _BOOL_ATTRS, Rec, Symbolic
+from .features import Feature
+from .fields import FIELDS, setter
+
+__all__ = ["concrete_operation", "symbolic_operation", "concrete_play", "symbolic_play", "write"]
+
+_CONCRETE = Concrete()
+
+def _stages(update) -> list[dict]:
+    return update if isinstance(update, list) else [update]
+
+
+def _hashable(params: dict) -> tuple:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+
+
+# --- the interpreter's side ------------------------------------------------------------------------------------
+
+def _compiled_stages(stages: list[dict]):
+    compiled = [(setter(tuple(stage)), tuple(stage.values())) for stage in stages]
+    if len(compiled) == 1:
+        [(set_, tests)] = compiled
+        return lambda s, ctx: set_(s, [test(s, ctx) for test in tests], ctx.card)
+
+    def run(s, ctx):
+        for set_, tests in compiled:
+            s = set_(s, [test(s, ctx) for test in tests], ctx.card)
+        return s
+    return run
+
+
+@lru_cache(maxsize=None)
+def _concrete_update(name: str, params: tuple):
+    from .semantics import OPERATIONS
+
+    return _compiled_stages(_stages(OPERATIONS[name].update(_CONCRETE, dict(params))))
+
+
+def concrete_operation(name: str):
+    """The interpreter's handler ``(run, state, op, die=None) -> state`` of operation ``name``: the new
+    values computed from the state before (stage by stage), set, then the event emitted with the
+    values the meaning reports."""
+    from .semantics import OPERATIONS
+
+    meaning = OPERATIONS[name]
+    report = tuple((key, FIELDS[f].get if isinstance(f, str) else None, f) for key, f in meaning.report.items())
+
+    compiled: dict[int, tuple] = {}  # id(op) -> (op, its update): an op's params are compiled once
+
+    def handler(r, s, op, die=None):
+        before = s
+        entry = compiled.get(id(op))
+        if entry is None or entry[0] is not op:
+            entry = compiled[id(op)] = (op, _concrete_update(name, _hashable(op.params)))
+        s = entry[1](s, Ctx(None, die, r.strikes))
+        values = dict(op.params)
+        for key, get, fn in report:
+            value = get(s) if get is not None else fn(before, s, op.params)
+            if key == "*":
+                values.update(value)
+            else:
+                values[key] = value
+        r.emit(s, op.op, op.cites, values, op.assumes)
+        return s
+
+    handler.meaning = name  # derived from semantics.OPERATIONS (tests/model/test_one_meaning.py reads this)
+    return handler
+
+
+@lru_cache(maxsize=None)
+def concrete_play(feature: Feature):
+    """What playing ``feature`` does, ``(state, card, die, strikes) -> state`` (``card``: the card
+    holding it; ``die``: the new roll of a play that takes one)."""
+    from .semantics import PLAYS
+
+    run = _compiled_stages(_stages(PLAYS[feature.kind].update(_CONCRETE, feature)))
+
+    def play(s, card, die, strikes):
+        return run(s, Ctx(card, die, strikes))
+
+    play.meaning = feature.kind
+    return play
+
+
+# --- the Z3 side --------------------------------------------------------------------------------------------------
+
+def write(sy, name, value, word: str) -> dict:
+    """The vector variables a field (or a card attribute, keyed ``("card", ref, attr)``) takes when it
+    gets ``value``: none for what the model abstracts away."""
+    if isinstance(name, tuple):
+        return {}  # handled by the caller, which knows the card's role
+    f = FIELDS[name]
+    if isinstance(value, Rec) and f.kind not in ("die", "rolls", "opt"):
+        return dict(value.terms)
+    if not f.var:
+        return {}
+    if value is OPAQUE:  # the abstraction would be unsound: say so where the word is compiled
+        raise ValueError(f"{word}: the model's {name} would depend on a field it abstracts away")
+    if f.kind == "bool":
+        return {name: _bit(sy, value)}
+    if f.kind in ("die", "rolls"):
+        t = value.terms
+        raw = t.get("raw")
+        return {name: raw if raw is not None else z3.If(t["p"], z3.Extract(3, 0, t["v"]), sy.val(0, 4))}
+    if f.kind == "opt":
+        return {name: value.terms["v"], f"{name}_set": sy.b(value.terms["p"])}
+    return {name: value}
+
+
+def _bit(sy, cond):
+    """A Bool as a 1-bit value (a constant as a constant)."""
+    if z3.is_true(cond):
+        return sy.val(1, 1)
+    if z3.is_false(cond):
+        return sy.val(0, 1)
+    return sy.b(cond)
+
+
+def _symbolic_stages(sy, S, E_of, update, word: str) -> dict:
+    """The variables a meaning's stages change: stage ``i`` read from the vector stages ``0..i-1`` left
+    (the meaning is built again over that vector: a Symbolic algebra is bound to one)."""
+    out: dict = {}
+    i = 0
+    while True:
+        E = E_of({**S, **out})
+        stages = _stages(update(E))
+        if i == len(stages):
+            return out
+        for name, value in stages[i].items():
+            if isinstance(name, tuple):
+                var = E.card_var(name[1], name[2])
+                if var is not None:
+                    if value is OPAQUE:
+                        raise ValueError(f"{word}: the model's {var} would depend on a field it abstracts away")
+                    out[var] = _bit(sy, value) if name[2] in _BOOL_ATTRS else value
+                continue
+            out.update(write(sy, name, value, word))
+        i += 1
+
+
+def _faces(sy, die):
+    lo, hi = sy.faces
+    return [z3.UGE(die, sy.val(lo & 0xF, 4)), z3.ULE(die, sy.val(hi & 0xF, 4))]
+
+
+def symbolic_operation(name: str):
+    """The encoding's body ``(sy, S, die, params, step_kind) -> (guard, updates)`` of operation ``name``
+    (an operation that takes a die result is guarded by the rulebook's faces)."""
+    from .semantics import OPERATIONS
+
+    meaning = OPERATIONS[name]
+
+    def body(sy, S, die, p, k):
+        out = _symbolic_stages(sy, S, lambda V: Symbolic(sy, V, die=die), lambda E: meaning.update(E, p),
+                               f"operation {name}")
+        return (z3.And(*_faces(sy, die)) if meaning.die else sy.true()), out
+
+    body.meaning = name
+    return body
+
+
+def symbolic_play(sy, S, die, feature: Feature, role: str):
+    """(guard, updates) of playing ``feature`` held by the menu card ``role``."""
+    from .semantics import PLAYS
+
+    meaning = PLAYS[feature.kind]
+    out = _symbolic_stages(sy, S, lambda V: Symbolic(sy, V, role, die=die), lambda E: meaning.update(E, feature),
+                           f"play of {feature.kind}")
+    return (z3.And(*_faces(sy, die)) if meaning.die else sy.true()), out
