@@ -172,10 +172,6 @@ class Concrete:
     def nonzero(self, a: Test) -> Test:
         return lambda s, c: a(s, c) != 0
 
-    def dec(self, a: Test) -> Test:
-        """One less, never below 0."""
-        return lambda s, c: max(0, a(s, c) - 1)
-
     def add(self, a: Test, n: int) -> Test:
         return lambda s, c: a(s, c) + n
 

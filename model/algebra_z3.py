@@ -78,9 +78,15 @@ class Symbolic:
         return z3.Not(a)
 
     def and_(self, *xs):
+        if any(z3.is_false(x) for x in xs):
+            return self.sy.false()
+        xs = [x for x in xs if not z3.is_true(x)]  # a literal True says nothing (a smaller term)
         return self.sy.true() if not xs else xs[0] if len(xs) == 1 else z3.And(*xs)
 
     def or_(self, *xs):
+        if any(z3.is_true(x) for x in xs):
+            return self.sy.true()
+        xs = [x for x in xs if not z3.is_false(x)]
         return self.sy.false() if not xs else xs[0] if len(xs) == 1 else z3.Or(*xs)
 
     def lt(self, a, b):
@@ -190,12 +196,6 @@ class Symbolic:
 
     def nonzero(self, a):
         return OPAQUE if a is OPAQUE else a != self.sy.val(0, a.size())
-
-    def dec(self, a):
-        if a is OPAQUE:
-            return OPAQUE
-        zero = self.sy.val(0, a.size())
-        return z3.If(a == zero, zero, a - self.sy.val(1, a.size()))
 
     def add(self, a, n: int):
         return OPAQUE if a is OPAQUE else a + self.sy.val(n & ((1 << a.size()) - 1), a.size())
@@ -337,7 +337,7 @@ class Symbolic:
         bits, crystals = [], sy.val(0, 4)
         for card, res, amount, when in COST_ENTRIES:
             take, n = entry(self, card, res, amount)
-            bit = z3.And(present[when], take)
+            bit = self.and_(present[when], take)
             bits.append(sy.b(bit))
             if res == "crystal":
                 crystals = z3.If(bit, z3.Extract(3, 0, n), crystals)
@@ -353,7 +353,7 @@ class Symbolic:
         from .menu import COST_ENTRIES
 
         r = self.S["reserved"]
-        return [(card, res, z3.And(self.sy.bit(r, i), pays(self, card, res)))
+        return [(card, res, self.and_(self.sy.bit(r, i), pays(self, card, res)))
                 for i, (card, res, _, _) in enumerate(COST_ENTRIES)]
 
     def paid(self, pays):

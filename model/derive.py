@@ -130,16 +130,24 @@ def write(sy, name, value, word: str) -> dict:
         raw = t.get("raw")
         return {name: raw if raw is not None else z3.If(t["p"], z3.Extract(3, 0, t["v"]), sy.val(0, 4))}
     if f.kind == "opt":
-        return {name: value.terms["v"], f"{name}_set": sy.b(value.terms["p"])}
+        return {name: value.terms["v"], f"{name}_set": _bit(sy, value.terms["p"])}
     return {name: value}
 
 
 def _bit(sy, cond):
-    """A Bool as a 1-bit value (a constant as a constant)."""
+    """A Bool as a 1-bit value, as small a term as it can be: a constant as a constant, ``v == 1`` of a
+    1-bit ``v`` as ``v``, an ``If`` of Bools as an ``If`` of bits (Spacer is sensitive to term size)."""
     if z3.is_true(cond):
         return sy.val(1, 1)
     if z3.is_false(cond):
         return sy.val(0, 1)
+    if z3.is_eq(cond):
+        a, b = cond.children()
+        if z3.is_bv(a) and a.size() == 1 and z3.is_bv_value(b) and b.as_long() == 1:
+            return a
+    if z3.is_app_of(cond, z3.Z3_OP_ITE):
+        c, a, b = cond.children()
+        return z3.If(c, _bit(sy, a), _bit(sy, b))
     return sy.b(cond)
 
 

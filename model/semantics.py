@@ -209,7 +209,7 @@ def _declare(E, p):
     (512.6.6/b4) is a fresh execution of the same game action — its per-part fields start afresh."""
     fresh = E.nonzero(E.get("part"))  # a part was declared before: this is the next one
     stage = {"part": E.inc(E.get("part")),
-             "parts_left": E.ite(E.and_(fresh, E.parts_left()), E.dec(E.get("parts_left")), E.get("parts_left")),
+             "parts_left": E.ite(E.and_(fresh, E.parts_left()), E.add(E.get("parts_left"), -1), E.get("parts_left")),
              "claims": E.push(E.get("claims"), E.get("feature")),
              "uses": E.concrete(_used),
              "action": E.ite(fresh, E.concrete(_next_part), E.get("action"))}
