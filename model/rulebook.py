@@ -229,13 +229,31 @@ class _Semantics:
                                  fix="add the missing rows, remove the others", fix_ru="добавьте недостающие строки, уберите лишние")
         for key, value in rows.items():
             values = value if isinstance(value, list) else [value]
-            ok = all(v in kind.values for v in values) if kind.values else all(
-                isinstance(v, int) and not isinstance(v, bool) for v in values)
+            where = self.rb.where(path + ("rows", key))
+            if kind.width is not None and (not isinstance(value, list) or len(value) != kind.width):
+                raise RuleproofError("RP134", where, table=name, problem=f"row {key} has {_short(value)}",
+                                     problem_ru=f"в строке {key} значение {_short(value)}",
+                                     fix=f"write {kind.width} values: [strength, return strength], e.g. [weak, none]",
+                                     fix_ru=f"запишите {kind.width} значения: [сила, сила ответного удара], "
+                                            f"например [weak, none]")
+            ok = all(v in kind.values for v in values) if kind.values else (
+                not isinstance(value, list) and isinstance(value, int) and not isinstance(value, bool))
             if not ok:
-                allowed = ", ".join(kind.values) if kind.values else "integers"
-                raise RuleproofError("RP134", self.rb.where(path + ("rows", key)), table=name,
-                                     problem=f"row {key} has {value!r}", problem_ru=f"в строке {key} значение {value!r}",
+                allowed = ", ".join(kind.values) if kind.values else "a whole number"
+                raise RuleproofError("RP134", where, table=name,
+                                     problem=f"row {key} has {_short(value)}", problem_ru=f"в строке {key} значение {_short(value)}",
                                      fix=f"use: {allowed}", fix_ru=f"допустимо: {allowed}")
+            if kind.bounds and not all(kind.bounds[0] <= v <= kind.bounds[1] for v in values):
+                lo, hi = kind.bounds
+                raise RuleproofError("RP134", where, table=name, problem=f"row {key} is {_short(value)}, outside {lo}..{hi}",
+                                     problem_ru=f"строка {key} равна {_short(value)}, вне {lo}..{hi}",
+                                     fix=f"use a number from {lo} to {hi} (the engines hold die values in that range)",
+                                     fix_ru=f"укажите число от {lo} до {hi} (движки хранят значения кубика в этих пределах)")
+        if "min" in kind.keys and "max" in kind.keys and rows["min"] > rows["max"]:
+            raise RuleproofError("RP134", self.rb.where(path + ("rows", "min")), table=name,
+                                 problem=f"min {rows['min']} is greater than max {rows['max']}",
+                                 problem_ru=f"min {rows['min']} больше max {rows['max']}",
+                                 fix="swap them: min is the lowest face", fix_ru="поменяйте их местами: min — меньшая грань")
         self._cited(table.cites, table.assumes, path)
 
     def _cited(self, cites: list[str], assumes: list[str], path: tuple) -> None:
@@ -297,3 +315,10 @@ def _param_problem(spec, value) -> tuple[str, str] | None:
     if spec.kind == "features" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
         return "must be a list of feature kinds", "write e.g. allows: [reroll]"
     return None
+
+
+def _short(value, limit: int = 60) -> str:
+    """A value as a message quotes it: its repr, cut to ``limit`` characters (a hostile input does not
+    make the message long)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

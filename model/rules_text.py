@@ -249,6 +249,18 @@ class _Parser:
         self.paragraphs = 0
         self.examples = 0
         self.in_example = False
+        self.pending: list[str] = []  # lines continuing the current unit, joined when it is done (linear)
+
+    def _flush(self) -> None:
+        """The current unit is done: join its continuation lines once and index its references (once
+        per unit, not per line: the parser is linear in the length of the text)."""
+        cur = self.current
+        if cur is None:
+            return
+        if self.pending:
+            cur.text = " ".join([cur.text, *self.pending] if cur.text else self.pending).strip()
+            self.pending = []
+        self._refs(cur)
 
     def orphan_head(self, frag: _Fragment, clause: str | None) -> None:
         if clause is None:
@@ -257,8 +269,9 @@ class _Parser:
         self.feed(frag.name, frag.head)
 
     def _start_clause(self, cid: str, lead: str, where: Location, partial: bool = False) -> None:
-        if cid in self.out.clauses:
+        if cid in self.out.starts:
             raise RuleproofError("RP141", where, clause=cid, other=self.out.starts[cid])
+        self._flush()
         self.out.clauses.append(cid)
         self.out.starts[cid] = where
         self.clause = cid
@@ -280,13 +293,13 @@ class _Parser:
     def feed(self, name: str, lines: list[tuple[int, str]]) -> None:
         for n, line in lines:
             self._line(Location(name, n), line)
+        self._flush()
 
     def _line(self, where: Location, line: str) -> None:
         stripped = line.strip()
         m = HEADER_RE.match(line)
         if m:
             self._start_clause(m.group(1), m.group(2), where)
-            self._refs(self.out.units[m.group(1)])
             return
         if self.clause is None:  # text before any clause and no clause to continue: ignore
             return
@@ -296,6 +309,7 @@ class _Parser:
             self.examples += 1
             self.in_example = True
             uid = f"{self.clause}/ex{self.examples}"
+            self._flush()
             self.current = self._add(Unit(uid, "example", ex.group(1).strip(), where, self.clause))
         elif level and not self.in_example:
             parent_unit = self.stack[level - 2] if level > 1 else None
@@ -307,6 +321,7 @@ class _Parser:
             number = ".".join(str(c) for c in self.counters[:level])
             uid = f"{self.clause}/{self.prefix}{number}"
             kind = "tail" if self.prefix == "t" else "bullet"
+            self._flush()
             self.current = self._add(Unit(uid, kind, stripped[1:].strip(), where,
                                           parent_unit or self.clause))
             self.stack[level - 1] = uid
@@ -315,21 +330,21 @@ class _Parser:
         elif self.current is not None and not self.in_example and self._new_paragraph(stripped):
             self.paragraphs += 1
             uid = f"{self.clause}/p{self.paragraphs}"
+            self._flush()
             self.current = self._add(Unit(uid, "paragraph", stripped, where, self.clause))
         elif self.current is not None:
-            self.current.append(stripped)
+            self.pending.append(stripped)
         else:
             self.paragraphs += 1
             uid = f"{self.clause}/p{self.paragraphs}"
             self.current = self._add(Unit(uid, "paragraph", stripped, where, self.clause))
-        self._refs(self.current)
 
     def _new_paragraph(self, stripped: str) -> bool:
         """Unmarked text after a finished bullet, starting a new sentence, is a paragraph."""
         cur = self.current
         assert cur is not None
-        return (cur.kind in ("bullet", "tail") and bool(cur.text) and cur.text[-1:] in ".;:!?"
-                and stripped[:1].isupper())
+        last = self.pending[-1] if self.pending else cur.text
+        return cur.kind in ("bullet", "tail") and bool(last) and last[-1:] in ".;:!?" and stripped[:1].isupper()
 
     def _refs(self, unit: Unit) -> None:
         own = unit.id.partition("/")[0]

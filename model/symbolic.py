@@ -33,6 +33,8 @@ from typing import Callable
 
 import z3
 
+from ruleproof.interrupt import context as z3_context
+
 from .abstraction import abstract, beyond_bounds
 from .algebra import STATUS_CODES
 from .algebra_z3 import Symbolic
@@ -103,7 +105,7 @@ class System:
 
     def __init__(self, rb: Rulebook, histories: tuple[HistVar, ...] = (), ctx: z3.Context | None = None) -> None:
         self.rb = rb
-        self.ctx = ctx or z3.Context()
+        self.ctx = ctx or z3_context()
         self.histories = histories
         spec = rb.spec
         self.steps = list(spec.steps)

@@ -236,14 +236,17 @@ class TableKind:
     en: str
     keys: tuple[str, ...]  # the row keys it must have
     values: tuple[str, ...] = ()  # allowed values in the rows (empty: integers)
+    width: int | None = None  # values per row (None: one value, or a list of any length)
+    bounds: tuple[int, int] | None = None  # integers: the range the engines hold (inclusive)
 
 
 STRENGTHS = ("weak", "medium", "strong")
 TABLES: dict[str, TableKind] = {t.name: t for t in (
-    TableKind("die_faces", ("512.6.2/b1",), "грани кубика", "die faces", ("min", "max")),
+    # a die value is 1..15 in the Z3 model's vector (0 there stands for "no die yet")
+    TableKind("die_faces", ("512.6.2/b1",), "грани кубика", "die faces", ("min", "max"), bounds=(1, 15)),
     TableKind("strike_table", ("512.6.2/b4.1.1",), "Таблица ударов: бросок → сила удара и ответного удара",
               "strike table: die → strength of the strike and of the return strike",
-              ("1", "2", "3", "4", "5", "6"), STRENGTHS + ("none",)),
+              ("1", "2", "3", "4", "5", "6"), STRENGTHS + ("none",), width=2),
     TableKind("trigger_words", ("540.4.1",), "какие удары запускают «при ударе/атаке» и «при нападении»",
               "which strikes fire «on strike/attack» and «on assault»", ("strike", "assault"),
               ("attack", "return_strike")),

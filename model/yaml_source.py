@@ -25,9 +25,14 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ruleproof.errors import Location, RuleproofError
 
-__all__ = ["LocMap", "RawInt", "RawFloat", "load_yaml", "load_yaml_text", "read_text", "MAX_NODES"]
+__all__ = ["LocMap", "RawInt", "RawFloat", "load_yaml", "load_yaml_text", "read_text", "MAX_NODES", "MAX_DEPTH",
+           "MAX_BYTES"]
 
 MAX_NODES = 100_000
+#: how deep values may nest (the bundled rulebook needs 6 levels; PyYAML's reader recurses per level)
+MAX_DEPTH = 40
+#: the largest file read (a whole rules text is a few megabytes)
+MAX_BYTES = 64 * 1024 * 1024
 
 _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
@@ -67,7 +72,7 @@ def read_text(path: str | Path) -> tuple[str, str]:
         raise RuleproofError("RP100", Location(name))
     if p.is_dir():
         raise RuleproofError("RP101", Location(name))
-    data = p.read_bytes()
+    data = _read_regular(p, name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -75,6 +80,28 @@ def read_text(path: str | Path) -> tuple[str, str]:
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise RuleproofError("RP102", Location(name, line, col), byte=hex(data[exc.start])) from None
     return text.removeprefix("\ufeff"), name
+
+
+def _read_regular(p: Path, name: str) -> bytes:
+    """The bytes of an ordinary file of at most MAX_BYTES (a device, a pipe or a file that cannot be
+    read is refused before anything is read from it)."""
+    import stat
+
+    try:
+        mode = p.stat().st_mode
+        if not stat.S_ISREG(mode):
+            what = "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a pipe or socket"
+            raise RuleproofError("RP113", Location(name), what=what)
+        with p.open("rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        import errno
+
+        code = errno.errorcode.get(exc.errno, type(exc).__name__)
+        raise RuleproofError("RP115", Location(name), problem=exc.strerror or code, problem_ru=f"код {code}") from None
+    if len(data) > MAX_BYTES:
+        raise RuleproofError("RP114", Location(name), size=f"more than {MAX_BYTES}", limit=MAX_BYTES)
+    return data
 
 
 def load_yaml(path: str | Path, what: str = "rulebook") -> tuple[Any, LocMap]:
@@ -86,8 +113,13 @@ def load_yaml(path: str | Path, what: str = "rulebook") -> tuple[Any, LocMap]:
 def load_yaml_text(text: str, name: str = "<input>", what: str = "rulebook") -> tuple[Any, LocMap]:
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         raise RuleproofError("RP104", Location(name), what=what)
+    deep = _too_deep(text)
+    if deep is not None:
+        raise RuleproofError("RP116", Location(name, *deep), limit=MAX_DEPTH)
     try:
         docs = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except RecursionError:  # pragma: no cover - _too_deep finds such nesting first
+        raise RuleproofError("RP116", Location(name), limit=MAX_DEPTH) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(name, mark.line + 1, mark.column + 1) if mark else Location(name)
@@ -104,6 +136,25 @@ def load_yaml_text(text: str, name: str = "<input>", what: str = "rulebook") -> 
     builder = _Builder(name, locs)
     data = builder.build(docs[0], ())
     return data, locs
+
+
+def _too_deep(text: str) -> tuple[int, int] | None:
+    """(line, column) where flow brackets or block indentation first nest deeper than MAX_DEPTH, or
+    None: PyYAML's reader recurses once per level, so such a file is refused before it is read (a
+    bracket inside a quoted string counts too — harmless, as no real file nests that far)."""
+    depth = 0
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.lstrip(" -")
+        if stripped and not stripped.startswith("#") and (len(line) - len(stripped)) // 2 > MAX_DEPTH:
+            return n, 1
+        for col, ch in enumerate(line, 1):
+            if ch in "[{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return n, col
+            elif ch in "]}":
+                depth = max(0, depth - 1)
+    return None
 
 
 def _loc(name: str, node: Node) -> Location:

@@ -28,6 +28,9 @@ from typing import Iterable
 
 import z3
 
+from ruleproof import interrupt
+from ruleproof.interrupt import context as z3_context
+
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rules_text import clause_key
 from ruleproof.model.vocabulary import FEATURE_KINDS, OPERATIONS, parse_guard
@@ -494,6 +497,7 @@ class _Checker:
     def sat(self, names: Iterable[str]) -> bool:
         r = self.s.check(*[self.labels[n] for n in names])
         if r == z3.unknown:
+            interrupt.check()
             raise _Unknown(self.s.reason_unknown())
         return r == z3.sat
 
@@ -515,7 +519,7 @@ def consistency(rb: Rulebook, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAUL
                 max_cores: int = MAX_CORES, claims: tuple[Claim, ...] = CLAIMS) -> ConsistencyOutcome:
     """Check the claims against the rulebook's order; see the module docstring."""
     t0 = time.perf_counter()
-    ctx = z3.Context()
+    ctx = z3_context()
     enc = _Encoding(rb, ctx)
     facts = enc.facts(claims)
     fact_el = {name: el for name, _, el in facts}
@@ -551,6 +555,7 @@ def consistency(rb: Rulebook, seed: int = DEFAULT_SEED, timeout_ms: int = DEFAUL
     if r == z3.sat:
         return outcome("consistent")
     if r == z3.unknown:
+        interrupt.check()
         return outcome("unknown", reason=main.reason_unknown())
 
     # unsat: every minimal set of claims that conflicts with the rulebook as written (MARCO), each with

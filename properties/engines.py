@@ -11,6 +11,8 @@ import time
 
 import z3
 
+from ruleproof import interrupt
+
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import OPTIONS, System, world_state
 
@@ -187,6 +189,7 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
     try:
         r = fp.query(err())
     except z3.Z3Exception as exc:
+        interrupt.check()
         return f"unknown: {exc}"
     if r == z3.sat:
         if path is not None:
@@ -195,6 +198,7 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
         return "sat"
     if r == z3.unsat:
         return "unsat"
+    interrupt.check()
     return f"unknown: {fp.reason_unknown()}"
 
 
@@ -391,6 +395,7 @@ def bmc(sy: System, target, max_depth: int, timeout_ms: int, seed: int = 0, inva
         if r == z3.sat:
             return "sat", u.solver.model(), u, k
         if r == z3.unknown:
+            interrupt.check()
             return f"unknown: {u.solver.reason_unknown()}", None, None, k
         ended = u.solver.check(z3.And([u.frames[k]["pc"] != sy.val(d, "pc") for d in (sy.done_end, sy.done_deadlock)]))
         if ended == z3.unsat:  # every play has ended by depth k: nothing left to explore
@@ -426,6 +431,7 @@ def k_induction(sy: System, bad, k_max: int, timeout_ms: int, seed: int = 0) -> 
         if r == z3.unsat:
             return f"proved at k={k}"
         if r == z3.unknown:
+            interrupt.check()
             return f"unknown: {s.reason_unknown()}"
     return f"inconclusive up to k={k_max}"
 
@@ -481,6 +487,7 @@ def spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms
             r = spacer(sy, target, timeout_ms, seed, keep=coi(sy, target(sy, sy.pre), False, windows), path=path,
                        options=options)
         except z3.Z3Exception as exc:  # anything the engine raises is "unknown", never a proof
+            interrupt.check()
             r = f"unknown: {exc}"
         if r == "unsat":
             return r, None, None

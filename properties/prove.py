@@ -27,6 +27,10 @@ from dataclasses import dataclass, field
 
 import z3
 
+from ruleproof import interrupt
+
+from ruleproof.interrupt import context as z3_context
+
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System, compile_rulebook
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES
@@ -119,6 +123,7 @@ def _shorten(rb: Rulebook, sy: System, bad, pid: str, v: Verdict, timeout_ms: in
     try:
         res, model, u, k = bmc(sy, bad, v.depth - 1, timeout_ms, seed, exact=True)
     except z3.Z3Exception as exc:
+        interrupt.check()
         res, k = f"unknown: {exc}", 0
     if res == "sat":
         cx = replay(rb, extract(sy, model, u, k), pid)
@@ -167,7 +172,7 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
                 kind: bool, shortest: bool = False, sy: System | None = None) -> Verdict:
     started = time.perf_counter()
     if sy is None:
-        ctx = z3.Context()
+        ctx = z3_context()
         _set_seed(ctx, seed)
         sy = compile_rulebook(rb, form.hist, ctx)
     order = _order(form)
@@ -183,6 +188,7 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
         try:
             res, cx, k = find_violation(rb, sy, form.bad, pid, max_depth, timeout_ms, seed)
         except z3.Z3Exception as exc:
+            interrupt.check()
             res, cx, k = f"unknown: {exc}", None, 0
         if res == "sat" and cx is not None and cx.reproduced:
             v = Verdict(pid, "violated", "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx)
@@ -215,7 +221,7 @@ def shared_system(rb: Rulebook, pids, seed: int = 0) -> System:
         for f in form.split or (form,):
             for h in f.hist:
                 hist.setdefault(h.name, h)
-    ctx = z3.Context()
+    ctx = z3_context()
     _set_seed(ctx, seed)
     return compile_rulebook(rb, tuple(hist.values()), ctx)
 

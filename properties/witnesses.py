@@ -12,6 +12,8 @@ import time
 
 import z3
 
+from ruleproof import interrupt
+
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System
 
@@ -36,6 +38,7 @@ def witness(rb: Rulebook, sy: System, form, timeout_ms: int, seed: int, max_dept
     try:
         res, model, u, k = bmc(sy, form.premise, max_depth, timeout_ms, seed, exact=True)
     except z3.Z3Exception as exc:
+        interrupt.check()
         res = f"unknown: {exc}"
     if res == "sat":
         cx = witnessed(rb, sy, extract(sy, model, u, k))

@@ -75,7 +75,7 @@ def render_reports(report: Report, formats, lang: str, clause_text: ClauseText |
 def write_files(files: dict[str, str], out_dir: str | Path) -> list[Path]:
     """Write ``files`` (name -> text) into the folder ``out_dir`` (created if missing), all or none:
     every file goes to a temporary file first, and all are renamed at the end."""
-    from ruleproof.fileio import atomic_path
+    from ruleproof.fileio import atomic_path, no_interrupts
 
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
@@ -83,7 +83,7 @@ def write_files(files: dict[str, str], out_dir: str | Path) -> list[Path]:
                              fix="give --report a folder (it is created when missing)")
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    with ExitStack() as stack:
+    with no_interrupts(), ExitStack() as stack:
         for name, content in files.items():
             target = out / name
             tmp = stack.enter_context(atomic_path(target))

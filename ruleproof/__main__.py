@@ -1,5 +1,5 @@
 import sys
 
-from ruleproof.cli import main
+from ruleproof.entry import run
 
-sys.exit(main())
+sys.exit(run())

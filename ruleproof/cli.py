@@ -1,13 +1,15 @@
 """The `ruleproof` command line.
 
 Exit codes: 0 everything holds, 1 a finding, 2 bad input (one message, no traceback),
-3 inconclusive (reserved for the engines that can be: Z3, bounded search).
+3 inconclusive (reserved for the engines that can be: Z3, bounded search), 70 an internal error
+(a bug in ruleproof: one line naming the command and a saved traceback file), 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from importlib import import_module
@@ -17,11 +19,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.errors import EXIT_BAD_INPUT, EXIT_FINDING, EXIT_OK, Location, RuleproofError
+from ruleproof.errors import (EXIT_BAD_INPUT, EXIT_FINDING, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, Location,
+                              RuleproofError)
 from ruleproof.i18n import LANGS, default_lang, t
 from ruleproof.orchestrate import ENGINES
 
-__all__ = ["main", "build_parser", "parse_names"]
+__all__ = ["main", "build_parser", "parse_names", "check_timeout", "check_writable", "split_only"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,17 +97,114 @@ EXTRA_COMMANDS: tuple[str, ...] = (
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     lang = args.lang
+    from ruleproof import interrupt
+
+    interrupt.install()  # Ctrl-C stops Z3 too
     try:
+        _check_args(args)
         if getattr(args, "run", None) is not None:
-            return args.run(args, lang)
-        return {"check": cmd_check, "clauses": cmd_clauses, "graph": cmd_graph, "run": cmd_run,
-                "selftest": cmd_selftest}[args.command](args, lang)
+            code = args.run(args, lang)
+        else:
+            code = {"check": cmd_check, "clauses": cmd_clauses, "graph": cmd_graph, "run": cmd_run,
+                    "selftest": cmd_selftest}[args.command](args, lang)
+        interrupt.check()  # Ctrl-C that something swallowed on the way still ends the run as interrupted
+        return code
     except RuleproofError as err:
         print(err.render(lang), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
+        interrupt.taken()
         print("interrupted" if lang == "en" else "прервано", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - the one place a bug becomes an exit code (70), not a finding
+        return internal_error(exc, sys.argv[1:] if argv is None else argv, lang)
+
+
+def internal_error(exc: BaseException, argv: list[str], lang: str) -> int:
+    """Report a bug in ruleproof: one line naming the command, the traceback saved to a file."""
+    import tempfile
+    import time
+    import traceback
+
+    text = "".join(traceback.format_exception(exc))
+    path = Path(tempfile.gettempdir()) / f"ruleproof-crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    try:
+        path.write_text(f"ruleproof {' '.join(argv)}\n\n{text}", encoding="utf-8")
+    except OSError:
+        path = Path("-")  # nowhere to save it: the one line is all there is
+    error = f"{type(exc).__name__}: {str(exc)[:200]}"
+    print(t("internal_error", lang, error=error, command="ruleproof " + " ".join(argv)[:200], path=path),
+          file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+def _check_args(args) -> None:
+    """The options every command shares, checked before any work: finite positive timeouts, output
+    paths that can be written, ``--only`` ids (and a rulebook it swallowed)."""
+    if getattr(args, "timeout", None) is not None:
+        check_timeout(args.timeout)
+    for attr, folder in (("report", True), ("save_ruling", False), ("output", False)):
+        value = getattr(args, attr, None)
+        if value:
+            check_writable(value, folder)
+    if getattr(args, "only", None) and args.command in ("prove", "explore"):
+        from ruleproof.properties.catalogue import BY_ID
+
+        split_only(args, tuple(BY_ID), "RP170")
+
+
+def check_timeout(seconds: float) -> float:
+    """A time limit in seconds: finite, positive and at least 1 ms (Z3 reads 0 ms as no limit: RP171).
+
+    >>> check_timeout(20.0)
+    20.0
+    """
+    if not (math.isfinite(seconds) and seconds > 0 and int(seconds * 1000) >= 1):
+        raise RuleproofError("RP171", None, value=seconds)
+    return seconds
+
+
+def check_writable(path: str, folder: bool) -> None:
+    """An output path (a report folder, a file) can be written — checked before the run, not after it
+    (RP117 or RP150)."""
+    p = Path(path)
+    what, what_ru = ("the reports", "отчёты") if folder else ("a file", "файл")
+    target = p if folder and p.exists() else p.parent if str(p.parent) else Path(".")
+    if p.exists() and (p.is_dir() != folder):
+        problem = "it is a file, a folder was expected" if folder else "it is a folder, a file was expected"
+        problem_ru = "это файл, а нужна папка" if folder else "это папка, а нужен файл"
+        raise RuleproofError("RP117", Location(path), what=what, what_ru=what_ru, problem=problem, problem_ru=problem_ru)
+    if not target.is_dir():
+        raise RuleproofError("RP117", Location(path), what=what, what_ru=what_ru,
+                             problem=f"the folder {target} does not exist", problem_ru=f"папки {target} нет")
+    import errno
+    import tempfile
+
+    try:  # write access as the system grants it (permissions, a read-only or virtual file system)
+        fd, probe = tempfile.mkstemp(prefix=".ruleproof-probe-", dir=target)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise RuleproofError("RP117", Location(path), what=what, what_ru=what_ru,
+                             problem=f"the folder {target} is not writable ({exc.strerror})",
+                             problem_ru=f"в папку {target} нельзя писать (код {errno.errorcode.get(exc.errno, exc.errno)})"
+                             ) from None
+
+
+def split_only(args, known: tuple[str, ...], code: str) -> None:
+    """``--only ID …`` takes several values, so it swallows a rulebook path written after it
+    (``prove --only P draft.yaml``): a last value that is not an id but a file (or a .yaml name) is
+    the rulebook when none was given; any other unknown id is bad input (``code``)."""
+    only = list(args.only)
+    last = only[-1]
+    if last not in known and getattr(args, "rulebook", "") is None and (
+            last.endswith((".yaml", ".yml")) or Path(last).is_file()):
+        args.rulebook = last
+        only.pop()
+    for pid in only:
+        if pid not in known:
+            raise RuleproofError(code, None, property=pid, known=", ".join(known))
+    args.only = only or None
 
 
 def _console() -> Console:
@@ -341,7 +441,14 @@ def cmd_run(args, lang: str) -> int:
 
 
 def cmd_selftest(args, lang: str) -> int:
-    from ruleproof.generators.selftest import selftest
+    from ruleproof.generators.selftest import drafts, selftest
+
+    if args.only:
+        known = [d.id for d in drafts()]
+        unknown = [i for i in args.only if i not in known]
+        if unknown:
+            raise RuleproofError("RP150", None, problem=f"unknown draft {', '.join(unknown)} in --only",
+                                 fix=f"name drafts as `ruleproof selftest` lists them, e.g. {', '.join(known[:5])}")
 
     if args.format == "json" or not sys.stderr.isatty():
         rep = selftest(examples=args.examples, only=args.only)

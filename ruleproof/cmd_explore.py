@@ -99,13 +99,7 @@ def run(args, lang: str) -> int:
     clause_text = _clause_text_fn(args, lang)
     bounds = parse_bounds(args.bounds)
     args.jobs = check_jobs(args.jobs)
-    only = frozenset(args.only) if args.only else None
-    if only:
-        from ruleproof.properties.catalogue import BY_ID
-
-        unknown = sorted(only - set(BY_ID))
-        if unknown:
-            raise RuleproofError("RP170", None, property=", ".join(unknown), known=", ".join(BY_ID))
+    only = frozenset(args.only) if args.only else None  # known ids: checked by cli._check_args
     rb = load_rulebook(args.rulebook)
     worlds = bounded_worlds(bounds.x_max, bounds.loadouts)
     if args.format == "json" or not sys.stderr.isatty() or args.jobs > 1:

@@ -107,19 +107,13 @@ def run(args, lang: str) -> int:
 
     from ruleproof.cli import _clause_text_fn, _console, check_jobs
     from ruleproof.model.rulebook import load_rulebook
-    from ruleproof.properties.catalogue import BY_ID
     from ruleproof.properties.prove import prove
 
     clause_text = _clause_text_fn(args, lang)
-    if not args.timeout > 0:
-        raise RuleproofError("RP171", None, value=args.timeout)
     if args.depth < 1:
         raise RuleproofError("RP172", None, value=args.depth)
     args.jobs = check_jobs(args.jobs)
-    only = list(args.only) if args.only else None
-    for pid in only or ():
-        if pid not in BY_ID:
-            raise RuleproofError("RP170", None, property=pid, known=", ".join(BY_ID))
+    only = list(args.only) if args.only else None  # known ids: checked by cli._check_args
     rb = load_rulebook(args.rulebook)
     status = Console(stderr=True).status("Z3…") if args.format == "term" and sys.stderr.isatty() else nullcontext()
     with status:

@@ -16,12 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["Location", "RuleproofError", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
-           "EXIT_INCONCLUSIVE"]
+           "EXIT_INCONCLUSIVE", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
 EXIT_OK = 0
 EXIT_FINDING = 1
 EXIT_BAD_INPUT = 2
 EXIT_INCONCLUSIVE = 3
+EXIT_INTERNAL = 70  # a bug in ruleproof (sysexits' EX_SOFTWARE): never a finding, never 0-3
+EXIT_INTERRUPTED = 130  # Ctrl-C
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,30 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
     "RP112": {
         "en": ("unknown key '{key}' in {field}", "remove it or correct its spelling; allowed keys: {allowed}"),
         "ru": ("неизвестный ключ '{key}' в {field}", "удалите его или исправьте написание; допустимые ключи: {allowed}"),
+    },
+    "RP113": {
+        "en": ("this is not a regular file ({what})", "give the path of an ordinary file"),
+        "ru": ("это не обычный файл ({what})", "укажите путь к обычному файлу"),
+    },
+    "RP114": {
+        "en": ("the file is {size} bytes; ruleproof reads at most {limit}", "give a smaller file (split a rules "
+               "text into a folder of .txt files)"),
+        "ru": ("в файле {size} байт; ruleproof читает не больше {limit}", "дайте файл поменьше (текст правил можно "
+               "разбить на папку .txt-файлов)"),
+    },
+    "RP115": {
+        "en": ("the file cannot be read: {problem}", "check that it is an ordinary file you may read"),
+        "ru": ("файл не читается: {problem_ru}", "проверьте, что это обычный файл и у вас есть право его читать"),
+    },
+    "RP116": {
+        "en": ("values are nested more than {limit} levels deep", "a rulebook or a ruling needs a few levels: "
+               "look for unclosed brackets or runaway indentation here"),
+        "ru": ("значения вложены глубже {limit} уровней", "своду правил и разъяснению хватает нескольких уровней: "
+               "поищите здесь незакрытые скобки или сбившиеся отступы"),
+    },
+    "RP117": {
+        "en": ("cannot write {what} here: {problem}", "choose a path in a folder you may write to"),
+        "ru": ("сюда нельзя записать {what_ru}: {problem_ru}", "выберите путь в папке, куда у вас есть право записи"),
     },
     "RP120": {
         "en": ("unknown operation '{op}'{hint}", "use one of the operations: {known}"),
@@ -213,8 +239,8 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("неизвестное свойство '{property}' в --only", "укажите свойства из каталога: {known}"),
     },
     "RP171": {
-        "en": ("--timeout must be a positive number of seconds, not {value}", "e.g. --timeout 20"),
-        "ru": ("--timeout должен быть положительным числом секунд, а не {value}", "например, --timeout 20"),
+        "en": ("--timeout must be a finite number of seconds, at least 0.001, not {value}", "e.g. --timeout 20"),
+        "ru": ("--timeout должен быть конечным числом секунд, не меньше 0.001, а не {value}", "например, --timeout 20"),
     },
     "RP172": {
         "en": ("--depth must be 1 or more, not {value}", "e.g. --depth 160"),

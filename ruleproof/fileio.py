@@ -18,7 +18,29 @@ from typing import Iterator
 
 from .errors import Location, RuleproofError
 
-__all__ = ["write_atomic", "atomic_path"]
+__all__ = ["write_atomic", "atomic_path", "no_interrupts"]
+
+
+@contextmanager
+def no_interrupts() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back while files are written and renamed: a report set is whole or not
+    there, and no temporary file is left behind; the interrupt is raised right after (exit 130).
+    (Python's handler is swapped, not the signal mask: another thread may be the one that receives
+    the signal.)"""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if held:
+        raise KeyboardInterrupt
 
 
 @contextmanager
@@ -46,7 +68,7 @@ def atomic_path(target: str | Path) -> Iterator[Path]:
 
 
 def write_atomic(target: str | Path, content: str | bytes) -> Path:
-    with atomic_path(target) as tmp:
+    with no_interrupts(), atomic_path(target) as tmp:
         if isinstance(content, str):
             tmp.write_text(content, encoding="utf-8")
         else:

@@ -62,6 +62,10 @@ _LABELS: dict[str, tuple[str, str]] = {
     "no_changes": ("Формулировки не изменились.", "No wording changed."),
     "nothing_cites": ("ни один элемент модели", "no model element"),
     "written": ("Записано: {path}", "Written: {path}"),
+    "internal_error": ("ruleproof: внутренняя ошибка (ошибка самого ruleproof, а не находка в правилах): {error}; "
+                       "команда: {command}; трассировка сохранена в {path} — пожалуйста, сообщите о ней",
+                       "ruleproof: internal error (a bug in ruleproof, not a finding about the rules): {error}; "
+                       "command: {command}; traceback saved to {path} — please report it"),
     "trace_seq": ("№", "#"),
     "trace_step": ("шаг", "step"),
     "trace_clauses": ("пункты", "clauses"),

@@ -146,7 +146,7 @@ def test_cli_diff_report_into_a_file_is_bad_input(tmp_path, capsys):
     code = main(["diff", BASE, str(DRAFTS / "reworded.yaml"), "--bounds", "x=0,loadouts=none",
                  "--engines", "rulings", "--report", str(target)])
     captured = capsys.readouterr()
-    assert code == 2 and "is a file, not a folder" in captured.err and "Traceback" not in captured.err
+    assert code == 2 and "it is a file, a folder was expected" in captured.err and "Traceback" not in captured.err
     assert target.read_text("utf-8") == "keep me" and sorted(p.name for p in tmp_path.iterdir()) == ["diff-report"]
 
 

@@ -1,0 +1,212 @@
+"""Hostile and careless inputs (issue 23's reproducers): each is bad input — exit 2, one message, no
+traceback, nothing written — or, for a bug in ruleproof, exit 70 with one line and a saved traceback."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ruleproof import cli
+from ruleproof.cli import main
+from ruleproof.generators.mutants import bundled_data, mutant_yaml
+
+
+def _draft(tmp_path: Path, edit, name: str = "draft.yaml") -> Path:
+    d = bundled_data()
+    edit(d)
+    p = tmp_path / name
+    p.write_text(yaml.safe_dump(d, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return p
+
+
+def _bad(capsys, argv: list[str], code: str, *words: str) -> str:
+    rc = main(["--lang", "en", *argv])
+    out, err = capsys.readouterr()
+    assert rc == 2, (rc, err)
+    assert "Traceback" not in err and out == ""
+    assert f"error {code}:" in err and err.count("error ") == 1, err
+    for w in words:
+        assert w in err, err
+    return err
+
+
+def _rows(key: str, value):
+    def edit(d):
+        d["tables"][key]["rows"][next(iter(d["tables"][key]["rows"]))] = value
+    return edit
+
+
+@pytest.mark.parametrize("value", [["weak"], ["weak", "none", "strong"], "weak", []])
+def test_a_strike_table_row_of_the_wrong_shape_is_refused_at_load(tmp_path, capsys, value):
+    path = _draft(tmp_path, _rows("strike_table", value))
+    _bad(capsys, ["check", str(path), "--engines", "structure"], "RP134", "strike_table", "2 values")
+
+
+@pytest.mark.parametrize("rows, words", [({"min": 1, "max": 10 ** 400}, "outside 1..15"),
+                                         ({"min": 1, "max": 10 ** 9}, "outside 1..15"),
+                                         ({"min": -3, "max": 6}, "outside 1..15"),
+                                         ({"min": 5, "max": 2}, "greater than max"),
+                                         ({"min": [], "max": 6}, "a whole number")])
+def test_die_faces_out_of_range_are_refused_at_load(tmp_path, capsys, rows, words):
+    path = _draft(tmp_path, lambda d: d["tables"]["die_faces"].__setitem__("rows", rows))
+    _bad(capsys, ["check", str(path), "--engines", "structure"], "RP134", words)
+
+
+@pytest.mark.parametrize("text", ["a: " + "[" * 400 + "]" * 400 + "\n",
+                                  "a:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 300)) + "  " * 300 + "x: 1\n"])
+def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path, capsys, text):
+    path = tmp_path / "deep.yaml"
+    path.write_text(text, encoding="utf-8")
+    err = _bad(capsys, ["check", str(path), "--engines", "structure"], "RP116", "nested")
+    assert err.startswith(f"{path}:")
+
+
+@pytest.mark.parametrize("path, code", [("/dev/zero", "RP113"), ("/proc/self/mem", "RP115")])
+def test_devices_and_unreadable_files_are_refused_up_front(capsys, path, code):
+    if not Path(path).exists():
+        pytest.skip(f"{path} is not on this system")
+    _bad(capsys, ["check", path, "--engines", "structure"], code)
+    _bad(capsys, ["clauses", "--rules-text", path], code)
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-1", "0", "0.0001"])
+def test_timeouts_must_be_finite_positive_and_at_least_a_millisecond(capsys, value):
+    _bad(capsys, ["prove", "--timeout", value], "RP171", "--timeout")
+    _bad(capsys, ["check", "--timeout", value], "RP171")
+
+
+def test_selftest_with_an_unknown_draft_is_bad_input(capsys):
+    _bad(capsys, ["selftest", "--only", "NOPE"], "RP150", "NOPE")
+
+
+def test_prove_only_does_not_swallow_the_rulebook(tmp_path, capsys):
+    path = tmp_path / "M6.yaml"
+    path.write_text(mutant_yaml("M6"), encoding="utf-8")
+    from ruleproof.generators.mutants import PUBLIC
+
+    rc = main(["--lang", "en", "prove", "--only", PUBLIC["M6"], str(path), "--format", "json"])
+    out, _ = capsys.readouterr()
+    assert rc == 1 and str(path) in out  # the draft was proved, not the bundled rulebook
+    _bad(capsys, ["prove", "--only", "P999-nothing", str(path)], "RP170", "P999-nothing")
+
+
+@pytest.mark.parametrize("argv", [["check", "--report", "/proc/ruleproof-x", "--format", "json"],
+                                  ["check", "--save-ruling", "/proc/ruleproof-x.yaml"],
+                                  ["graph", "-o", "/nonexistent-folder/g.svg"],
+                                  ["diff", "rulebooks/berserk-rp-4.1-2.yaml", "rulebooks/berserk-rp-4.1-2.yaml",
+                                   "--report", "/proc/ruleproof-x"]])
+def test_unwritable_outputs_are_refused_before_the_run(monkeypatch, capsys, argv):
+    def no_run(*a, **k):  # the run must not start: the path is checked first
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr("ruleproof.orchestrate.run_check", no_run)
+    _bad(capsys, argv, "RP117")
+
+
+def test_a_bug_is_exit_70_with_one_line_and_a_saved_traceback(monkeypatch, capsys):
+    def planted(args, lang):
+        raise ZeroDivisionError("planted bug")
+
+    monkeypatch.setattr(cli, "cmd_graph", planted)
+    rc = main(["--lang", "en", "graph", "--format", "dot"])
+    out, err = capsys.readouterr()
+    assert rc == 70 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "internal error" in err and "ZeroDivisionError: planted bug" in err and "graph --format dot" in err
+    saved = Path(re.search(r"traceback saved to (\S+)", err).group(1))
+    assert "ZeroDivisionError: planted bug" in saved.read_text("utf-8")
+    saved.unlink()
+    rc = main(["--lang", "ru", "graph", "--format", "dot"])
+    err = capsys.readouterr().err
+    assert rc == 70 and "внутренняя ошибка" in err and "internal" not in err
+    Path(re.search(r"сохранена в (\S+)", err).group(1)).unlink()
+
+
+def test_ctrl_c_is_exit_130_with_one_line(monkeypatch, capsys):
+    def interrupted(args, lang):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_graph", interrupted)
+    assert main(["--lang", "en", "graph", "--format", "dot"]) == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def _interrupt(argv: list[str], after: float, cwd: Path) -> tuple[int, str, float]:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    exe = Path(sys.executable).with_name("ruleproof")
+    p = subprocess.Popen([str(exe), "--lang", "en", *argv], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(after)
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:  # pragma: no cover - the failure this test is about
+        p.kill()
+        _, err = p.communicate()
+    return p.returncode, err, time.monotonic() - sent
+
+
+@pytest.mark.parametrize("engines, after", [("z3", 3.5), ("hypothesis", 3.0), ("consistency,z3", 3.0), ("z3", 0.3)])
+def test_ctrl_c_stops_every_engine_and_leaves_the_old_report_set(tmp_path, engines, after):
+    """SIGINT during Z3 (which catches it itself) or Hypothesis, or while the program still loads: exit
+    130 with one line, promptly (the seconds are printed, not asserted: the machine is noisy), and the
+    report folder holds the old set."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for name in ("report.json", "report.md"):
+        (reports / name).write_text("OLD", encoding="utf-8")
+    rc, err, seconds = _interrupt(["check", "--engines", engines, "--report", str(reports), "--format", "json,md",
+                                   "--examples", "5000"], after, tmp_path)
+    print(f"{engines}: exit {rc} {seconds:.2f} s after SIGINT")
+    assert rc == 130 and err == "interrupted\n", err
+    assert sorted(p.name for p in reports.iterdir()) == ["report.json", "report.md"]  # no temporary file left
+    assert {p.read_text("utf-8") for p in reports.iterdir()} == {"OLD"}
+
+
+def test_an_interrupt_while_writing_comes_after_the_whole_set(tmp_path, monkeypatch):
+    """SIGINT raised while the report files are renamed one by one is held back until all are in place."""
+    import os
+    import signal
+
+    from ruleproof import fileio
+    from ruleproof.reports.writers import write_files
+
+    real = os.replace
+    calls = []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # mid-way through the renames
+        real(src, dst)
+
+    monkeypatch.setattr(fileio.os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        write_files({"a.json": "{}", "b.md": "new", "c.html": "<p>"}, tmp_path / "out")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.json", "b.md", "c.html"]
+
+
+def test_two_runs_at_once_on_one_report_folder_leave_whole_files(tmp_path):
+    """Two `check --report DIR` at the same time: every file in DIR is whole and valid afterwards."""
+    import json
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("ruleproof")
+    reports = tmp_path / "reports"
+    argv = [str(exe), "--lang", "en", "check", "--engines", "structure,rulings", "--report", str(reports),
+            "--format", "json,md,junit"]
+    runs = [subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    assert [p.wait(timeout=300) for p in runs] == [0, 0], [p.stderr.read() for p in runs]
+    names = sorted(p.name for p in reports.iterdir())
+    assert names == ["report.json", "report.junit.xml", "report.md"], names  # no temporary file left
+    assert json.loads((reports / "report.json").read_text("utf-8"))["exit_code"] == 0
+    assert (reports / "report.md").read_text("utf-8").startswith("#")
