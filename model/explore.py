@@ -26,6 +26,7 @@ counterexample (fewest choices; ties: fewest events).
 from __future__ import annotations
 
 import gc
+import os
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ class Bounds:
     die: tuple[int, int] | None = None  # die faces (default: the rulebook's die_faces table)
     loadouts: tuple[str, ...] | None = None  # which feature loadouts (default: all)
     max_nodes: int = 5_000_000  # a safety stop per world: reaching it makes the pass bounded (incomplete)
+    max_memory_mb: int = 3072  # a safety stop for the process: its resident memory (likewise bounded)
 
     def die_values(self, rb: Rulebook) -> tuple[int, ...]:
         """Every die face the search tries: ``die``, else the rulebook's ``die_faces`` table."""
@@ -79,6 +81,7 @@ class ExploreOutcome:
     events: int = 0  # events produced
     seconds: float = 0.0
     complete: bool = True
+    stopped_by: str = ""  # the bound that stopped an incomplete search: max_nodes | memory
     worlds: int = 0
     deadlocks: list[tuple[str, tuple, str]] = field(default_factory=list)  # (world, answers, outcome)
     violations: dict[str, Counterexample] = field(default_factory=dict)
@@ -109,6 +112,17 @@ def explore(rb: Rulebook, worlds: list, bounds: Bounds = Bounds(), only: frozens
     if jobs > 1 and len(worlds) > 1:
         return _explore_parallel(rb, worlds, bounds, only, jobs)
     return _explore(rb, list(enumerate(worlds)), bounds, only, progress)
+
+
+def _resident_mb() -> float:
+    """This process's resident memory now, in MB (Linux: /proc; elsewhere its peak so far)."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _explore(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -> ExploreOutcome:
@@ -179,7 +193,10 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         answers = node.answers + ((answer,) if choice else ()) + (None,) * passes
         return _Node(s, cur, ask, node.events + new, answers)
 
+    total = 0
     for n, (wi, world) in enumerate(indexed):
+        if out.stopped_by == "memory":
+            break  # the memory is spent: no further world
         if progress:
             progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
         done.clear()
@@ -188,8 +205,10 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         while queue:
             node = queue.popleft()
             nodes += 1
-            if nodes > bounds.max_nodes:
+            total += 1  # the memory is the process's: looked at every 256 nodes of any world
+            if nodes > bounds.max_nodes or total % 256 == 0 and _resident_mb() > bounds.max_memory_mb:
                 out.complete = False
+                out.stopped_by = "max_nodes" if nodes > bounds.max_nodes else "memory"
                 queue.clear()
                 break
             visit(((node.state, node.cursor),))
@@ -236,6 +255,7 @@ def merge(parts: list[ExploreOutcome]) -> ExploreOutcome:
             setattr(out, name, getattr(out, name) + getattr(p, name))
         out.depth, out.steps = max(out.depth, p.depth), max(out.steps, p.steps)
         out.complete = out.complete and p.complete
+        out.stopped_by = out.stopped_by or p.stopped_by
         out.deadlocks += p.deadlocks
         for c in ("ops_fired", "windows_opened", "responses"):
             getattr(out, c).update(getattr(p, c))
@@ -287,7 +307,7 @@ def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozen
     from ruleproof.reports.finding import CheckResult, Finding
     from ruleproof.reports.trace import trace_to_json
 
-    bounded = "" if out.complete else " (stopped at max_nodes: bounded, incomplete)"
+    bounded = "" if out.complete else f" (stopped at {out.stopped_by or 'max_nodes'}: bounded, incomplete)"
     note = f"{out.traces} runs, {out.states} states{bounded}"
     results = []
     for p in PROPERTIES:

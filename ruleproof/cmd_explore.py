@@ -20,7 +20,8 @@ from ruleproof.i18n import t
 __all__ = ["add_parser", "run", "parse_bounds", "SCHEMA"]
 
 SCHEMA = "ruleproof-explore/1"
-_KEYS = {"x": "x_max", "plays": "plays_per_window", "die": "die", "loadouts": "loadouts", "max-nodes": "max_nodes"}
+_KEYS = {"x": "x_max", "plays": "plays_per_window", "die": "die", "loadouts": "loadouts", "max-nodes": "max_nodes",
+         "memory": "max_memory_mb"}
 
 
 def add_parser(sub, common, texts) -> None:
@@ -73,8 +74,9 @@ def parse_bounds(text: str, base=None):
                     raise ValueError(f"unknown loadout {', '.join(bad)} (known: {', '.join(LOADOUTS)})")
             else:
                 values[name] = int(raw)
-                if values[name] < (1 if name == "max_nodes" else 0):
-                    raise ValueError(f"{key} must be {'1' if name == 'max_nodes' else '0'} or more")
+                least = 1 if name in ("max_nodes", "max_memory_mb") else 0
+                if values[name] < least:
+                    raise ValueError(f"{key} must be {least} or more")
         except ValueError as exc:
             raise RuleproofError("RP150", None, problem=f"--bounds {part}: {exc}",
                                  fix="e.g. --bounds x=2,plays=1,die=1-6,loadouts=dice+payment") from None
@@ -120,7 +122,7 @@ def run(args, lang: str) -> int:
     figures = {"worlds": out.worlds, "states": out.states, "transitions": out.transitions, "forced_passes": out.forced,
                "runs": out.traces, "depth": out.depth, "max_events": out.steps, "events": out.events,
                "seconds": round(out.seconds, 2), "states_per_second": round(out.states_per_second),
-               "complete": out.complete, "jobs": args.jobs}
+               "complete": out.complete, "stopped_by": out.stopped_by or None, "jobs": args.jobs}
     if args.format == "json":
         from ruleproof.reports.json_report import results_to_json
 
@@ -140,7 +142,8 @@ def run(args, lang: str) -> int:
         if saved:
             con.print(t("ex_saved", lang, path=saved, rulebook=args.rulebook or ""))
         if not out.complete:
-            con.print(f"[yellow]{t('ex_incomplete', lang)}[/]")
+            bound = t(f"bound_{out.stopped_by or 'max_nodes'}", lang)
+            con.print(f"[yellow]{t('ex_incomplete', lang, bound=bound)}[/]")
     if any(not r.holds and r.verdict != "unknown" for r in results):
         return EXIT_FINDING
     return EXIT_OK if out.complete else EXIT_INCONCLUSIVE

@@ -292,8 +292,10 @@ _LABELS: dict[str, tuple[str, str]] = {
                    "{seconds} s, {states_per_second} states/s, processes {jobs}"),
     "ex_saved": ("Контрпример сохранён как решение: {path} (ruleproof run {path} --rulebook {rulebook})",
                  "Counterexample saved as a ruling: {path} (ruleproof run {path} --rulebook {rulebook})"),
-    "ex_incomplete": ("Перебор остановлен границей max-nodes: результат неполный (ничего не утверждается).",
-                      "The search stopped at max-nodes: the result is incomplete (nothing is claimed to hold)."),
+    "ex_incomplete": ("Перебор остановлен границей {bound}: результат неполный (ничего не утверждается).",
+                      "The search stopped at {bound}: the result is incomplete (nothing is claimed to hold)."),
+    "bound_max_nodes": ("max-nodes (число узлов на мир)", "max-nodes (nodes per world)"),
+    "bound_memory": ("memory (память процесса, МБ)", "memory (the process's memory, MB)"),
     # ruleproof diff — keys diff_*
     "diff_title": ("Что меняет проект правил", "What the draft changes"),
     "diff_base": ("Основа", "Base"),

@@ -210,3 +210,23 @@ def test_two_runs_at_once_on_one_report_folder_leave_whole_files(tmp_path):
     assert names == ["report.json", "report.junit.xml", "report.md"], names  # no temporary file left
     assert json.loads((reports / "report.json").read_text("utf-8"))["exit_code"] == 0
     assert (reports / "report.md").read_text("utf-8").startswith("#")
+
+
+def test_explore_honours_a_memory_budget(tmp_path, capsys):
+    """One back edge (payment -> dice once the dice step was visited) makes every run loop to the step
+    limit; the search grew to gigabytes whatever max-nodes said. With a memory budget it stops:
+    inconclusive (exit 3), and it says which bound stopped it."""
+    import json
+
+    def loop(d):
+        d["steps"]["payment"].setdefault("next", []).insert(0, {"to": "dice", "when": "visited(dice)",
+                                                                 "cites": ["512.7"]})
+
+    path = _draft(tmp_path, loop)
+    rc = main(["--lang", "en", "explore", str(path), "--bounds", "memory=600", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 3
+    assert doc["rulebook"]["complete"] is False and doc["rulebook"]["stopped_by"] == "memory"
+    rc = main(["--lang", "ru", "explore", str(path), "--bounds", "memory=600"])
+    out = capsys.readouterr().out
+    assert rc == 3 and "границей memory" in out
