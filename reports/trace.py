@@ -3,7 +3,9 @@ what changed in the state).
 
 ``trace_to_json`` turns the interpreter's events into plain dicts; each carries ``diff``, the
 state change the event made: a list of ``{"path": [...], "old": …, "new": …}`` (``old`` absent
-for a value that appears, ``new`` absent for one that goes).  The first event's diff is the whole
+for a value that appears, ``new`` absent for one that goes), or ``{"path": [...], "append": […]}``
+for a sequence that grew (the steps visited: only the new items, so a long run's trace does not
+repeat the whole list at every step).  The first event's diff is the whole
 initial state, so the states can be rebuilt from the dicts alone (:func:`states_from_trace`).
 
 >>> from ruleproof.model.state import Card, State
@@ -66,7 +68,9 @@ def format_diff(diff: list[dict], limit: int | None = None) -> str:
         path = d["path"][1:] if d["path"][:1] == ["cards"] else d["path"]
         name = ".".join(map(str, path))
         old, new = d.get("old"), d.get("new")
-        if isinstance(old, list) and isinstance(new, list) and old and len(new) > len(old) \
+        if "append" in d:
+            parts.append(f"{name} += {_show(d['append'])}")
+        elif isinstance(old, list) and isinstance(new, list) and old and len(new) > len(old) \
                 and new[:len(old)] == old:
             parts.append(f"{name} += {_show(new[len(old):])}")
         elif "old" not in d:
@@ -184,6 +188,10 @@ def state_diff(old: dict, new: dict) -> list[dict]:
         if a == b:
             continue
         entry: dict = {"path": list(path)}
+        if isinstance(a, list) and isinstance(b, list) and a and len(b) > len(a) and b[:len(a)] == a:
+            entry["append"] = b[len(a):]  # a sequence that grew (the steps visited): only what came
+            out.append(entry)
+            continue
         if a is not _MISSING:
             entry["old"] = a
         if b is not _MISSING:
@@ -198,20 +206,23 @@ def apply_diff(state: dict, diff: list[dict]) -> dict:
 
     state = copy.deepcopy(state)
     for d in diff:
-        if "new" not in d:
+        if "new" not in d and "append" not in d:
             node = state
             for k in d["path"][:-1]:
                 node = node.get(k, {})
             if isinstance(node, dict):
                 node.pop(d["path"][-1], None)
     for d in diff:
-        if "new" in d:
+        if "new" in d or "append" in d:
             node = state
             for k in d["path"][:-1]:
                 if not isinstance(node.get(k), dict):
                     node[k] = {}
                 node = node[k]
-            node[d["path"][-1]] = copy.deepcopy(d["new"])
+            if "append" in d:
+                node[d["path"][-1]] = list(node.get(d["path"][-1], [])) + copy.deepcopy(d["append"])
+            else:
+                node[d["path"][-1]] = copy.deepcopy(d["new"])
     return state
 
 
@@ -224,10 +235,40 @@ def states_from_trace(rows: list[dict]) -> list[dict]:
     return states
 
 
-def trace_to_json(trace) -> list[dict]:
-    """A trace (or its list of events) as plain JSON-ready dicts, each with its state diff."""
+#: the most events a finding carries (a shipped ruling has up to 131; a looping draft's runs reach the step
+#: limit with thousands): the middle of a longer trace is one "omitted" row, so a report's size does
+#: not grow with a hostile rulebook
+TRACE_LIMIT = 200
+
+
+def trace_to_json(trace, limit: int | None = TRACE_LIMIT) -> list[dict]:
+    """A trace (or its list of events) as plain JSON-ready dicts, each with its state diff.  A trace
+    longer than ``limit`` keeps its first two thirds and last third of ``limit`` events; the ones
+    between become one row (``op: omitted``, how many, and their state change in one diff, so the
+    states still rebuild: :func:`states_from_trace`).
+
+    >>> from ruleproof.model.interpreter import Event
+    >>> from ruleproof.model.state import State
+    >>> events = [Event(i, "dice", "roll_die", (), {"die": i}, State(cards=(), action=None)) for i in range(10)]
+    >>> [r["op"] for r in trace_to_json(events, limit=6)]
+    ['roll_die', 'roll_die', 'roll_die', 'roll_die', 'omitted', 'roll_die', 'roll_die']
+    """
+    events = list(getattr(trace, "events", trace))
+    head, tail = (len(events), 0) if limit is None or len(events) <= limit else (limit * 2 // 3, limit // 3)
     rows, prev = [], {}
-    for e in getattr(trace, "events", trace):
+    for i, e in enumerate(events):
+        if head <= i < len(events) - tail:
+            if i == head:
+                last = events[len(events) - tail - 1]
+                row = {"seq": e.seq, "step": "", "op": "omitted", "clauses": [], "assumes": [], "rule": "",
+                       "values": {"events": len(events) - head - tail, "from": e.seq, "to": last.seq}}
+                state = getattr(last, "state", None)
+                if state is not None:
+                    flat = flatten_state(state)
+                    row["diff"] = state_diff(prev, flat)
+                    prev = flat
+                rows.append(row)
+            continue
         row = {"seq": e.seq, "step": e.step, "op": e.op, "clauses": list(e.clauses), "assumes": list(e.assumes),
                "rule": e.where, "values": {k: _plain(v) for k, v in e.values.items()}}
         state = getattr(e, "state", None)

@@ -230,3 +230,28 @@ def test_explore_honours_a_memory_budget(tmp_path, capsys):
     rc = main(["--lang", "ru", "explore", str(path), "--bounds", "memory=600"])
     out = capsys.readouterr().out
     assert rc == 3 and "границей memory" in out
+
+
+def test_a_looping_draft_makes_a_bounded_report(tmp_path, capsys):
+    """One back edge (handover -> completion) makes every ruling run to the step limit: each finding
+    keeps at most TRACE_LIMIT events (the middle is one "omitted" row whose diff bridges the gap), and
+    the steps visited are diffed as what was appended — the JSON was 38 MB, now it stays below 12 MB."""
+    import json
+
+    from ruleproof.reports.trace import TRACE_LIMIT, states_from_trace
+
+    def back_edge(d):
+        d["steps"]["handover"].setdefault("next", []).insert(0, {"to": "completion", "when": "always",
+                                                                  "cites": ["512.6.6"]})
+
+    path = _draft(tmp_path, back_edge)
+    rc = main(["--lang", "en", "check", str(path), "--engines", "structure,rulings", "--format", "json"])
+    text = capsys.readouterr().out
+    assert rc == 1 and len(text.encode()) < 12_000_000, len(text)
+    traces = [f["trace"] for s in json.loads(text)["sections"] for r in s["results"] for f in r["findings"]
+              if f.get("trace")]
+    assert len(traces) > 30 and all(len(t) <= TRACE_LIMIT + 1 for t in traces)
+    gap = next(r for r in traces[0] if r["op"] == "omitted")
+    assert gap["values"]["events"] > 100
+    final = states_from_trace(traces[0])[-1]
+    assert final["visited"][-1] in ("completion", "payment", "handover") and len(final["visited"]) > 90
