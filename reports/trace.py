@@ -258,20 +258,16 @@ def trace_to_json(trace, limit: int | None = TRACE_LIMIT) -> list[dict]:
     rows, prev = [], {}
     for i, e in enumerate(events):
         if head <= i < len(events) - tail:
-            if i == head:
-                last = events[len(events) - tail - 1]
-                row = {"seq": e.seq, "step": "", "op": "omitted", "clauses": [], "assumes": [], "rule": "",
-                       "values": {"events": len(events) - head - tail, "from": e.seq, "to": last.seq}}
-                state = getattr(last, "state", None)
-                if state is not None:
-                    flat = flatten_state(state)
-                    row["diff"] = state_diff(prev, flat)
-                    prev = flat
-                rows.append(row)
-            continue
-        row = {"seq": e.seq, "step": e.step, "op": e.op, "clauses": list(e.clauses), "assumes": list(e.assumes),
-               "rule": e.where, "values": {k: _plain(v) for k, v in e.values.items()}}
-        state = getattr(e, "state", None)
+            if i != head:
+                continue
+            last = events[len(events) - tail - 1]  # the gap's row carries the state after it
+            row = {"seq": e.seq, "step": "", "op": "omitted", "clauses": [], "assumes": [], "rule": "",
+                   "values": {"events": len(events) - head - tail, "from": e.seq, "to": last.seq}}
+        else:
+            last = e
+            row = {"seq": e.seq, "step": e.step, "op": e.op, "clauses": list(e.clauses), "assumes": list(e.assumes),
+                   "rule": e.where, "values": {k: _plain(v) for k, v in e.values.items()}}
+        state = getattr(last, "state", None)
         if state is not None:
             flat = flatten_state(state)
             row["diff"] = state_diff(prev, flat)
