@@ -26,13 +26,19 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruleproof.errors import Location, RuleproofError
 
 __all__ = ["LocMap", "RawInt", "RawFloat", "load_yaml", "load_yaml_text", "read_text", "MAX_NODES", "MAX_DEPTH",
-           "MAX_BYTES"]
+           "MAX_BYTES", "MAX_ITEMS", "MAX_STRING", "MAX_NUMBER"]
 
 MAX_NODES = 100_000
 #: how deep values may nest (the bundled rulebook needs 6 levels; PyYAML's reader recurses per level)
 MAX_DEPTH = 40
 #: the largest file read (a whole rules text is a few megabytes)
 MAX_BYTES = 64 * 1024 * 1024
+#: the most items of one YAML list or mapping, and the longest string (the bundled rulebook's are 20
+#: and 400): a value beyond them is a broken or hostile input, refused at load (RP118)
+MAX_ITEMS = 2_000
+MAX_STRING = 20_000
+#: the largest number (a die face, an X, an amount: the engines hold small numbers)
+MAX_NUMBER = 10 ** 9
 
 _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
@@ -176,6 +182,9 @@ class _Builder:
         if self.count > MAX_NODES or id(node) in self.active:
             raise RuleproofError("RP107", _loc(self.name, node), limit=MAX_NODES)
         self.locs.setdefault(path, _loc(self.name, node))
+        if not isinstance(node, ScalarNode) and len(node.value) > MAX_ITEMS:
+            raise RuleproofError("RP118", _loc(self.name, node), what=f"{len(node.value)} items",
+                                 what_ru=f"{len(node.value)} элементов", limit=MAX_ITEMS)
         if isinstance(node, ScalarNode):
             return self._scalar(node)
         self.active.add(id(node))
@@ -216,12 +225,18 @@ class _Builder:
     def _scalar(self, node: ScalarNode) -> Any:
         if node.tag not in _SCALAR_TAGS:
             raise RuleproofError("RP106", _loc(self.name, node), tag=node.tag)
+        if len(node.value) > MAX_STRING:
+            raise RuleproofError("RP118", _loc(self.name, node), what=f"a value of {len(node.value)} characters",
+                                 what_ru=f"значение из {len(node.value)} символов", limit=MAX_STRING)
         if node.tag == _CORE + "timestamp":
             return node.value
         value = SafeConstructor.yaml_constructors[node.tag](self.constructor, node)
         if isinstance(value, bool) or value is None:
             return value
         if isinstance(value, int):
+            if abs(value) > MAX_NUMBER:
+                raise RuleproofError("RP118", _loc(self.name, node), what=f"the number {node.value[:30]}",
+                                     what_ru=f"число {node.value[:30]}", limit=MAX_NUMBER)
             value = RawInt(value)
             value.raw = node.value
         elif isinstance(value, float):

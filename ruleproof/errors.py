@@ -129,6 +129,12 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("cannot write {what} here: {problem}", "choose a path in a folder you may write to"),
         "ru": ("сюда нельзя записать {what_ru}: {problem_ru}", "выберите путь в папке, куда у вас есть право записи"),
     },
+    "RP118": {
+        "en": ("{what}: more than ruleproof reads ({limit})", "a rulebook or a ruling needs far less: look for a "
+               "pasted or generated block here"),
+        "ru": ("{what_ru}: больше, чем читает ruleproof ({limit})", "своду правил или разъяснению нужно гораздо "
+               "меньше: поищите здесь вставленный или сгенерированный блок"),
+    },
     "RP120": {
         "en": ("unknown operation '{op}'{hint}", "use one of the operations: {known}"),
         "ru": ("неизвестная операция '{op}'{hint}", "используйте одну из операций: {known}"),
