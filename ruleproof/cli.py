@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ruleproof",
                                 description="Check the written rules of «Берсерк» like a model checker checks a protocol.")
     p.add_argument("--lang", choices=LANGS, default=default_lang(), help=lang_help)
+    p.add_argument("--version", action="version", version=f"ruleproof {_version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     c = sub.add_parser("check", parents=[common, texts], help="run every available check on a rulebook")
@@ -92,6 +93,16 @@ EXTRA_COMMANDS: tuple[str, ...] = (
     "ruleproof.cmd_prove",
     "ruleproof.cmd_diff",
 )
+
+
+def _version() -> str:
+    """The installed package's version (the source tree's when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ruleproof")
+    except PackageNotFoundError:  # pragma: no cover - run from a checkout that was never installed
+        return "unknown"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -264,3 +264,9 @@ def test_a_looping_draft_makes_a_bounded_report(tmp_path, capsys):
     assert gap["values"]["events"] > 100
     final = states_from_trace(traces[0])[-1]
     assert final["visited"][-1] in ("completion", "payment", "handover") and len(final["visited"]) > 90
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and re.fullmatch(r"ruleproof \d+\.\d+\.\d+\n", capsys.readouterr().out)
