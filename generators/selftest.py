@@ -192,13 +192,19 @@ UNDECIDED = (("widen:", ":resource_modification"), "540.4: resource modification
 def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = True,
              progress: Callable[[str], None] | None = None, only: list[str] | None = None) -> SelftestReport:
     started = time.perf_counter()
+    every = list(drafts())
+    unknown = [i for i in only or () if i not in {d.id for d in every}]
+    if unknown:
+        raise RuleproofError("RP150", None, problem=f"unknown draft {', '.join(unknown)} in --only",
+                             fix=f"name drafts as `ruleproof selftest` lists them, e.g. "
+                                 f"{', '.join(d.id for d in every[:5])}")
     bundled = load_rulebook()
     scenarios = [load_scenario(p) for p in shipped_rulings()]
     reference = {sc.spec.id: _signature(run(bundled, sc.initial_state(), sc.choices())) for sc in scenarios}
     worlds = _random_worlds(random_plays)
     random_ref = [_signature(run(bundled, w, RandomChoices(seed=n))) for n, w in enumerate(worlds)]
     results = []
-    all_drafts = [d for d in drafts() if only is None or d.id in only]
+    all_drafts = [d for d in every if only is None or d.id in only]
     for n, draft in enumerate(all_drafts, 1):
         t0 = time.perf_counter()
         if progress:

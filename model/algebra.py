@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-__all__ = ["Concrete", "Ctx", "LEGAL", "STATUS_CODES", "OPAQUE", "exemptions", "short_entries"]
+__all__ = ["Concrete", "Ctx", "LEGAL", "STATUS_CODES", "OPAQUE", "exemptions", "short_entries", "number", "dice_fold"]
 
 #: how the vector holds the action's legality (None: not checked yet)
 LEGAL = {None: 0, True: 1, False: 2}
@@ -206,13 +206,9 @@ class Concrete:
     def card(self, ref: str, attr) -> Test:
         """An attribute of the card ``ref`` names (see :func:`.fields.resolve`; ``self``: the card whose
         feature is played): a Card field, ("modifier", property) or ("resource", name)."""
-        from .fields import resolve
+        from .fields import card_value, resolve
 
-        if isinstance(attr, tuple):
-            which, name = attr
-            pairs = "modifiers" if which == "modifier" else "resources"
-            return lambda s, c: dict(getattr(s.card(resolve(s, ref, c.card)), pairs)).get(name, 0)
-        return lambda s, c: getattr(s.card(resolve(s, ref, c.card)), attr)
+        return lambda s, c: card_value(s.card(resolve(s, ref, c.card)), attr)
 
     def has_defender(self) -> Test:
         return lambda s, c: s.action.defender is not None
@@ -231,16 +227,8 @@ class Concrete:
         return lambda s, c: mods(s, c) + (entry,)
 
     def dice_total(self, mods: Test, die: Test) -> Test:
-        """A die value with the dice modifiers applied in order (one whose X has no value yet is left
-        out): 512.6.2/b3."""
-        def total(s, c):
-            value, a = die(s, c), s.action
-            for mode, amount in mods(s, c):
-                n = amount if isinstance(amount, int) else (x.value if (x := a.x(amount)) else None)
-                if n is not None:
-                    value = n if mode == "set" else value + n if mode == "add" else value - n
-            return value
-        return total
+        """A die value with the dice modifiers applied in order (:func:`dice_fold`): 512.6.2/b3."""
+        return lambda s, c: dice_fold(s.action, die(s, c), mods(s, c))[0]
 
     def declare_x(self, kind: str, name: str, compute) -> Test:
         """The action's X variables with one more, of ``kind``, computed by ``compute``, belonging to the
@@ -346,6 +334,29 @@ class Concrete:
     # --- aggregates over the world (the concrete world: its cards and their features) ------------------
     def any_exempt(self) -> Test:
         return lambda s, c: bool(exemptions(s))
+
+
+def number(action, amount):
+    """A modifier's amount: the number it is, or the value of the X it names (None: not fixed yet)."""
+    if isinstance(amount, int):
+        return amount
+    x = action.x(amount)
+    return x.value if x is not None else None
+
+
+def dice_fold(action, value, mods) -> tuple:
+    """``value`` with the dice modifiers ``mods`` ((add|sub|set, amount)) applied in order, and the
+    account of each: (mode, number, value after), or (mode, amount, "unknown") for one that could not
+    be applied (no die, or its X not fixed yet: it is left out)."""
+    applied = []
+    for mode, amount in mods:
+        n = number(action, amount)
+        if value is None or n is None:
+            applied.append((mode, amount, "unknown"))
+            continue
+        value = n if mode == "set" else value + n if mode == "add" else value - n
+        applied.append((mode, n, value))
+    return value, tuple(applied)
 
 
 _EXEMPT_TESTS: dict = {}

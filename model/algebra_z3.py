@@ -17,7 +17,7 @@ from .algebra import LEGAL, OPAQUE, STATUS_CODES
 from .fields import CARD_VARS, FIELDS, SUMMARY_VARS as _SUMMARY
 from .menu import ROLES
 
-__all__ = ["Symbolic", "Rec", "XVal", "X_READS"]
+__all__ = ["Symbolic", "Rec", "XVal", "X_READS", "bit"]
 
 #: card attributes that are flags
 _BOOL_ATTRS = frozenset({"closed", "in_active_zone"})
@@ -43,6 +43,23 @@ class XVal:
 
     value: object
     np: object
+
+
+def bit(sy, cond):
+    """A Bool as a 1-bit value, as small a term as it can be: a constant as a constant, ``v == 1`` of a
+    1-bit ``v`` as ``v``, an ``If`` of Bools as an ``If`` of bits (Spacer is sensitive to term size)."""
+    if z3.is_true(cond):
+        return sy.val(1, 1)
+    if z3.is_false(cond):
+        return sy.val(0, 1)
+    if z3.is_eq(cond):
+        a, b = cond.children()
+        if z3.is_bv(a) and a.size() == 1 and z3.is_bv_value(b) and b.as_long() == 1:
+            return a
+    if z3.is_app_of(cond, z3.Z3_OP_ITE):
+        c, a, b = cond.children()
+        return z3.If(c, bit(sy, a), bit(sy, b))
+    return sy.b(cond)
 
 
 def _die(sy, v):
@@ -242,6 +259,17 @@ class Symbolic:
         """The vector variable of a card attribute, if the model holds it."""
         return CARD_VARS.get((self._role(ref), attr))
 
+    def card_term(self, ref: str, attr, value, word: str) -> tuple[str, object] | None:
+        """(the vector variable, its new term) when the card attribute ``ref``/``attr`` gets ``value``;
+        None when the model does not hold it (a value computed from what it abstracts away, for one it
+        holds, is refused: ``word`` names the culprit)."""
+        var = self.card_var(ref, attr)
+        if var is None:
+            return None
+        if value is OPAQUE:
+            raise ValueError(f"{word}: the model's {var} would depend on a field it abstracts away")
+        return var, (bit(self.sy, value) if attr in _BOOL_ATTRS else value)
+
     def card(self, ref: str, attr):
         var = self.card_var(ref, attr)
         if var is None:
@@ -364,11 +392,10 @@ class Symbolic:
         for card, res, paying in self._pays(pays):
             amount = z3.ZeroExt(4, S["reserved_crystals"]) if res == "crystal" else self.sy.val(1, 8)
             for (_, ref, attr), value in spend(self, card, res, amount).items():
-                var = self.card_var(ref, attr)
-                if var is None:
-                    continue
-                new = self.sy.b(value) if attr in _BOOL_ATTRS else value
-                out[var] = z3.If(paying, new, out.get(var, S[var]))
+                written = self.card_term(ref, attr, value, "spend")
+                if written is not None:
+                    var, new = written
+                    out[var] = z3.If(paying, new, out.get(var, S[var]))
         return Rec("cards", out)
 
     def push_modification(self, mods, feature: str, ref: str, resources: tuple, form: str = "stays_open",
@@ -401,8 +428,7 @@ class Symbolic:
     def cost_short(self, short):
         from .menu import COST_ENTRIES
 
-        present = {"always": self.sy.true(), "defender": self.sy.t(self.S["w_has_defender"]),
-                   "cost_x": self.sy.t(self.S["x_cost_declared"])}
+        present = self._cost_present()
         return z3.Or([z3.And(present[when], short(self, card, res, amount)) for card, res, amount, when in COST_ENTRIES])
 
 

@@ -25,13 +25,14 @@ from functools import lru_cache
 import z3
 
 from .algebra import OPAQUE, Concrete, Ctx
-from .algebra_z3 import _BOOL_ATTRS, Rec, Symbolic
+from .algebra_z3 import Rec, Symbolic, bit
 from .features import Feature
 from .fields import FIELDS, setter
 
 __all__ = ["concrete_operation", "symbolic_operation", "concrete_play", "symbolic_play", "write"]
 
 _CONCRETE = Concrete()
+
 
 def _stages(update) -> list[dict]:
     return update if isinstance(update, list) else [update]
@@ -111,11 +112,9 @@ def concrete_play(feature: Feature):
 
 # --- the Z3 side --------------------------------------------------------------------------------------------------
 
-def write(sy, name, value, word: str) -> dict:
-    """The vector variables a field (or a card attribute, keyed ``("card", ref, attr)``) takes when it
-    gets ``value``: none for what the model abstracts away."""
-    if isinstance(name, tuple):
-        return {}  # handled by the caller, which knows the card's role
+def write(sy, name: str, value, word: str) -> dict:
+    """The vector variables field ``name`` takes when it gets ``value``: none for what the model
+    abstracts away (a model variable computed from it is refused: ``word`` names the culprit)."""
     f = FIELDS[name]
     if isinstance(value, Rec) and f.kind not in ("die", "rolls", "opt"):
         return dict(value.terms)
@@ -124,71 +123,50 @@ def write(sy, name, value, word: str) -> dict:
     if value is OPAQUE:  # the abstraction would be unsound: say so where the word is compiled
         raise ValueError(f"{word}: the model's {name} would depend on a field it abstracts away")
     if f.kind == "bool":
-        return {name: _bit(sy, value)}
+        return {name: bit(sy, value)}
     if f.kind in ("die", "rolls"):
         t = value.terms
         raw = t.get("raw")
         return {name: raw if raw is not None else z3.If(t["p"], z3.Extract(3, 0, t["v"]), sy.val(0, 4))}
     if f.kind == "opt":
-        return {name: value.terms["v"], f"{name}_set": _bit(sy, value.terms["p"])}
+        return {name: value.terms["v"], f"{name}_set": bit(sy, value.terms["p"])}
     return {name: value}
 
 
-def _bit(sy, cond):
-    """A Bool as a 1-bit value, as small a term as it can be: a constant as a constant, ``v == 1`` of a
-    1-bit ``v`` as ``v``, an ``If`` of Bools as an ``If`` of bits (Spacer is sensitive to term size)."""
-    if z3.is_true(cond):
-        return sy.val(1, 1)
-    if z3.is_false(cond):
-        return sy.val(0, 1)
-    if z3.is_eq(cond):
-        a, b = cond.children()
-        if z3.is_bv(a) and a.size() == 1 and z3.is_bv_value(b) and b.as_long() == 1:
-            return a
-    if z3.is_app_of(cond, z3.Z3_OP_ITE):
-        c, a, b = cond.children()
-        return z3.If(c, _bit(sy, a), _bit(sy, b))
-    return sy.b(cond)
-
-
-def _symbolic_stages(sy, S, E_of, update, word: str) -> dict:
-    """The variables a meaning's stages change: stage ``i`` read from the vector stages ``0..i-1`` left
-    (the meaning is built again over that vector: a Symbolic algebra is bound to one)."""
+def _symbolic(sy, S, die, meaning, arg, role: str | None, word: str) -> tuple:
+    """(guard, updates) of a meaning (an operation's with its parameters, a play's with its feature)
+    over the vector ``S``: stage ``i`` read from the vector stages ``0..i-1`` left (the meaning is
+    built again over that vector: a Symbolic algebra is bound to one); a meaning that takes a die
+    result is guarded by the rulebook's faces."""
     out: dict = {}
     i = 0
     while True:
-        E = E_of({**S, **out})
-        stages = _stages(update(E))
+        E = Symbolic(sy, {**S, **out}, role, die=die)
+        stages = _stages(meaning.update(E, arg))
         if i == len(stages):
-            return out
+            break
         for name, value in stages[i].items():
-            if isinstance(name, tuple):
-                var = E.card_var(name[1], name[2])
-                if var is not None:
-                    if value is OPAQUE:
-                        raise ValueError(f"{word}: the model's {var} would depend on a field it abstracts away")
-                    out[var] = _bit(sy, value) if name[2] in _BOOL_ATTRS else value
-                continue
-            out.update(write(sy, name, value, word))
+            if isinstance(name, tuple):  # ("card", ref, attr)
+                written = E.card_term(name[1], name[2], value, word)
+                if written is not None:
+                    out[written[0]] = written[1]
+            else:
+                out.update(write(sy, name, value, word))
         i += 1
-
-
-def _faces(sy, die):
+    if not meaning.die:
+        return sy.true(), out
     lo, hi = sy.faces
-    return [z3.UGE(die, sy.val(lo & 0xF, 4)), z3.ULE(die, sy.val(hi & 0xF, 4))]
+    return z3.And(z3.UGE(die, sy.val(lo & 0xF, 4)), z3.ULE(die, sy.val(hi & 0xF, 4))), out
 
 
 def symbolic_operation(name: str):
-    """The encoding's body ``(sy, S, die, params, step_kind) -> (guard, updates)`` of operation ``name``
-    (an operation that takes a die result is guarded by the rulebook's faces)."""
+    """The encoding's body ``(sy, S, die, params, step_kind) -> (guard, updates)`` of operation ``name``."""
     from .semantics import OPERATIONS
 
     meaning = OPERATIONS[name]
 
     def body(sy, S, die, p, k):
-        out = _symbolic_stages(sy, S, lambda V: Symbolic(sy, V, die=die), lambda E: meaning.update(E, p),
-                               f"operation {name}")
-        return (z3.And(*_faces(sy, die)) if meaning.die else sy.true()), out
+        return _symbolic(sy, S, die, meaning, p, None, f"operation {name}")
 
     body.meaning = name
     return body
@@ -198,7 +176,4 @@ def symbolic_play(sy, S, die, feature: Feature, role: str):
     """(guard, updates) of playing ``feature`` held by the menu card ``role``."""
     from .semantics import PLAYS
 
-    meaning = PLAYS[feature.kind]
-    out = _symbolic_stages(sy, S, lambda V: Symbolic(sy, V, role, die=die), lambda E: meaning.update(E, feature),
-                           f"play of {feature.kind}")
-    return (z3.And(*_faces(sy, die)) if meaning.die else sy.true()), out
+    return _symbolic(sy, S, die, PLAYS[feature.kind], feature, role, f"play of {feature.kind}")

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from .algebra import LEGAL, STATUS_CODES
 from .state import evolve
 
-__all__ = ["Field", "FIELDS", "CARD_VARS", "SUMMARY_VARS", "summary", "apply", "setter", "resolve"]
+__all__ = ["Field", "FIELDS", "CARD_VARS", "SUMMARY_VARS", "summary", "apply", "setter", "resolve", "card_value"]
 
 
 @dataclass(frozen=True)
@@ -176,11 +176,7 @@ def _card_summary(s) -> dict[str, int]:
         except KeyError:
             out[var] = 0
             continue
-        if isinstance(attr, tuple):
-            which, name = attr
-            v = dict(card.modifiers if which == "modifier" else card.resources).get(name, 0)
-        else:
-            v = getattr(card, attr)
+        v = card_value(card, attr)
         out[var] = min(v, 3) if attr == "wounds" else int(v) & 0xFF
     return out
 
@@ -211,12 +207,23 @@ def resolve(s, ref: str, owner: str | None = None) -> str:
     return ref
 
 
+_PAIRS = {"modifier": "modifiers", "resource": "resources"}  # a card attribute ("modifier", p) -> the pairs holding it
+
+
+def card_value(card, attr):
+    """A card attribute: a Card field, or ("modifier", property) / ("resource", name) (0 if absent)."""
+    if isinstance(attr, tuple):
+        which, name = attr
+        return dict(getattr(card, _PAIRS[which])).get(name, 0)
+    return getattr(card, attr)
+
+
 def _set_card_attr(card, attr, value):
     if isinstance(attr, tuple):
         which, name = attr
-        pairs = dict(card.modifiers if which == "modifier" else card.resources)
+        pairs = dict(getattr(card, _PAIRS[which]))
         pairs[name] = value
-        return evolve(card, **{"modifiers" if which == "modifier" else "resources": tuple(sorted(pairs.items()))})
+        return evolve(card, **{_PAIRS[which]: tuple(sorted(pairs.items()))})
     return evolve(card, **{attr: value})
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .algebra import Concrete, dice_fold, exemptions, number, short_entries
 from .fields import FIELDS
 from .vocabulary import ATTACKS, parse_guard
 
@@ -169,8 +170,6 @@ def cost_short(E, card: str, res: str, amount: str):
 def _short_text(before, after, p) -> tuple[str, ...]:
     """The check_resources event's account of what is short (for the reader), read with the same
     pieces :func:`cost_short` is made of."""
-    from .algebra import Concrete, short_entries
-
     E, out = Concrete(), []
     for card, res, amount in short_entries(before, cost_short):
         if not E.cost_fixed(amount)(before, None):
@@ -261,6 +260,9 @@ def _die_now(E):
     return E.ite(E.is_none(raw), E.last(E.get("last_roll")), raw)
 
 
+_DIE_NOW = _die_now(Concrete())  # compiled once, for the event's account
+
+
 def _apply_dice(E, p):
     """512.6.2/b3: the declared dice modifiers are applied to the die."""
     die = _die_now(E)
@@ -270,17 +272,7 @@ def _apply_dice(E, p):
 
 def _dice_applied_text(before, after, p) -> tuple:
     """The apply_dice_modifiers event's account, modifier by modifier (for the reader)."""
-    a = before.action
-    value = a.die_raw if a.die_raw is not None else (a.die_rolls[-1] if a.die_rolls else None)
-    out = []
-    for mode, amount in a.dice_mods:
-        n = amount if isinstance(amount, int) else (x.value if (x := a.x(amount)) else None)
-        if value is None or n is None:
-            out.append((mode, amount, "unknown"))
-            continue
-        value = n if mode == "set" else value + n if mode == "add" else value - n
-        out.append((mode, n, value))
-    return tuple(out)
+    return dice_fold(before.action, _DIE_NOW(before, None), before.action.dice_mods)[1]
 
 
 def _fix_final(E, p):
@@ -343,7 +335,7 @@ def _magnitude(s, reads: str) -> tuple[dict, dict]:
                 mods.append((f.id, f.amount if f.amount is not None else 0))
     applied, value = [], base
     for fid, delta in mods:
-        n = delta if isinstance(delta, int) else (x.value if (x := a.x(delta)) else None)
+        n = number(a, delta)
         if value is None or n is None:
             applied.append((fid, delta, "unknown"))
             continue
@@ -386,8 +378,6 @@ def spend(E, card: str, res: str, amount):
 
 def _unpaid_text(before, after, p) -> tuple:
     """The reserved entries not paid, with the feature that spares each (for the reader)."""
-    from .algebra import exemptions
-
     exempt = exemptions(before) if p.get("exempt_modified", True) else {}
     return tuple((c, r, exempt[(c, r)]) for c, r, _ in before.action.reserved if (c, r) in exempt)
 

@@ -161,7 +161,7 @@ def _check_args(args) -> None:
     if getattr(args, "only", None) and args.command in ("prove", "explore"):
         from ruleproof.properties.catalogue import BY_ID
 
-        split_only(args, tuple(BY_ID), "RP170")
+        split_only(args, tuple(BY_ID))
 
 
 def check_timeout(seconds: float) -> float:
@@ -202,10 +202,10 @@ def check_writable(path: str, folder: bool) -> None:
                              ) from None
 
 
-def split_only(args, known: tuple[str, ...], code: str) -> None:
+def split_only(args, known: tuple[str, ...]) -> None:
     """``--only ID …`` takes several values, so it swallows a rulebook path written after it
     (``prove --only P draft.yaml``): a last value that is not an id but a file (or a .yaml name) is
-    the rulebook when none was given; any other unknown id is bad input (``code``)."""
+    the rulebook when none was given; any other unknown id is bad input (RP170)."""
     only = list(args.only)
     last = only[-1]
     if last not in known and getattr(args, "rulebook", "") is None and (
@@ -214,7 +214,7 @@ def split_only(args, known: tuple[str, ...], code: str) -> None:
         only.pop()
     for pid in only:
         if pid not in known:
-            raise RuleproofError(code, None, property=pid, known=", ".join(known))
+            raise RuleproofError("RP170", None, property=pid, known=", ".join(known))
     args.only = only or None
 
 
@@ -452,14 +452,7 @@ def cmd_run(args, lang: str) -> int:
 
 
 def cmd_selftest(args, lang: str) -> int:
-    from ruleproof.generators.selftest import drafts, selftest
-
-    if args.only:
-        known = [d.id for d in drafts()]
-        unknown = [i for i in args.only if i not in known]
-        if unknown:
-            raise RuleproofError("RP150", None, problem=f"unknown draft {', '.join(unknown)} in --only",
-                                 fix=f"name drafts as `ruleproof selftest` lists them, e.g. {', '.join(known[:5])}")
+    from ruleproof.generators.selftest import selftest
 
     if args.format == "json" or not sys.stderr.isatty():
         rep = selftest(examples=args.examples, only=args.only)

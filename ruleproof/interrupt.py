@@ -25,7 +25,7 @@ import weakref
 
 import z3
 
-__all__ = ["install", "context", "check", "requested", "taken"]
+__all__ = ["install", "context", "check", "taken"]
 
 _CONTEXTS: "weakref.WeakSet[z3.Context]" = weakref.WeakSet()
 _INSTALLED: list[int] = []  # the pid it is installed in (a forked worker installs it again)
@@ -74,11 +74,6 @@ def _quiet_interrupts(unraisable, default=sys.unraisablehook) -> None:
 def taken() -> None:
     """The command caught the KeyboardInterrupt: the watcher stops interrupting the main thread."""
     _TAKEN.set()
-
-
-def requested() -> bool:
-    """Ctrl-C was pressed in this process."""
-    return _REQUESTED.is_set()
 
 
 def check() -> None:
