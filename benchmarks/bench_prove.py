@@ -24,7 +24,7 @@ from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.model.symbolic import compile_rulebook
 from ruleproof.properties.catalogue import PROPERTIES
 from ruleproof.properties.prove import _options, _Unroller, coi, k_induction, prove, prove_one, spacer
-from ruleproof.properties.z3forms import FORMS
+from ruleproof.properties.monitor_z3 import FORMS
 
 
 def _median(xs):

@@ -30,7 +30,7 @@ from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.properties import engines as E
 from ruleproof.properties import prove as P
 from ruleproof.properties.catalogue import PROPERTIES
-from ruleproof.properties.z3forms import FORMS
+from ruleproof.properties.monitor_z3 import FORMS
 
 #: candidate option sets (each on top of the query's own options: ``prove._options(form)``)
 CANDIDATES: list[dict] = [

@@ -110,7 +110,7 @@ def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozense
             if not boundaries and not self.stepper.finished:
                 return
             self.seen = len(events)
-            found = check_all(events, self.stepper.finished, wanted)
+            found = check_all(events, wanted)
             if found:
                 prop, violation = found[0]
                 raise PropertyViolated(prop, violation, self.played, list(events))

@@ -226,7 +226,7 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
                 continue
             if not outcome.passed:
                 res.killed_by.append(f"ruling:{sc.spec.id}")
-            res.killed_by += [p.id for p, _ in check_all(outcome.trace.events, outcome.trace.outcome == "completed")
+            res.killed_by += [p.id for p, _ in check_all(outcome.trace.events)
                               if p.id not in res.killed_by]
         if not res.killed_by and hypothesis and examples > 0:
             from .run import hypothesis_pass

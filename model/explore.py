@@ -101,6 +101,7 @@ class _Node(NamedTuple):
     ask: object
     events: tuple  # the whole trace so far (shared tuples; cheap to extend)
     answers: tuple
+    track: object = None  # where the property monitors stand after these events
 
 
 def explore(rb: Rulebook, worlds: list, bounds: Bounds = Bounds(), only: frozenset[str] | None = None,
@@ -138,9 +139,11 @@ def _explore(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -
 
 
 def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -> ExploreOutcome:
-    from ruleproof.properties.catalogue import check_all
+    from ruleproof.properties.catalogue import PROPERTIES, tracker, violations
 
     out = ExploreOutcome(worlds=len(indexed))
+    props = [p for p in PROPERTIES if only is None or p.id in only]
+    monitors = None  # the world's property monitors (made per world: they know its features)
     die_values = bounds.die_values(rb)
     seen: set = set()
     started = time.perf_counter()
@@ -173,7 +176,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
             runner.passed = passed = []
             s, cur, ask = runner.advance(s, cur, answer, options)
             events = tuple(runner.trace.events)
-            found = done[key] = (s, cur, ask, events, len(passed), _covered(events))
+            found = done[key] = (s, cur, ask, events, len(passed), _covered(events), {})
             if passed:
                 visit(passed)
         return found
@@ -182,8 +185,12 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         """Take ``answer`` (``choice``: the node waits for one; else it is a world's start) and run to
         the next choice.  The forced passes on the way (a player offered nothing, or the window's
         plays used up) are not choices, so they make no node of their own."""
-        s, cur, ask, new, passes, (ops, windows, plays) = advance(
+        s, cur, ask, new, passes, (ops, windows, plays), tracks = advance(
             node.state, node.cursor, answer, node.ask.options if choice else None, len(node.events))
+        key = node.track.key()  # the monitors along the run: fed once per run and track before it
+        track = tracks.get(key)
+        if track is None:
+            track = tracks[key] = monitors.feed(node.track, new)
         out.forced += passes
         out.ops_fired.update(ops)  # action coverage: each event of the search tree counted once
         if windows:
@@ -191,7 +198,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         if plays:
             out.responses.update(plays)
         answers = node.answers + ((answer,) if choice else ()) + (None,) * passes
-        return _Node(s, cur, ask, node.events + new, answers)
+        return _Node(s, cur, ask, node.events + new, answers, track)
 
     total = 0
     for n, (wi, world) in enumerate(indexed):
@@ -200,7 +207,8 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         if progress:
             progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
         done.clear()
-        queue = deque([step(_Node(*start(rb, world.state), None, (), ()), None, choice=False)])
+        monitors = tracker(props, world.state)
+        queue = deque([step(_Node(*start(rb, world.state), None, (), (), monitors.start()), None, choice=False)])
         nodes = 0  # the budget is per world, so one process and --jobs (a world per task) stop alike
         while queue:
             node = queue.popleft()
@@ -213,7 +221,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
                 break
             visit(((node.state, node.cursor),))
             if node.ask is None:
-                _finish(node, world, wi, out, best, check_all, only)
+                _finish(node, world, wi, out, best, violations(props, node.track))
                 continue
             if node.ask.kind == "die":
                 answers = die_values
@@ -283,7 +291,7 @@ def _covered(events: tuple) -> tuple[list, list, list]:
     return ops, windows, plays
 
 
-def _finish(node: _Node, world, wi: int, out: ExploreOutcome, best: dict, check_all, only) -> None:
+def _finish(node: _Node, world, wi: int, out: ExploreOutcome, best: dict, found: list) -> None:
     out.traces += 1
     events = node.events
     out.depth = max(out.depth, len(node.answers))
@@ -292,7 +300,7 @@ def _finish(node: _Node, world, wi: int, out: ExploreOutcome, best: dict, check_
     outcome = node.cursor.outcome
     if outcome != "completed":
         out.deadlocks.append((world.name, node.answers, outcome))
-    for prop, violation in check_all(list(events), outcome == "completed", only):
+    for prop, violation in found:
         size = (len(node.answers), len(events))
         if prop.id not in best or size < best[prop.id]:
             best[prop.id] = size

@@ -18,7 +18,7 @@ interpreter event, so a counterexample reads as a list of rule steps.
 What is abstracted (and therefore not part of the vector): wounds of the source and the target,
 magnitude values and strengths (only whether the final magnitude is known), feature use counts,
 the claim queue's contents (only its length), fired triggers.  The properties' Z3 forms
-(:mod:`ruleproof.properties.z3forms`) add history variables on top.
+(:mod:`ruleproof.properties.monitor_z3`) add history variables on top.
 
 >>> from ruleproof.model.rulebook import load_rulebook
 >>> sys = compile_rulebook(load_rulebook())

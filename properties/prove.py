@@ -5,7 +5,7 @@ interpreter (:mod:`.replay`), with its vacuity witness (:mod:`.witnesses`), the 
 into tasks for worker processes (:mod:`.schedule`), and the findings a report shows.
 
 For each property the rulebook is compiled (:mod:`ruleproof.model.symbolic`) with the history
-variables of the property's Z3 form (:mod:`.z3forms`), then:
+variables of the property's Z3 form (:mod:`.monitor_z3`), then:
 
 1. Spacer (``z3.Fixedpoint``, CHC) decides whether a ``bad`` state is reachable — unreachable is
    ``proved`` for every play, unbounded;
@@ -44,7 +44,7 @@ from .replay import Counterexample, replay
 from .schedule import Task, plan
 from .witnesses import witness
 from .witnesses import witnesses as find_witnesses
-from .z3forms import FORMS
+from .monitor_z3 import FORMS
 
 __all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
            "shared_system", "Task", "plan", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]

@@ -73,15 +73,12 @@ def replay(rb: Rulebook, cx: Counterexample, pid: str | None) -> Counterexample:
     if pid is None:
         return cx
     prop = BY_ID[pid]
-    complete = trace.outcome in ("completed", "deadlock")
-    v = prop.check(View(trace.events), complete)
+    v = prop.check(View(trace.events))
     if v is None:  # the script's priority passing may differ: answer every choice in order instead
-        etrace, finished = _replay_exact(rb, cx.world, cx.answers)
-        for n in range(1, len(etrace.events) + 1):  # the violation may be visible on a prefix only
-            v = prop.check(View(etrace.events[:n]), finished and n == len(etrace.events))
-            if v is not None:
-                cx.trace, cx.replay_mode = etrace, "exact"
-                break
+        etrace, _ = _replay_exact(rb, cx.world, cx.answers)
+        v = prop.check(View(etrace.events))  # the monitor asks every state of the run, prefixes included
+        if v is not None:
+            cx.trace, cx.replay_mode = etrace, "exact"
     cx.violation = v
     cx.reproduced = v is not None
     return cx

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .z3forms import FORMS
+from .monitor_z3 import FORMS
 
 __all__ = ["Task", "plan"]
 

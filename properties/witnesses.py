@@ -20,7 +20,7 @@ from ruleproof.model.symbolic import System
 from .engines import _order, _options, _pc_successors, _subst, bmc, extract, follow, spacer_refined
 from .hints import hint_paths
 from .replay import follows, witnessed
-from .z3forms import FORMS
+from .monitor_z3 import FORMS
 
 __all__ = ["witness", "witnesses", "HINT_PATHS"]
 

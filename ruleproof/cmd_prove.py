@@ -161,7 +161,7 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
         elif v.vacuous is None:
             witness = t("prove_witness_unknown", lang) if v.verdict == "proved" else ""
         else:
-            from ruleproof.properties.z3forms import FORMS
+            from ruleproof.properties.monitor_z3 import FORMS
 
             f = FORMS[v.pid]
             witness = escape(f.premise_ru if lang == "ru" else f.premise_en) + f" ({len(v.witness.steps)})"

@@ -95,20 +95,53 @@ def test_exemptions_have_one_meaning():
     """540's exemptions: the interpreter, the encoding and the payment property all read
     semantics.exempts; none tests a 540.1 form itself."""
     from ruleproof.model import algebra_z3
-    from ruleproof.properties import catalogue
+    from ruleproof.properties import monitor_run, monitor_z3
 
-    for fn in (symbolic.System.exempt, catalogue._expected_exempt, algebra.exemptions, algebra_z3.Symbolic.exempt_entry):
+    for fn in (symbolic.System.exempt, algebra.exemptions, algebra_z3.Symbolic.exempt_entry,
+               monitor_run.Concrete.exempt_any, monitor_run.Concrete.unpaid_any, monitor_run.Concrete.pays_other_than_due,
+               monitor_z3.Symbolic.exempt_any, monitor_z3.Symbolic.unpaid_any, monitor_z3.Symbolic.pays_other_than_due):
         src = inspect.getsource(fn)
         assert "closes_only_after_assault" not in src and "stays_open" not in src, fn.__qualname__
 
 
+def test_properties_have_one_definition():
+    """Each property is one monitor of the catalogue; the trace predicate and the Z3 form are derived
+    from it.  No table keyed by property ids holds anything the catalogue did not derive, no module
+    but the catalogue states a property (no ``z3forms``), and each Z3 form's history variables are the
+    monitor's own (per feature: one per option of the menu)."""
+    import re
+
+    from ruleproof.model.menu import OPTIONS
+    from ruleproof.properties import catalogue, monitor_z3
+
+    ids = {p.id for p in catalogue.PROPERTIES}
+    from ruleproof.properties import schedule
+
+    # BY_ID and FORMS are the catalogue and what is derived from it; the scheduler's table holds
+    # measured proof times (the order proofs are handed out in), not what a property means
+    assert set(tables(ids)) == _where(catalogue.BY_ID, monitor_z3.FORMS, schedule._COST), tables(ids)
+    assert not any(m.__name__.endswith("z3forms") for m in _modules())
+    for p in catalogue.PROPERTIES:
+        form = monitor_z3.FORMS[p.id]
+        want = [v.name + ("" if v.each is None else str(i)) for v in p.monitor.hist
+                for i in ((None,) if v.each is None else [i for i, o in enumerate(OPTIONS) if v.each(o.feature, o.card)])]
+        assert [h.name for h in form.hist] == want, p.id
+        assert p.check.__func__ is catalogue.Property.check  # the trace predicate: the monitor run
+    # a property's statement (its bad conditions, its clauses) is written in the catalogue only
+    for name, text in _sources():
+        if name in ("properties/catalogue.py",):
+            continue
+        stated = [m for m in re.findall(r'Bad\(|Monitor\(\s*"P5', text)]
+        assert not stated or name == "properties/monitor.py", name
+
+
 def test_property_constants_are_stated_once():
-    """The may-declare table and the step order live in the catalogue; the Z3 forms import them."""
-    from ruleproof.properties import catalogue, z3forms
+    """The may-declare table and the step order live in the catalogue (and only there)."""
+    from ruleproof.properties import catalogue
 
     may = tables({"reroll", "dice_modifier", "block", "magnitude_modifier"})
-    assert _where(catalogue.MAY_DECLARE) <= set(may) and z3forms._MAY is catalogue.MAY_DECLARE
-    assert tuple(z3forms._ORDER) == catalogue.STEP_ORDER
+    assert _where(catalogue.MAY_DECLARE) <= set(may)
+    assert catalogue.STEP_ORDER[0] == "declaration" and catalogue.STEP_ORDER.index("payment") > catalogue.STEP_ORDER.index("completion")
 
 
 def _twice() -> list[str]:

@@ -12,6 +12,7 @@ from ruleproof.model.interpreter import run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.model.scenario import load_scenario, shipped_rulings
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES, View, check_all
+from ruleproof.properties.monitor_z3 import FORMS
 
 
 
@@ -24,7 +25,7 @@ def _violations(rb, scenarios) -> dict[str, list]:
     out: dict[str, list] = {}
     for sc in scenarios:
         trace = run(rb, sc.initial_state(), sc.choices())
-        for prop, violation in check_all(trace.events, trace.outcome == "completed"):
+        for prop, violation in check_all(trace.events):
             out.setdefault(prop.id, []).append((sc.spec.id, violation, trace))
     return out
 
@@ -39,7 +40,12 @@ def test_catalogue_is_well_formed():
     assert len(PROPERTIES) >= 25 and len(BY_ID) == len(PROPERTIES)
     for p in PROPERTIES:
         assert p.ru and p.en and p.clauses and all(c in index for c in p.clauses), p.id
-        assert p.z3 is None  # the slot the Z3 engine fills
+        m = p.monitor
+        assert m.pid == p.id and m.bad and m.premise_en and m.premise_ru, p.id
+        names = [v.name for v in m.hist]
+        assert len(names) == len(set(names)), p.id  # one variable, one name
+        assert all(b.ru and b.en for b in m.bad), p.id
+        assert FORMS[p.id].pid == p.id and len(FORMS[p.id].split) == len(m.split)  # the Z3 form is derived
 
 
 def test_properties_cover_every_clause_unit_of_540_542_and_512_6_2_to_512_7():
@@ -84,8 +90,6 @@ def test_payment_triggers_is_not_violated_on_a_prefix_inside_the_payment_window(
     from ruleproof.model.interpreter import Stepper
     from ruleproof.model.rulebook import load_rulebook
     from ruleproof.model.state import Action, Card, State
-    from ruleproof.properties.catalogue import BY_ID, View
-
     printed = (("health", 5), ("strike_weak", 1), ("strike_medium", 2), ("strike_strong", 3))
     src = Card("src", "src", "A", printed=printed, resources=(("close", 1),),
                features=(Feature("a_paid", "payment_trigger", on="payment"),))
@@ -98,7 +102,7 @@ def test_payment_triggers_is_not_violated_on_a_prefix_inside_the_payment_window(
     while st.ask is not None:
         options = [f.id for _, f in st.ask.options] if st.ask.kind == "respond" else []
         st.answer(1 if st.ask.kind == "die" else ("a_paid" if "a_paid" in options else None))
-        assert BY_ID["P512.7-payment-triggers"].check(View(st.trace.events), st.finished) is None
+        assert BY_ID["P512.7-payment-triggers"].check(View(st.trace.events)) is None
         checked += 1
     assert checked > 10 and any(e.op == "play" and e.values["feature"] == "a_paid" for e in st.trace.events)
 
@@ -113,55 +117,86 @@ def _skipped_declare_draft(rb):
 
 
 def test_a_declare_skipped_by_its_guard_starts_no_part(scenarios):
-    """Parts are cut where a part is declared: a ``declare`` its guard skipped declares nothing (the
-    interpreter's part counter and the Z3 forms' per-part flags do not move either)."""
+    """A ``declare`` its guard skipped declares nothing: the monitors' per-part variables start afresh
+    only at a declaration that ran (as the interpreter's part counter and the Z3 forms' do), so the
+    draft plays every compound ruling without a violation."""
     rb = load_rulebook()
     draft = _skipped_declare_draft(rb)
     sc = next(s for s in scenarios if "compound" in s.spec.id)
     base = run(rb, sc.initial_state(), sc.choices()).events
     events = run(draft, sc.initial_state(), sc.choices()).events
     skipped = [e for e in events if e.op == "declare" and e.values.get("skipped")]
-    parts = View(base).parts()  # the events before the first declaration, then one list per part
-    assert len(skipped) == len(parts) - 1 >= 2  # one skipped declare after each declaration
-    view = View(events)
-    assert [len(p) for p in view.parts()] == [len(parts[0])] + [len(p) + 1 for p in parts[1:]]
-    assert all(p[0].op != "declare" or not p[0].values.get("skipped") for p in view.parts())
-    assert [p.id for p, _ in check_all(events, True)] == []
+    ran = [e for e in events if e.op == "declare" and not e.values.get("skipped")]
+    assert len(skipped) == len(ran) == len([e for e in base if e.op == "declare"]) >= 2
+    assert events[-1].state.action.declared == base[-1].state.action.declared == len(ran)
+    assert [p.id for p, _ in check_all(events)] == []
 
 
-def test_the_views_lookups_give_what_a_scan_of_the_trace_gives(scenarios):
-    """``View.ops``, ``View.turns``, ``View.changes`` and a part's reroll-window closes are indexes the predicates read
-    instead of scanning the trace: on every ruling's trace (bundled rulebook, and a draft with skipped
-    operations and compound parts) they must equal the scan they stand for."""
-    from ruleproof.properties.catalogue import _reroll_windows_closed, _within
+def _naive(monitor, events):
+    """A monitor run the plain way: every update it names asked at every event, every bad condition
+    after every event (the reference the tracker's shortcuts must agree with)."""
+    from ruleproof.properties.monitor_run import Concrete, Tracker, Violation
 
-    rb = load_rulebook()
-    skipped = parted = 0
-    for book in (rb, _skipped_declare_draft(rb)):
+    t = Tracker((monitor,), events[0].state)
+    M, view = Concrete(t.view), t.view
+    h = {k: 0 for k in t.start().hist[0]}
+    kind, windows = "", {}
+    for n, e in enumerate(events):
+        v = e.values
+        if e.op == "enter":
+            kind = v["kind"]
+        elif e.op == "window":
+            windows[v["id"]] = tuple(v.get("allows", ()))
+        wid = v.get("window") if e.op in ("play", "pass") else v.get("id")
+        allows = windows.get(wid, ()) if e.op in ("play", "pass", "window", "window_closed") else ()
+        from ruleproof.properties.monitor import Ev
+        ev = Ev(e.op, bool(v.get("skipped")), kind, v, view._features.get(v.get("feature")) if e.op == "play" else None,
+                allows, v.get("first") == e.state.active_player if e.op == "window" else True, v.get("feature"))
+        pre = events[n - 1].state if n else e.state
+        new = dict(h)
+        for var in monitor.hist:
+            if var.pulse:
+                new[var.name] = 0
+            if var.part and ev.op == "declare" and not ev.skipped:
+                for k in new:
+                    if k == var.name or var.each and k.startswith(var.name) and k[len(var.name):] in {
+                            f.key for f in view.handles(var.each)}:
+                        new[k] = 0
+            if ev.op not in var.on and "*" not in var.on:
+                continue
+            for f in (None,) if var.each is None else view.handles(var.each):
+                x = var.update(M, ev, pre, e.state, h, *((f,) if f else ()))
+                if x is not None:
+                    new[var.name if f is None else var.name + f.key] = int(x) if isinstance(x, bool) else x
+        h = new
+        M.done_now, M.ev = e.op in ("end", "deadlock"), ev
+        for b in monitor.bad:
+            if b.test(M, e.state, h):
+                return Violation((e.seq,), b.ru, b.en)
+    return None
+
+
+def test_the_tracker_agrees_with_a_plain_run_of_each_monitor(scenarios):
+    """The tracker asks an update only where an event's facts let it change its variable, a bad
+    condition only where what it reads changed (or the run ends), and may be fed a run in pieces:
+    on every ruling's trace under the bundled rulebook and every named mutant, each property's first
+    violation is the one a plain run of its monitor finds, fed whole or half by half."""
+    from ruleproof.properties.catalogue import tracker, violations
+
+    books = [load_rulebook(), *(load_rulebook_text(mutant_yaml(mid), f"{mid}.yaml") for mid in MUTANTS)]
+    found = 0
+    for rb in books:
         for sc in scenarios:
-            events = run(book, sc.initial_state(), sc.choices()).events
-            view = View(events)
-            for name in {e.op for e in events} | {"no_such_operation"}:
-                for flag in (False, True):
-                    assert view.ops(name, skipped=flag) == [
-                        e for e in events if e.op == name and bool(e.values.get("skipped")) == flag], (name, flag)
-            turns = [e for e in events if e.op in ("play", "pass")]
-            assert view.ops("play", "pass") == turns
-            assert view.turns("no_such_kind") == []
-            changed = [e for n, e in enumerate(events) if e.state.action is not (events[n - 1].state.action if n else None)]
-            assert view.changes() == changed and view.changes(after=changed[1].seq) == changed[2:]
-            for kind in set(view.kinds):
-                assert view.turns(kind) == [e for e in turns if view.kinds[e.seq] == kind]
-                for part in view.parts()[1:]:
-                    assert _within(view.turns(kind), part) == [e for e in part if e in view.turns(kind)]
-            for part, ix in zip(view.parts(), view.indexes()):
-                allows, closes = {}, []
-                for e in part:
-                    if e.op == "window":
-                        allows[e.values["id"]] = e.values["allows"]
-                    elif e.op == "window_closed" and "reroll" in allows.get(e.values["id"], ()):
-                        closes.append(e)
-                assert _reroll_windows_closed(ix) == closes
-            skipped += any(e.values.get("skipped") for e in events)
-            parted += len(view.parts()) > 2
-    assert skipped > 10 and parted >= 2
+            events = run(rb, sc.initial_state(), sc.choices()).events
+            t = tracker(PROPERTIES, events[0].state)
+            whole = dict((p.id, v) for p, v in violations(PROPERTIES, t.feed(t.start(), events)))
+            half = len(events) // 2
+            parts = dict((p.id, v) for p, v in violations(PROPERTIES, t.feed(t.feed(t.start(), events[:half]),
+                                                                             events[half:])))
+            assert parts == whole, (rb.path, sc.spec.id)
+            for p in PROPERTIES:
+                plain = _naive(p.monitor, events)
+                assert (plain.events if plain else None) == (whole[p.id].events if p.id in whole else None), (
+                    rb.path, sc.spec.id, p.id)
+                found += plain is not None
+    assert found >= len(PROPERTIES)
