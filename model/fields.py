@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from .algebra import LEGAL, STATUS_CODES
 from .state import evolve
 
-__all__ = ["Field", "FIELDS", "CARD_VARS", "SUMMARY_VARS", "summary", "apply", "setter", "resolve", "card_value"]
+__all__ = ["Field", "FIELDS", "CARD_VARS", "SUMMARY_VARS", "summary", "x_facts", "apply", "setter", "resolve", "card_value"]
 
 
 @dataclass(frozen=True)
@@ -138,22 +138,29 @@ def _entry_bits(entries) -> int:
     return sum(1 << i for i, (c, r, _, _) in enumerate(COST_ENTRIES) if (c, r) in keys)
 
 
+def x_facts(s, k: str) -> dict[str, int]:
+    """The vector's facts of the X of kind ``k``: declared, fixed, fixed at a value that is not the
+    printed one (542.6); for a dice modifier's X, its value."""
+    a = s.action
+    xv = next((x for x in a.xs if x.kind == k), None)
+    fixed = xv is not None and xv.value is not None
+    np = 0
+    if fixed and xv.compute and xv.compute[0] == "property":
+        card = s.card(resolve(s, xv.compute[1], xv.owner or a.source))
+        np = int(xv.value != card.printed_value(xv.compute[2]))
+    out = {f"x_{k}_declared": int(xv is not None), f"x_{k}_fixed": int(fixed), f"x_{k}_not_printed": np}
+    if k == "dice_modifier":
+        out["dice_x_value"] = (xv.value if fixed else 0) & 0xFF
+    return out
+
+
 def _x_summary(s) -> dict[str, int]:
-    """Per X kind: declared, fixed, fixed at a value that is not the printed one (542.6); and the value
-    of a dice modifier's X."""
+    """Per X kind, :func:`x_facts`."""
     from .menu import X_KINDS_SYM
 
-    a, out = s.action, {}
+    out: dict[str, int] = {}
     for k in X_KINDS_SYM:
-        xv = next((x for x in a.xs if x.kind == k), None)
-        fixed = xv is not None and xv.value is not None
-        np = 0
-        if fixed and xv.compute and xv.compute[0] == "property":
-            card = s.card(resolve(s, xv.compute[1], xv.owner or a.source))
-            np = int(xv.value != card.printed_value(xv.compute[2]))
-        out.update({f"x_{k}_declared": int(xv is not None), f"x_{k}_fixed": int(fixed), f"x_{k}_not_printed": np})
-        if k == "dice_modifier":
-            out["dice_x_value"] = (xv.value if fixed else 0) & 0xFF
+        out.update(x_facts(s, k))
     return out
 
 

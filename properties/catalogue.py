@@ -126,76 +126,77 @@ prop("P542.4-chosen-x", ("542.4/b1",), "выбранная величина X ф
 def _right_before(pid: str, kinds: tuple[str, ...], apply_op: str, step_kind: str, tag: str, clause: str) -> Monitor:
     """542.4/b2, 542.5: an X of ``kinds`` is determined once, right before ``apply_op`` at ``step_kind``
     (and, at the calculation step, after the legality check)."""
-    names: dict[str, str] = {}
-
     def h_(n):
-        found = names.get(n)
-        if found is None:
-            found = names[n] = f"h{tag}_{n}"
-        return found
+        return f"h{tag}_{n}"
+
+    fixes_, checked_, between_, last_here_, elsewhere_, applied_, live_, bad_at_apply_, fixes_before_, before_check_ = (
+        h_(n) for n in ("fixes", "checked", "window_between", "last_fix_here", "fixed_elsewhere", "applied", "live",
+                        "bad_at_apply", "fixes_before", "fixed_before_check"))
+    declared = {k: f"x_{k}_declared" for k in kinds}
 
     is_fix, what = _fixes(kinds), "/".join(kinds)
 
     def fix_when(M, ev, pre):  # a fix that fixed something: an X of its kind exists
-        return M.on(M.get(pre, f"x_{ev.param('x')}_declared"))
+        return M.on(M.get(pre, declared[ev.param("x")]))
 
     def first_apply(M, h):
-        return M.off(h[h_("applied")])
+        return M.off(h[applied_])
 
     def live(M, S):
-        return M.or_(*[M.on(M.get(S, f"x_{k}_declared")) for k in kinds])
+        return M.or_(*[M.on(M.get(S, declared[k])) for k in kinds])
 
     def window_between(M, ev, pre, new, h):
         if ev.ran("declare"):
             return 0
         if is_fix(ev):
-            return M.ite(fix_when(M, ev, pre), M.num(0, 1), h[h_("window_between")])
+            return M.ite(fix_when(M, ev, pre), M.num(0, 1), h[between_])
         return 1 if ev.op in ("window", "play") else None
 
     def last_fix_here(M, ev, pre, new, h):
         if ev.ran("declare"):
             return 0
-        return M.ite(fix_when(M, ev, pre), M.num(int(ev.kind == step_kind), 1), h[h_("last_fix_here")]) \
+        return M.ite(fix_when(M, ev, pre), M.num(int(ev.kind == step_kind), 1), h[last_here_]) \
             if is_fix(ev) else None
 
     def var_at_apply(var: str, width: int, first):
         """A variable that takes ``first(...)`` at the first application in a part (0 at a declaration)."""
+        name = h_(var)
+
         def update(M, ev, pre, new, h):
             if ev.ran("declare"):
                 return 0
-            return M.ite(first_apply(M, h), first(M, ev, pre, new, h), h[h_(var)]) if ev.ran(apply_op) else None
-        return value(h_(var), width, ("declare", apply_op), update)
+            return M.ite(first_apply(M, h), first(M, ev, pre, new, h), h[name]) if ev.ran(apply_op) else None
+        return value(name, width, ("declare", apply_op), update)
 
     hist = [
-        counter(h_("fixes"), 2, "fix_x", lambda M, ev, pre, new, h: fix_when(M, ev, pre) if is_fix(ev) else None,
+        counter(fixes_, 2, "fix_x", lambda M, ev, pre, new, h: fix_when(M, ev, pre) if is_fix(ev) else None,
                 part=True),
-        flag(h_("fixed_before_check"), "fix_x", lambda M, ev, pre, new, h: M.and_(
-            fix_when(M, ev, pre), M.off(h[h_("fixes")]), M.off(h[h_("checked")])) if is_fix(ev) else None, part=True),
-        flag(h_("checked"), "check_source_legality", _true, part=True),
-        value(h_("window_between"), 1, ("declare", "fix_x", "window", "play"), window_between),
-        value(h_("last_fix_here"), 1, ("declare", "fix_x"), last_fix_here),
-        flag(h_("fixed_elsewhere"), "fix_x", lambda M, ev, pre, new, h: fix_when(M, ev, pre)
+        flag(before_check_, "fix_x", lambda M, ev, pre, new, h: M.and_(
+            fix_when(M, ev, pre), M.off(h[fixes_]), M.off(h[checked_])) if is_fix(ev) else None, part=True),
+        flag(checked_, "check_source_legality", _true, part=True),
+        value(between_, 1, ("declare", "fix_x", "window", "play"), window_between),
+        value(last_here_, 1, ("declare", "fix_x"), last_fix_here),
+        flag(elsewhere_, "fix_x", lambda M, ev, pre, new, h: fix_when(M, ev, pre)
              if is_fix(ev) and ev.kind != step_kind else None, part=True),
-        flag(h_("applied"), apply_op, lambda M, ev, pre, new, h: True if ev.ran(apply_op) else None, part=True),
+        flag(applied_, apply_op, lambda M, ev, pre, new, h: True if ev.ran(apply_op) else None, part=True),
         var_at_apply("live", 1, lambda M, ev, pre, new, h: M.bit(live(M, new))),
         var_at_apply("bad_at_apply", 1, lambda M, ev, pre, new, h: M.bit(M.or_(
-            M.off(h[h_("fixes")]), M.on(h[h_("window_between")]), M.not_(M.on(h[h_("last_fix_here")])),
-            M.and_(M.ugt(h[h_("fixes")], M.num(1, 2)), M.on(h[h_("fixed_elsewhere")]))))),
-        var_at_apply("fixes_before", 2, lambda M, ev, pre, new, h: h[h_("fixes")]),
+            M.off(h[fixes_]), M.on(h[between_]), M.not_(M.on(h[last_here_])),
+            M.and_(M.ugt(h[fixes_], M.num(1, 2)), M.on(h[elsewhere_]))))),
+        var_at_apply("fixes_before", 2, lambda M, ev, pre, new, h: h[fixes_]),
     ]
 
     def applied_live(M, S, h):
-        return M.and_(M.on(h[h_("applied")]), M.on(h[h_("live")]))
+        return M.and_(M.on(h[applied_]), M.on(h[live_]))
 
-    bad = [Bad(lambda M, S, h: M.and_(applied_live(M, S, h), M.on(h[h_("bad_at_apply")])),
+    bad = [Bad(lambda M, S, h: M.and_(applied_live(M, S, h), M.on(h[bad_at_apply_])),
                f"X ({what}) определён не непосредственно перед модификаторами на шаге «{step_kind}» ({clause})",
                f"X ({what}) is not determined right before the modifiers at the {step_kind} step ({clause})"),
-           Bad(lambda M, S, h: M.and_(applied_live(M, S, h), M.ugt(h[h_("fixes")], h[h_("fixes_before")])),
+           Bad(lambda M, S, h: M.and_(applied_live(M, S, h), M.ugt(h[fixes_], h[fixes_before_])),
                f"X ({what}) определяется повторно после применения модификаторов ({clause})",
                f"X ({what}) is determined again after the modifiers were applied ({clause})")]
     if step_kind == "calculation":
-        bad.append(Bad(lambda M, S, h: M.and_(applied_live(M, S, h), M.on(h[h_("fixed_before_check")]),
-                                              M.on(h[h_("checked")])),
+        bad.append(Bad(lambda M, S, h: M.and_(applied_live(M, S, h), M.on(h[before_check_]), M.on(h[checked_])),
                        f"X ({what}) определён до проверки легальности ({clause})",
                        f"X ({what}) was determined before the legality check ({clause})"))
     return Monitor(pid, tuple(hist), tuple(bad), applied_live, f"an X of kind {what} exists when {apply_op} runs",
@@ -226,8 +227,8 @@ prop("P542.6-printed", ("542.6", "542.6/ex1"), "X и проверки в тек�
                  pre, ev.param("reads")) if ev.ran("apply_magnitude_modifiers") and ev.param("reads", "printed") != "printed"
                  else None),
               # an X takes its value only where it is fixed (and a printed value never changes)
-              flag("h6_x", "fix_x", lambda M, ev, pre, new, h: M.or_(*[M.on(M.get(new, f"x_{k}_not_printed"))
-                                                                       for k in _PRINTED_X]) if ev.ran("fix_x") else None)),
+              flag("h6_x", "fix_x", lambda M, ev, pre, new, h: M.x_not_printed(new, _PRINTED_X)
+                   if ev.ran("fix_x") else None)),
              (Bad(lambda M, S, h: M.on(h["h6_static"]), "условие модификатора проверено не по напечатанному значению (542.6)",
                   "a modifier's condition was not checked on the printed value (542.6)"),
               Bad(lambda M, S, h: M.on(h["h6_x"]),
@@ -280,7 +281,9 @@ def _left_dice(M, ev, pre, new, h):
 
 
 def _stack_kept(M, ev, pre, new, h):
-    return M.and_(M.on(h["hf_fin"]), M.off(h["hf_left"]), M.on(M.get(new, "die_on_stack"))) if ev.kind != "dice" else None
+    if ev.kind == "dice":
+        return None
+    return M.and_then(M.and_(M.on(h["hf_fin"]), M.off(h["hf_left"])), lambda: M.on(M.get(new, "die_on_stack")))
 
 
 prop("P512.6.2-final-die", ("512.6.2/b3",), "итоговый бросок фиксируется после применения модификаторов и равен "
@@ -485,7 +488,7 @@ prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540
                   "особенность осталась в стеке после оплаты (512.7)", "the feature stayed on the stack after payment "
                   "(512.7)"),
               Bad(lambda M, S, h: M.and_then(M.and_(M.done(S), M.on(h["hp_rdie"]), M.off(h["hp_pay"])),
-                                             lambda: M.not_(M.off(M.get(S, "reserved")))),
+                                             lambda: M.reserved_any(S)),
                   "зарезервированные ресурсы так и не оплачены (512.7)", "the reserved resources were never paid (512.7)")),
              lambda M, S, h: M.and_(M.on(h["hp_pay"]), M.on(h["hp_exempt"]), M.done(S)),
              "a resource-modified action pays and completes",

@@ -73,11 +73,6 @@ class Ev(NamedTuple):
             raise KeyError(f"a monitor reads the parameter {name!r}: list it in Ev.PARAMS")
         return self.params.get(name, default)
 
-    def signature(self) -> tuple:
-        """The facts of the event as one hashable key."""
-        return (self.op, self.skipped, self.kind, self.key if self.op == "play" else None, self.allows,
-                self.first_active, *[self.params.get(n) for n in Ev.PARAMS])
-
 
 @dataclass(frozen=True)
 class Hist:

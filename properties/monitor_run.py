@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ruleproof.model.algebra import exemptions
-from ruleproof.model.fields import FIELDS, _entry_bits, _x_summary, resolve
-from ruleproof.model.vocabulary import ATTACKS
+from ruleproof.model.fields import FIELDS, resolve, x_facts
+from ruleproof.model.vocabulary import ATTACKS, X_KINDS
 
 from .monitor import PART_EVENT, Ev, Monitor
 
@@ -223,6 +223,10 @@ class Concrete:
                         return True
         return False
 
+    def x_not_printed(self, S, kinds: tuple) -> bool:
+        """An X of one of ``kinds`` is fixed at a value other than the printed property it reads (542.6)."""
+        return any(x.kind in kinds and x_facts(S, x.kind)[f"x_{x.kind}_not_printed"] for x in S.action.xs)
+
     def x_reads_modified(self, S) -> bool:
         """A fixed X reads a card property that carries a modifier (where 542.6 matters)."""
         a = S.action
@@ -236,6 +240,10 @@ class Concrete:
     # --- 540: payment ---------------------------------------------------------------------------------------
     def exempt_any(self, S) -> bool:
         return bool(exemptions(S))
+
+    def reserved_any(self, S) -> bool:
+        """Some resource is reserved (540.2)."""
+        return bool(S.action.reserved)
 
     def unpaid_any(self, S, exempt_modified: bool) -> bool:
         """Some reserved entry is not paid: a 540 text or a modification spares it."""
@@ -307,51 +315,24 @@ def _reader(name: str):
     """How the vector variable ``name`` is read from a concrete state."""
     if name.startswith("x_") and name.endswith("_declared"):
         kind = name[2:-len("_declared")]
-        return lambda S: int(any(x.kind == kind for x in S.action.xs))
+
+        def declared(S) -> int:
+            for x in S.action.xs:
+                if x.kind == kind:
+                    return 1
+            return 0
+        return declared
     if name.startswith("x_"):
-        return lambda S: _x_facts(S)[name]
+        kind = next(k for k in X_KINDS if name.startswith(f"x_{k}_"))
+        return lambda S: x_facts(S, kind)[name]
     if name == "dice_mods_declared":
         return lambda S: int(bool(S.action.dice_mods))
-    if name in ("reserved", "paid"):
-        return lambda S: _entry_bits(getattr(S.action, name))
     f = FIELDS[name]
     get, code = f.get, f.code
     return lambda S: code(get(S))
 
 
 _READS: dict = {}
-_LAST_X: list = [None, None]  # the last state whose X facts were read, and those facts
-
-
-def _x_facts(S) -> dict:
-    """The X facts of the vector (:func:`~ruleproof.model.fields.summary`) of ``S``: several monitors
-    read them of the same state."""
-    if _LAST_X[0] is not S:
-        _LAST_X[0], _LAST_X[1] = S, _x_summary(S)
-    return _LAST_X[1]
-
-
-def _reset(monitor: Monitor, h: dict, view: View) -> None:
-    """The part variables of ``h`` back at their start (a part of a compound feature begins)."""
-    for v in monitor.hist:
-        if v.part:
-            if v.each is None:
-                h[v.name] = v.init
-            else:
-                for f in view.handles(v.each):
-                    h[v.name + f.key] = v.init
-
-
-def initial(monitor: Monitor, view: View) -> dict:
-    """The monitor's history at the start of a run (per-feature variables: one per feature of the world)."""
-    h: dict = {}
-    for v in monitor.hist:
-        if v.each is None:
-            h[v.name] = v.init
-        else:
-            for f in view.handles(v.each):
-                h[v.name + f.key] = v.init
-    return h
 
 
 _DISPATCH: dict[int, tuple] = {}
@@ -372,18 +353,19 @@ def _dispatch(monitor: Monitor) -> dict:
 class Track(NamedTuple):
     """Where a set of monitors stands after a prefix of a run (immutable: a search shares it between the
     runs that extend the prefix): the step kind, the kinds each window opened so far admits, the last
-    state, each monitor's history and its violation (None: none yet)."""
+    state, the monitors' history (one dict: their variables' names are distinct), each monitor's
+    violation (None: none yet) and the pulse variables the last event set."""
 
     kind: str
     windows: tuple
     last: object
-    hist: tuple
+    hist: dict
     found: tuple
-    pulsing: tuple = ()  # the monitors with a pulse variable set by the last event
+    pulsing: tuple = ()
 
     def key(self) -> tuple:
         """What the rest of the run's verdicts depend on besides the last state (for memoising)."""
-        return (self.kind, self.windows, tuple(tuple(h.values()) for h in self.hist), self.found, self.pulsing)
+        return (self.kind, self.windows, tuple(self.hist.values()), self.found, self.pulsing)
 
 
 class _Live(Exception):
@@ -517,6 +499,13 @@ class _Classify:
         raise _Live(name)
 
 
+class _Zeros(dict):
+    """A history at its start (every variable 0)."""
+
+    def __missing__(self, key):
+        return 0
+
+
 class _Reads(dict):
     """A history the probe does not know (every variable ``MAYBE``), noting the variables read."""
 
@@ -541,158 +530,204 @@ def bad_reads(bad, view: View) -> tuple[str, frozenset]:
     return ("at" if M.gated else "history"), frozenset(h.keys_read)
 
 
+class _Sig(NamedTuple):
+    """What an event of one signature does to the monitors of a tracker: the entries to apply (a
+    variable, its feature, its key, a constant value or ``_LIVE_MARK``, the history keys that must be
+    set for a flag's condition to hold), the part variables it resets, the bad conditions to ask
+    whatever changed (at the end of a run, after a declaration, those reading the state anywhere)."""
+
+    entries: tuple
+    resets: tuple
+    asked: tuple
+
+
 class Tracker:
     """Monitors run incrementally: :meth:`feed` takes a track and the next events of the run.  What
-    each monitor does at an event depends on the event's facts (:meth:`~.monitor.Ev.signature`): the
-    variables that may change at events of one signature are found once, by probing each update."""
+    each monitor does at an event depends on the event's facts (:class:`~.monitor.Ev`; its signature: the
+    operation, skipped, step kind, feature played, window kinds, opener, ``Ev.PARAMS``): the
+    variables that may change at events of one signature are found once, by probing each update.
+    The monitors' variables live in one dict; a bad condition is asked where a variable it reads
+    changed (:func:`bad_reads`)."""
 
     def __init__(self, monitors, first) -> None:
         self.monitors = list(monitors)
         self.view = View.of_world(first)
         self.M = Concrete(self.view)
-        self._part_keys = [[k for v in m.hist if v.part for k in self._keys(v)] for m in self.monitors]
-        self._pulse_keys = [[v.name for v in m.hist if v.pulse] for m in self.monitors]
-        # at the end of a run only the bad conditions that read the state can change (the others were
-        # asked whenever the history changed)
-        # a bad condition is asked where the history it reads changes; one that reads the state at the end
-        # of a run (or right after a declaration) there too; one that reads it anywhere, after every event
-        reads = [[(b, *bad_reads(b, self.view)) for b in m.bad] for m in self.monitors]
-        self._bads = [tuple((b, how, keys) for b, how, keys in r) for r in reads]
-        self._at_end = [tuple(b for b, how, _ in r if how != "history") for r in reads]
-        self._always = frozenset(mi for mi, r in enumerate(reads) if any(how == "state" for _, how, _ in r))
+        self._owner: dict[str, int] = {}
+        for mi, m in enumerate(self.monitors):
+            for v in m.hist:
+                for k in self._keys(v):
+                    if self._owner.setdefault(k, mi) != mi:
+                        raise ValueError(f"two monitors keep a variable {k!r}: name each monitor's own")
+        self._part_keys = tuple(k for m in self.monitors for v in m.hist if v.part for k in self._keys(v))
+        self._pulse_keys = frozenset(v.name for m in self.monitors for v in m.hist if v.pulse)
+        # every bad condition once, in the monitors' order: (monitor, condition, how it reads, the keys)
+        self._bads = [(mi, b, *bad_reads(b, self.view)) for mi, m in enumerate(self.monitors) for b in m.bad]
+        self._by_key: dict[str, tuple] = {}
+        for gi, (_, _, how, keys) in enumerate(self._bads):
+            for k in keys:
+                self._by_key[k] = self._by_key.get(k, ()) + (gi,)
+        self._state = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how == "state")
+        self._at = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how != "history")
         world = tuple((f.key, f.role, f.player, f.feature) for f in self.view.handles(_any))
-        self._live = _LIVE.setdefault((tuple(m.pid for m in self.monitors), world), {})
+        self._live = _LIVE.setdefault((tuple(self.monitors), world), {})
 
     def _keys(self, v) -> list[str]:
         return [v.name] if v.each is None else [v.name + f.key for f in self.view.handles(v.each)]
 
     def start(self) -> Track:
-        return Track("", (), None, tuple(initial(m, self.view) for m in self.monitors), (None,) * len(self.monitors))
+        hist = {k: 0 for m in self.monitors for v in m.hist for k in self._keys(v)}
+        return Track("", (), None, hist, (None,) * len(self.monitors))
 
-    def _probe(self, ev: Ev) -> list:
-        """For each monitor, the variables (with their feature) that an event with ``ev``'s facts may
-        change, whether it begins a part, and whether it ends the run."""
-        live = []
-        end = ev.op in _ENDS
-        reset = ev.op == PART_EVENT and not ev.skipped
-        for mi, m in enumerate(self.monitors):
+    def _probe(self, ev: Ev) -> _Sig | None:
+        """What an event with ``ev``'s facts does (None: nothing)."""
+        entries = []
+        for m in self.monitors:
             d = _dispatch(m)
-            entries = []
             for var in (*d.get(ev.op, ()), *d.get("*", ())):
                 for f in ((None,) if var.each is None else self.view.handles(var.each)):
+                    extra = (f,) if f is not None else ()
                     try:
-                        x = var.update(_PROBE, ev, _PROBE, _PROBE, _PROBE, *((f,) if f is not None else ()))
+                        x = var.update(_PROBE, ev, _PROBE, _PROBE, _PROBE, *extra)
                         const = True  # the same value at every such event, whatever came before
                     except _Live:
                         x, const = True, False
                     if x is not None:
-                        entries.append((var, f, var.name if f is None else var.name + f.key, x if const else _LIVE_MARK))
-            part = reset and bool(self._part_keys[mi])
-            if entries or part or end and self._at_end[mi] or mi in self._always:
-                live.append((mi, tuple(entries), part))
-        return live
+                        watch = self._watch(var, ev, extra) if not const and var.sets is not None else None
+                        entries.append((var, f, var.name if f is None else var.name + f.key,
+                                        x if const else _LIVE_MARK, watch))
+        end = ev.op in _ENDS
+        resets = self._part_keys if ev.op == PART_EVENT and not ev.skipped else ()
+        asked = self._at if end or resets else self._state
+        if not (entries or resets or asked):
+            return None
+        return _Sig(tuple(entries), resets, asked)
+
+    def _watch(self, var, ev: Ev, extra: tuple) -> tuple | None:
+        """The history variable a flag's condition reads at events like ``ev``, when it reads nothing
+        else and is false while that variable is 0 (its start): the flag need not be asked until the
+        variable is set.  None: ask it at each such event."""
+        h = _Reads()
+        try:
+            var.sets(_Classify(self.view), ev, _PROBE, _PROBE, h, *extra)
+            zero = var.sets(self.M, ev, _PROBE, _PROBE, _Zeros(), *extra)
+        except _Live:
+            return None
+        return next(iter(h.keys_read)) if len(h.keys_read) == 1 and not zero else None
 
     def feed(self, track: Track, events) -> Track:
-        M, known = self.M, self._live
+        M, known, bads, by_key = self.M, self._live, self._bads, self._by_key
         kind, windows, last = track.kind, dict(track.windows), track.last
-        hists, found = list(track.hist), list(track.found)
-        pulsing = list(track.pulsing)
+        H, found = track.hist, list(track.found)
+        pulsing = track.pulsing
         features = self.view._features
         for e in events:
             if pulsing:  # a pulse lasts one state
-                for mi in pulsing:
-                    h = hists[mi] = dict(hists[mi])
-                    for k in self._pulse_keys[mi]:
-                        h[k] = 0
-                pulsing = []
+                H = dict(H)
+                for k in pulsing:
+                    H[k] = 0
+                pulsing = ()
             op, v = e.op, e.values
             new = e.state
             pre = last if last is not None else new
             last = new
-            fkey = None
+            # the event's signature: its facts (the tuples differ in shape, never in the operation)
+            fkey, skipped, first = None, False, True
             if op == "pass" or op == "play":  # a turn: the facts of its window
                 allows = windows.get(v["window"], _NONE)
                 if op == "play":
                     fkey = v["feature"]
-                sig = (op, False, kind, fkey, allows, True, None, None, None)
+                sig = (op, kind, fkey, allows)
             elif op in _STRUCTURE:
                 if op == "enter":
                     kind = v["kind"]
                 elif op == "window":
                     windows[v["id"]] = tuple(v.get("allows", ()))
+                    first = v.get("first") == new.active_player
                 allows = windows.get(v["id"], _NONE) if op == "window" or op == "window_closed" else _NONE
-                sig = (op, "skipped" in v and bool(v["skipped"]), kind, None, allows,
-                       v.get("first") == new.active_player if op == "window" else True, None, None, None)
-            else:  # an operation: its parameters
+                skipped = "skipped" in v and bool(v["skipped"])
+                sig = (op, skipped, kind, allows, first)
+            else:  # an operation: the parameters monitors may read
                 allows = _NONE
-                sig = (op, "skipped" in v and bool(v["skipped"]), kind, None, _NONE, True, v.get(_P0), v.get(_P1),
-                       v.get(_P2))
-            skipped, first = sig[1], sig[5]
-            live = known.get(sig)
+                skipped = "skipped" in v and bool(v["skipped"])
+                params = _SIG_PARAMS.get(op)
+                if params is None:
+                    params = _SIG_PARAMS[op] = _sig_params(op)
+                sig = (op, skipped, kind, *[v.get(p) for p in params]) if params else (op, skipped, kind)
+            live = known.get(sig, _UNKNOWN)
             ev = None
-            if live is None:
+            if live is _UNKNOWN:
                 ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
                 live = known[sig] = self._probe(ev)
-            if not live:
+            if live is None:
                 continue
-            if ev is None:
-                ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
-            end = op in _ENDS
-            for mi, entries, part in live:
-                if found[mi] is not None:
-                    continue
-                before = h = hists[mi]
-                changed = None
-                if part:  # a part begins: its variables start afresh
-                    h = dict(h)
-                    changed = set()
-                    for k in self._part_keys[mi]:
-                        if h[k]:
-                            h[k] = 0
-                            changed.add(k)
-                for var, f, k, x in entries:
-                    if x is _LIVE_MARK:
-                        sets = var.sets
-                        if sets is not None:  # a flag: set (for good) where its condition holds
-                            if h[k] == 1:
-                                continue
-                            c = sets(M, ev, pre, new, before) if f is None else sets(M, ev, pre, new, before, f)
-                            if not c:
-                                continue
-                            x = 1
-                        else:
-                            x = var.update(M, ev, pre, new, before) if f is None else \
-                                var.update(M, ev, pre, new, before, f)
-                    if x is not None and x != h[k]:
-                        if h is before:
-                            h = dict(h)
-                        h[k] = x
-                        if changed is None:
-                            changed = {k}
-                        else:
-                            changed.add(k)
-                if h is not before or mi in self._always:
-                    hists[mi] = h
-                    if self._pulse_keys[mi] and any(h[k] for k in self._pulse_keys[mi]):
-                        pulsing.append(mi)
-                    M.done_now, M.ev = end, ev
-                    for b, how, keys in self._bads[mi]:
-                        if how == "state" or end or changed is not None and not changed.isdisjoint(keys) or \
-                                how == "at" and op == PART_EVENT:
-                            if b.test(M, new, h):
-                                found[mi] = Violation((e.seq,), b.ru, b.en)
-                                break
-                elif end:
-                    M.done_now, M.ev = end, ev
-                    for b in self._at_end[mi]:
-                        if b.test(M, new, h):
+            before = H
+            changed = None
+            if live.resets:  # a part begins: its variables start afresh
+                H = dict(H)
+                changed = []
+                for k in live.resets:
+                    if H[k]:
+                        H[k] = 0
+                        changed.append(k)
+            for var, f, k, x, watch in live.entries:
+                if x is _LIVE_MARK:
+                    sets = var.sets
+                    if sets is not None:  # a flag: set (for good) where its condition holds
+                        if H[k] == 1 or watch is not None and not before[watch]:
+                            continue
+                        if ev is None:
+                            ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
+                        if not (sets(M, ev, pre, new, before) if f is None else sets(M, ev, pre, new, before, f)):
+                            continue
+                        x = 1
+                    else:
+                        if ev is None:
+                            ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
+                        x = var.update(M, ev, pre, new, before) if f is None else var.update(M, ev, pre, new, before, f)
+                        if x is None:
+                            continue
+                if x != H[k]:
+                    if H is before:
+                        H = dict(H)
+                    H[k] = x
+                    if changed is None:
+                        changed = [k]
+                    else:
+                        changed.append(k)
+            if changed is not None and self._pulse_keys:
+                pulsing = tuple(k for k in changed if k in self._pulse_keys and H[k])
+            asked = live.asked
+            if changed is not None:
+                if len(changed) == 1 and not asked:  # the common case
+                    asked = by_key.get(changed[0], _NONE)
+                else:
+                    asked = tuple(sorted({*asked, *[gi for k in changed for gi in by_key.get(k, _NONE)]}))
+            if asked:
+                end = op in _ENDS
+                for gi in asked:
+                    mi, b, _, _ = bads[gi]
+                    if found[mi] is None:
+                        if ev is None:
+                            ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
+                        M.done_now, M.ev = end, ev
+                        if b.test(M, new, H):
                             found[mi] = Violation((e.seq,), b.ru, b.en)
-                            break
-        return Track(kind, tuple(windows.items()), last, tuple(hists), tuple(found), tuple(pulsing))
+        return Track(kind, tuple(windows.items()), last, H, tuple(found), pulsing)
 
 
+_UNKNOWN = object()
 _NONE: tuple = ()
-_P0, _P1, _P2 = Ev.PARAMS  # the parameters of an event's signature (Ev.signature, unrolled)
+_SIG_PARAMS: dict[str, tuple] = {}
+
+
+def _sig_params(op: str) -> tuple:
+    """The parameters of ``Ev.PARAMS`` operation ``op`` takes (the vocabulary's; the loader refuses
+    others): those in the signature of its events."""
+    from ruleproof.model.vocabulary import OPERATIONS
+
+    spec = OPERATIONS.get(op)
+    return tuple(p for p in Ev.PARAMS if spec is None or p in spec.params)
 #: the events that are the rulebook's structure, not operations (they carry no operation parameters)
 _STRUCTURE = frozenset({"enter", "window", "window_closed", "goto", "end", "deadlock", "step_limit"})
 _LIVE_MARK = object()  # an entry whose update must be asked at each event

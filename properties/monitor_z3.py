@@ -182,6 +182,9 @@ class Symbolic:
         current = printed + S["src_movement_mod"]
         return z3.And(S["w_tgt_guard_threshold"] != sy.val(0, 4), sy.is_attack(S), (printed >= thr) != (current >= thr))
 
+    def x_not_printed(self, S, kinds: tuple):
+        return z3.Or([self.sy.t(S[f"x_{k}_not_printed"]) for k in kinds])
+
     def x_reads_modified(self, S):
         sy = self.sy
         return z3.Or(z3.And(sy.t(S["x_dice_modifier_fixed"]), S["w_src_movement_mod"] != sy.val(0, 8)),
@@ -191,6 +194,9 @@ class Symbolic:
     # --- 540: payment ---------------------------------------------------------------------------------------
     def exempt_any(self, S):
         return z3.Or(*self.sy.exempt(S, True))
+
+    def reserved_any(self, S):
+        return S["reserved"] != self.sy.val(0, "reserved")
 
     def unpaid_any(self, S, exempt_modified: bool):
         sy = self.sy

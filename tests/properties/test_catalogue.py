@@ -139,7 +139,7 @@ def _naive(monitor, events):
 
     t = Tracker((monitor,), events[0].state)
     M, view = Concrete(t.view), t.view
-    h = {k: 0 for k in t.start().hist[0]}
+    h = dict(t.start().hist)
     kind, windows = "", {}
     for n, e in enumerate(events):
         v = e.values
