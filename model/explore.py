@@ -187,10 +187,13 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         plays used up) are not choices, so they make no node of their own."""
         s, cur, ask, new, passes, (ops, windows, plays), tracks = advance(
             node.state, node.cursor, answer, node.ask.options if choice else None, len(node.events))
-        key = node.track.key()  # the monitors along the run: fed once per run and track before it
-        track = tracks.get(key)
-        if track is None:
-            track = tracks[key] = monitors.feed(node.track, new)
+        if props:  # the monitors along the run: fed once per run and track before it
+            key = node.track.key()
+            track = tracks.get(key)
+            if track is None:
+                track = tracks[key] = monitors.feed(node.track, new)
+        else:
+            track = node.track
         out.forced += passes
         out.ops_fired.update(ops)  # action coverage: each event of the search tree counted once
         if windows:

@@ -531,14 +531,16 @@ def bad_reads(bad, view: View) -> tuple[str, frozenset]:
 
 
 class _Sig(NamedTuple):
-    """What an event of one signature does to the monitors of a tracker: the entries to apply (a
-    variable, its feature, its key, a constant value or ``_LIVE_MARK``, the history keys that must be
-    set for a flag's condition to hold), the part variables it resets, the bad conditions to ask
-    whatever changed (at the end of a run, after a declaration, those reading the state anywhere)."""
+    """What an event of one signature does to the monitors of a tracker: the constants it sets, the
+    updates to ask (a variable, its feature, its key, the history key that must be set for a flag's
+    condition to hold), the part variables it resets, the bad conditions to ask whatever changed (at
+    the end of a run, after a declaration, those reading the state anywhere)."""
 
+    consts: tuple  # (key, value): variables that take a constant at such an event
     entries: tuple
     resets: tuple
     asked: tuple
+    pulses: tuple  # the pulse variables among the entries
 
 
 class Tracker:
@@ -560,7 +562,6 @@ class Tracker:
                     if self._owner.setdefault(k, mi) != mi:
                         raise ValueError(f"two monitors keep a variable {k!r}: name each monitor's own")
         self._part_keys = tuple(k for m in self.monitors for v in m.hist if v.part for k in self._keys(v))
-        self._pulse_keys = frozenset(v.name for m in self.monitors for v in m.hist if v.pulse)
         # every bad condition once, in the monitors' order: (monitor, condition, how it reads, the keys)
         self._bads = [(mi, b, *bad_reads(b, self.view)) for mi, m in enumerate(self.monitors) for b in m.bad]
         self._by_key: dict[str, tuple] = {}
@@ -581,7 +582,7 @@ class Tracker:
 
     def _probe(self, ev: Ev) -> _Sig | None:
         """What an event with ``ev``'s facts does (None: nothing)."""
-        entries = []
+        consts, entries, pulses = [], [], []
         for m in self.monitors:
             d = _dispatch(m)
             for var in (*d.get(ev.op, ()), *d.get("*", ())):
@@ -592,16 +593,22 @@ class Tracker:
                         const = True  # the same value at every such event, whatever came before
                     except _Live:
                         x, const = True, False
-                    if x is not None:
-                        watch = self._watch(var, ev, extra) if not const and var.sets is not None else None
-                        entries.append((var, f, var.name if f is None else var.name + f.key,
-                                        x if const else _LIVE_MARK, watch))
+                    if x is None:
+                        continue
+                    key = var.name if f is None else var.name + f.key
+                    if const:
+                        consts.append((key, int(x)))
+                    else:
+                        watch = self._watch(var, ev, extra) if var.sets is not None else None
+                        entries.append((var, f, key, watch))
+                    if var.pulse:
+                        pulses.append(key)
         end = ev.op in _ENDS
         resets = self._part_keys if ev.op == PART_EVENT and not ev.skipped else ()
         asked = self._at if end or resets else self._state
-        if not (entries or resets or asked):
+        if not (consts or entries or resets or asked):
             return None
-        return _Sig(tuple(entries), resets, asked)
+        return _Sig(tuple(consts), tuple(entries), resets, asked, tuple(pulses))
 
     def _watch(self, var, ev: Ev, extra: tuple) -> tuple | None:
         """The history variable a flag's condition reads at events like ``ev``, when it reads nothing
@@ -670,23 +677,7 @@ class Tracker:
                     if H[k]:
                         H[k] = 0
                         changed.append(k)
-            for var, f, k, x, watch in live.entries:
-                if x is _LIVE_MARK:
-                    sets = var.sets
-                    if sets is not None:  # a flag: set (for good) where its condition holds
-                        if H[k] == 1 or watch is not None and not before[watch]:
-                            continue
-                        if ev is None:
-                            ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
-                        if not (sets(M, ev, pre, new, before) if f is None else sets(M, ev, pre, new, before, f)):
-                            continue
-                        x = 1
-                    else:
-                        if ev is None:
-                            ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
-                        x = var.update(M, ev, pre, new, before) if f is None else var.update(M, ev, pre, new, before, f)
-                        if x is None:
-                            continue
+            for k, x in live.consts:
                 if x != H[k]:
                     if H is before:
                         H = dict(H)
@@ -695,8 +686,32 @@ class Tracker:
                         changed = [k]
                     else:
                         changed.append(k)
-            if changed is not None and self._pulse_keys:
-                pulsing = tuple(k for k in changed if k in self._pulse_keys and H[k])
+            for var, f, k, watch in live.entries:
+                sets = var.sets
+                if sets is not None:  # a flag: set (for good) where its condition holds
+                    if H[k] == 1 or watch is not None and not before[watch]:
+                        continue
+                    if ev is None:
+                        ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
+                    if not (sets(M, ev, pre, new, before) if f is None else sets(M, ev, pre, new, before, f)):
+                        continue
+                    x = 1
+                else:
+                    if ev is None:
+                        ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
+                    x = var.update(M, ev, pre, new, before) if f is None else var.update(M, ev, pre, new, before, f)
+                    if x is None:
+                        continue
+                if x != H[k]:
+                    if H is before:
+                        H = dict(H)
+                    H[k] = x
+                    if changed is None:
+                        changed = [k]
+                    else:
+                        changed.append(k)
+            if live.pulses:
+                pulsing = tuple(k for k in live.pulses if H[k])
             asked = live.asked
             if changed is not None:
                 if len(changed) == 1 and not asked:  # the common case
@@ -730,7 +745,6 @@ def _sig_params(op: str) -> tuple:
     return tuple(p for p in Ev.PARAMS if spec is None or p in spec.params)
 #: the events that are the rulebook's structure, not operations (they carry no operation parameters)
 _STRUCTURE = frozenset({"enter", "window", "window_closed", "goto", "end", "deadlock", "step_limit"})
-_LIVE_MARK = object()  # an entry whose update must be asked at each event
 _LIVE: dict[tuple, dict] = {}  # (monitors, the world's features) -> event signature -> what may change
 
 
