@@ -684,8 +684,7 @@ def _pt_bad(M, S, h):
 
 
 def _pt_premise(M, S, h):
-    first = M.features(_on_payment)[:1]
-    return M.and_(M.on(h["ht_pay"]), M.done(S), *[M.on(h[M.key("ht_off", f)]) for f in first])
+    return M.and_(M.on(h["ht_pay"]), M.done(S), M.or_(*[M.on(h[M.key("ht_off", f)]) for f in M.features(_on_payment)]))
 
 
 prop("P512.7-payment-triggers", ("512.7/b2",), "после оплаты срабатывают особенности «при оплате» карт, которые "

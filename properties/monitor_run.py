@@ -677,15 +677,7 @@ class Tracker:
                     if H[k]:
                         H[k] = 0
                         changed.append(k)
-            for k, x in live.consts:
-                if x != H[k]:
-                    if H is before:
-                        H = dict(H)
-                    H[k] = x
-                    if changed is None:
-                        changed = [k]
-                    else:
-                        changed.append(k)
+            writes = [(k, x) for k, x in live.consts if x != H[k]]
             for var, f, k, watch in live.entries:
                 sets = var.sets
                 if sets is not None:  # a flag: set (for good) where its condition holds
@@ -703,13 +695,15 @@ class Tracker:
                     if x is None:
                         continue
                 if x != H[k]:
-                    if H is before:
-                        H = dict(H)
+                    writes.append((k, x))
+            if writes:
+                if H is before:
+                    H = dict(H)
+                if changed is None:
+                    changed = []
+                for k, x in writes:
                     H[k] = x
-                    if changed is None:
-                        changed = [k]
-                    else:
-                        changed.append(k)
+                    changed.append(k)
             if live.pulses:
                 pulsing = tuple(k for k in live.pulses if H[k])
             asked = live.asked
