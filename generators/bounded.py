@@ -3,7 +3,7 @@ game actions, built from the same vocabulary the Hypothesis strategies draw from
 
 The family is a product of small axes — the action's kind, one X of each kind (its value up to a
 bound), whether a defender deals a return strike — times a few *loadouts*: which features the
-players hold.  Each loadout gives the players the features one group of windows admits, so that
+players hold (and a defender, in ``DEFENDERS``).  Each loadout gives the players the features one group of windows admits, so that
 together they make every window of the bundled rulebook offer every feature kind it allows, while
 each single world stays small enough to enumerate every play.  (The compound strike is left out of
 the ``dice`` loadout: two parts, each with rerolls, square the number of dice paths.)
@@ -23,7 +23,7 @@ from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ATTACKS, action, card, x_var
 from ruleproof.model.state import Card, State, XVar
 
-__all__ = ["World", "LOADOUTS", "bounded_worlds"]
+__all__ = ["World", "LOADOUTS", "DEFENDERS", "bounded_worlds"]
 
 
 
@@ -63,6 +63,14 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
 }
 
 
+#: loadout name -> the features a defender holds in it (540.4.1: a defender's «on strike» fires on its
+#: return strike, its «on assault» does not)
+DEFENDERS: dict[str, tuple[Feature, ...]] = {
+    "triggers": (_f("d_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),)),
+                 _f("d_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),))),
+}
+
+
 def _card(cid: str, features: tuple[Feature, ...], wounds: int = 1) -> Card:
     return card(cid, features, movement=2, movement_mod=1, wounds=wounds, crystals=2)
 
@@ -90,7 +98,7 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> l
                 for value in values:
                     for defender in ((False, True) if kind == "simple_strike" else (False,)):
                         xs = _xs(setup, value)
-                        cards = (*pair, _card("def", ())) if defender else pair
+                        cards = (*pair, _card("def", DEFENDERS.get(loadout, ()))) if defender else pair
                         act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1)
                         name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
                                                     "defender" if defender else "", loadout) if p and p != "none")

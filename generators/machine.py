@@ -14,6 +14,7 @@ for a given rulebook, so a draft is tested exactly like the current rules.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, settings
@@ -23,7 +24,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from ruleproof.model.interpreter import Stepper
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.state import State
-from ruleproof.properties.catalogue import PROPERTIES, Property, Violation, check_all
+from ruleproof.properties.catalogue import PROPERTIES, Property, Violation, tracker, violations
+from ruleproof.properties.catalogue import exercised as played_premise
 
 from .strategies import worlds
 
@@ -51,9 +53,13 @@ class PropertyViolated(AssertionError):
         self.events = events
 
 
-def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozenset[str] = frozenset()) -> type:
-    """The state machine class for ``rb`` (checking ``only`` these properties, minus ``skip``)."""
+def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozenset[str] = frozenset(),
+                exercised: Counter | None = None) -> type:
+    """The state machine class for ``rb`` (checking ``only`` these properties, minus ``skip``);
+    ``exercised`` counts, per property, the finished runs that played its premise (key ``""``: the
+    finished runs)."""
     wanted = [p.id for p in PROPERTIES if (only is None or p.id in only) and p.id not in skip]
+    props = [p for p in PROPERTIES if p.id in wanted]
 
     class RulebookMachine(RuleBasedStateMachine):
         stepper: Stepper | None = None
@@ -110,7 +116,12 @@ def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozense
             if not boundaries and not self.stepper.finished:
                 return
             self.seen = len(events)
-            found = check_all(events, wanted)
+            t = tracker(props, events[0].state)
+            track = t.feed(t.start(), events)
+            if self.stepper.finished and exercised is not None:
+                exercised[""] += 1
+                exercised.update(p.id for p in played_premise(props, track))
+            found = violations(props, track)
             if found:
                 prop, violation = found[0]
                 raise PropertyViolated(prop, violation, self.played, list(events))

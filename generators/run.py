@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -85,11 +86,13 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
     base = settings(settings.get_profile(profile), max_examples=examples,
                     **({"database": database} if profile != "ci" else {}))
     found: dict[str, PropertyViolated] = {}
+    exercised: Counter = Counter()  # property -> finished runs that played its premise ("": all finished runs)
     started = time.perf_counter()
     first: float | None = None
     wanted = [p for p in PROPERTIES if only is None or p.id in only]
     while len(found) < len(wanted):
-        test = get_state_machine_test(machine_for(rb, only=only, skip=frozenset(found)), settings=base)
+        test = get_state_machine_test(machine_for(rb, only=only, skip=frozenset(found), exercised=exercised),
+                                      settings=base)
         if seed is not None:
             test = hyp_seed(seed)(test)
         if progress:
@@ -115,5 +118,5 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
                                 where=rb.path, replay=replay, trace=tuple(trace_to_json(exc.events)),
                                 highlight=exc.violation.events),)
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "hypothesis", findings,
-                                   note=f"{examples} examples"))
+                                   note=f"{examples} examples; premise in {exercised[p.id]} of {exercised['']} runs"))
     return HypothesisOutcome(results, examples, seed, elapsed, first, found)

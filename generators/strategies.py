@@ -18,7 +18,7 @@ from ruleproof.model.menu import ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action
 from ruleproof.model.state import Action, Card, State
 from ruleproof.model.vocabulary import FEATURE_KINDS
 
-__all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "X_KINDS_DRAWN"]
+__all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "DEFENDER_KINDS", "X_KINDS_DRAWN"]
 
 FEATURE_KINDS_ALL = (*FEATURE_KINDS, "static_modifier", "resource_modifier")
 X_KINDS_DRAWN = ACTION_X_KINDS
@@ -64,13 +64,18 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL) -> Feat
     return f  # reroll, protection, prevention, replacement, block: no parameters
 
 
+#: the feature kinds a defender is drawn with: any, the triggered ones twice as often (540.4.1 speaks of a
+#: defender's «on strike»/«on assault» on its return strike, which a uniform draw seldom plays)
+DEFENDER_KINDS = (*FEATURE_KINDS_ALL, "effect_trigger", "effect_trigger")
+
+
 @st.composite
-def cards(draw, cid: str, n_features: int = 2) -> Card:
-    """A card of role ``cid`` (``menu.ROLES``) with drawn printed values and features."""
+def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_KINDS_ALL) -> Card:
+    """A card of role ``cid`` (``menu.ROLES``) with drawn printed values and features of ``kinds``."""
     health, movement, named_power = draw(st.integers(3, 6)), draw(st.integers(0, 3)), draw(st.integers(0, 2))
     medium, strong, weak = draw(st.integers(1, 3)), draw(st.integers(2, 4)), draw(st.integers(0, 2))
     movement_mod = draw(st.integers(-1, 1))
-    feats = tuple(draw(features(f"{cid}_f{i}")) for i in range(draw(st.integers(0, n_features))))
+    feats = tuple(draw(features(f"{cid}_f{i}", kinds)) for i in range(draw(st.integers(0, n_features))))
     return card(cid, feats, health=health, movement=movement, movement_mod=movement_mod, named_power=named_power,
                 strikes=(weak, medium, strong), wounds=draw(st.integers(0, 2)), markers=draw(st.integers(0, 1)),
                 crystals=draw(st.integers(0, 3)))
@@ -78,7 +83,7 @@ def cards(draw, cid: str, n_features: int = 2) -> Card:
 
 @st.composite
 def actions(draw, has_defender: bool) -> Action:
-    kind = draw(st.sampled_from(KINDS))
+    kind = "simple_strike" if has_defender else draw(st.sampled_from(KINDS))  # a defender strikes back in a simple strike
     xs = []
     x_kinds = draw(st.lists(st.sampled_from(X_KINDS_DRAWN), unique=True, max_size=2))
     magnitude_kinds = [k for k in x_kinds if k.startswith("magnitude") or k == "implicit"]
@@ -108,7 +113,7 @@ def worlds(draw) -> State:
     has_defender = draw(st.booleans())
     cs = [draw(cards("src")), draw(cards("tgt")), draw(cards("allyA")), draw(cards("allyB"))]
     if has_defender:
-        cs.append(draw(cards("def")))
+        cs.append(draw(cards("def", kinds=DEFENDER_KINDS)))
     seen: set[str] = set()
     for c in cs:  # feature ids are unique per card already; keep them unique overall
         assert not seen & {f.id for f in c.features}

@@ -85,6 +85,7 @@ class ExploreOutcome:
     worlds: int = 0
     deadlocks: list[tuple[str, tuple, str]] = field(default_factory=list)  # (world, answers, outcome)
     violations: dict[str, Counterexample] = field(default_factory=dict)
+    exercised: Counter = field(default_factory=Counter)  # property -> finished runs in which its premise held
     # action coverage, counted once per event of the search tree (a prefix shared by many runs once)
     ops_fired: Counter = field(default_factory=Counter)  # rulebook location of an operation -> times executed
     windows_opened: Counter = field(default_factory=Counter)  # window id -> times opened
@@ -139,7 +140,7 @@ def _explore(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -
 
 
 def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -> ExploreOutcome:
-    from ruleproof.properties.catalogue import PROPERTIES, tracker, violations
+    from ruleproof.properties.catalogue import PROPERTIES, exercised, tracker, violations
 
     out = ExploreOutcome(worlds=len(indexed))
     props = [p for p in PROPERTIES if only is None or p.id in only]
@@ -225,6 +226,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
             visit(((node.state, node.cursor),))
             if node.ask is None:
                 _finish(node, world, wi, out, best, violations(props, node.track))
+                out.exercised.update(p.id for p in exercised(props, node.track))
                 continue
             if node.ask.kind == "die":
                 answers = die_values
@@ -268,7 +270,7 @@ def merge(parts: list[ExploreOutcome]) -> ExploreOutcome:
         out.complete = out.complete and p.complete
         out.stopped_by = out.stopped_by or p.stopped_by
         out.deadlocks += p.deadlocks
-        for c in ("ops_fired", "windows_opened", "responses"):
+        for c in ("ops_fired", "windows_opened", "responses", "exercised"):
             getattr(out, c).update(getattr(p, c))
         for pid, cx in p.violations.items():
             old = out.violations.get(pid)
@@ -314,7 +316,7 @@ def _finish(node: _Node, world, wi: int, out: ExploreOutcome, best: dict, found:
 def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozenset[str] | None = None) -> list:
     """The outcome as :class:`~ruleproof.reports.finding.CheckResult` records (engine ``exhaustive``):
     one per property, then termination (deadlocks), then action coverage."""
-    from ruleproof.properties.catalogue import PROPERTIES
+    from ruleproof.properties.catalogue import PROPERTIES, not_exercised
     from ruleproof.reports.finding import CheckResult, Finding
     from ruleproof.reports.trace import trace_to_json
 
@@ -336,7 +338,10 @@ def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozen
             findings = (Finding(kind="unknown", check=p.id, verdict="unknown", engine="exhaustive",
                                 clauses=p.clauses, message={"en": "the bounded search stopped before the end",
                                                             "ru": "ограниченный перебор остановлен до конца"}),)
-        results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "exhaustive", findings, note=note))
+        elif not out.exercised.get(p.id):
+            findings = (not_exercised(p, "exhaustive", out.traces, "--bounds x=2,plays=2"),)
+        results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "exhaustive", findings,
+                                   note=f"{note}; premise in {out.exercised.get(p.id, 0)}"))
     results.append(_termination(out, rb, replay))
     results.append(_coverage(out, rb))
     return results

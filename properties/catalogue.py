@@ -38,7 +38,7 @@ MAY_DECLARE = {
     "replacement": ("calculation",), "block": ("blocking",),
 }  # 540.4's resource modifications are declared «по общим правилам» (not in the excerpts): no step named
 
-__all__ = ["Property", "Violation", "View", "PROPERTIES", "BY_ID", "check_all", "tracker", "violations", "property_citations", "MAY_DECLARE",
+__all__ = ["Property", "Violation", "View", "PROPERTIES", "BY_ID", "check_all", "tracker", "violations", "exercised", "not_exercised", "property_citations", "MAY_DECLARE",
            "STEP_ORDER"]
 
 
@@ -553,10 +553,14 @@ def _return_strike_bad(M, ev, pre, new, h):
     return M.or_(*c)
 
 
-def _return_strike_premise(M, S, h):
-    return M.and_(M.on(M.get(S, "return_strike")), M.on(M.get(S, "effect_applied")), M.or_(*[
-        M.and_(M.has(S, f), M.on(h[M.key("hs_ever", f)])) for f in M.features(_trigger_holder)
-        if f.role == "def" and f.feature.trigger == "strike"]))
+def _return_strike_seen(M, ev, pre, new, h):
+    """The situation 540.4.1 speaks of: after its return strike, a defender holding «on strike/assault»
+    has priority in an effect window that admits triggered features."""
+    if not ev.turn or ev.kind != "effect" or "effect_trigger" not in ev.allows:
+        return None
+    return M.or_(*[M.and_(M.on(M.get(pre, "return_strike")), M.has_defender(pre), M.on(M.get(pre, "effect_applied")),
+                          M.has_priority(pre, ev, f), M.has(pre, f))
+                   for f in M.features(_trigger_holder) if f.role == "def"])
 
 
 prop("P540.4.1-return-strike", ("540.4.1",), "«при ударе/атаке» срабатывает и на ответный удар защитника, "
@@ -564,13 +568,15 @@ prop("P540.4.1-return-strike", ("540.4.1",), "«при ударе/атаке» �
      Monitor("P540.4.1-return-strike",
              (flag("hs_ever", "play", lambda M, ev, pre, new, h, f: True if M.played(ev, f) else None,
                    each=_trigger_holder),
-              flag("hs_bad", ("play", "pass"), _return_strike_bad)),
+              flag("hs_bad", ("play", "pass"), _return_strike_bad),
+              flag("hs_seen", ("play", "pass"), _return_strike_seen)),
              (Bad(lambda M, S, h: M.on(h["hs_bad"]), "«при нападении» не предложено на удар нападающего, «при ударе» — "
                   "на ответный удар, или «при нападении» предложено на ответный удар (540.4.1)", "«on assault» was not "
                   "offered on the attacker's strike, «on strike» not on the return strike, or «on assault» was offered "
                   "on the return strike (540.4.1)"),),
-             _return_strike_premise,
-             "a defender's «on strike» fires on its return strike", "«при ударе» защитника срабатывает на ответный удар"))
+             lambda M, S, h: M.on(h["hs_seen"]),
+             "after its return strike, a defender holding «on strike/assault» has priority in the effect window",
+             "после ответного удара защитник с «при ударе/нападении» получает приоритет в окне эффекта"))
 
 
 # --- every window -------------------------------------------------------------------------------------------
@@ -684,7 +690,9 @@ def _pt_bad(M, S, h):
 
 
 def _pt_premise(M, S, h):
-    return M.and_(M.on(h["ht_pay"]), M.done(S), M.or_(*[M.on(h[M.key("ht_off", f)]) for f in M.features(_on_payment)]))
+    """The situation 512.7/b2 speaks of: a card that paid holds an «on payment» feature, and the run ends."""
+    return M.and_then(M.and_(M.on(h["ht_pay"]), M.done(S)), lambda: M.or_(*[
+        M.and_(M.has(S, f), M.paid_by(h["ht_payers"], f)) for f in M.features(_on_payment)]))
 
 
 prop("P512.7-payment-triggers", ("512.7/b2",), "после оплаты срабатывают особенности «при оплате» карт, которые "
@@ -695,8 +703,8 @@ prop("P512.7-payment-triggers", ("512.7/b2",), "после оплаты сраб
               value("ht_off", 1, ("pay_reserved", "play", "pass"), _pt_offered, each=_on_payment)),
              (Bad(_pt_bad, "особенность «при оплате» заплатившей карты не сработала после оплаты (512.7)",
                   "an «on payment» feature of a card that paid did not fire after paying (512.7)"),),
-             _pt_premise, "an «on payment» feature of a card that paid is offered",
-             "особенность «при оплате» заплатившей карты предложена",
+             _pt_premise, "a card that paid holds an «on payment» feature, and the action completes",
+             "заплатившая карта обладает особенностью «при оплате», и игродействие завершается",
              # who is offered what depends on who has priority: without the windows' shape Spacer's first
              # path is spurious (measured: 0.5 s lost before the query with it, 0.25 s)
              windows=True))
@@ -750,6 +758,26 @@ def tracker(props: list[Property], first) -> Tracker:
 def violations(props: list[Property], track: Track) -> list[tuple[Property, Violation]]:
     """The properties of ``props`` (those the tracker was made with) that ``track`` found violated."""
     return [(p, v) for p, v in zip(props, track.found) if v is not None]
+
+
+def exercised(props: list[Property], track: Track) -> list[Property]:
+    """The properties of ``props`` whose premise held when the run of ``track`` ended (the run played
+    the situation the property speaks of)."""
+    return [p for p, held in zip(props, track.premised) if held]
+
+
+def not_exercised(p: Property, engine: str, runs: int, hint: str):
+    """The finding of an engine none of whose ``runs`` played the situation property ``p`` speaks of (its
+    premise): inconclusive, never "holds" (a vacuous "holds" is no verdict on the rules)."""
+    from ruleproof.reports.finding import Finding
+
+    m = p.monitor
+    return Finding(kind="vacuous", check=p.id, verdict="unknown", engine=engine, clauses=p.clauses, message={
+        "en": f"not exercised: in {runs} runs the situation the property speaks of never occurred ({m.premise_en}), "
+              f"so «holds» would say nothing; widen the worlds ({hint}) or add a ruling that plays it",
+        "ru": f"не проверено: за {runs} прогонов ни разу не возникла ситуация, о которой говорит свойство "
+              f"({m.premise_ru}), так что «выполняется» ничего бы не значило; расширьте миры ({hint}) или "
+              f"добавьте разъяснение, которое её разыгрывает"})
 
 
 def property_citations():

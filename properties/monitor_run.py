@@ -362,10 +362,11 @@ class Track(NamedTuple):
     hist: dict
     found: tuple
     pulsing: tuple = ()
+    premised: tuple = ()  # per monitor: its premise held when the run ended (the property was exercised)
 
     def key(self) -> tuple:
         """What the rest of the run's verdicts depend on besides the last state (for memoising)."""
-        return (self.kind, self.windows, tuple(self.hist.values()), self.found, self.pulsing)
+        return (self.kind, self.windows, tuple(self.hist.values()), self.found, self.pulsing, self.premised)
 
 
 class _Live(Exception):
@@ -578,7 +579,7 @@ class Tracker:
 
     def start(self) -> Track:
         hist = {k: 0 for m in self.monitors for v in m.hist for k in self._keys(v)}
-        return Track("", (), None, hist, (None,) * len(self.monitors))
+        return Track("", (), None, hist, (None,) * len(self.monitors), (), (False,) * len(self.monitors))
 
     def _probe(self, ev: Ev) -> _Sig | None:
         """What an event with ``ev``'s facts does (None: nothing)."""
@@ -625,7 +626,7 @@ class Tracker:
     def feed(self, track: Track, events) -> Track:
         M, known, bads, by_key = self.M, self._live, self._bads, self._by_key
         kind, windows, last = track.kind, dict(track.windows), track.last
-        H, found = track.hist, list(track.found)
+        H, found, premised = track.hist, list(track.found), track.premised
         pulsing = track.pulsing
         features = self.view._features
         for e in events:
@@ -712,8 +713,13 @@ class Tracker:
                     asked = by_key.get(changed[0], _NONE)
                 else:
                     asked = tuple(sorted({*asked, *[gi for k in changed for gi in by_key.get(k, _NONE)]}))
+            end = op in _ENDS
+            if end:  # the run is over: which properties it exercised (their premise holds)
+                if ev is None:
+                    ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
+                M.done_now, M.ev = True, ev
+                premised = tuple(was or bool(m.premise(M, new, H)) for was, m in zip(premised, self.monitors))
             if asked:
-                end = op in _ENDS
                 for gi in asked:
                     mi, b, _, _ = bads[gi]
                     if found[mi] is None:
@@ -722,7 +728,7 @@ class Tracker:
                         M.done_now, M.ev = end, ev
                         if b.test(M, new, H):
                             found[mi] = Violation((e.seq,), b.ru, b.en)
-        return Track(kind, tuple(windows.items()), last, H, tuple(found), pulsing)
+        return Track(kind, tuple(windows.items()), last, H, tuple(found), pulsing, premised)
 
 
 _UNKNOWN = object()

@@ -146,4 +146,5 @@ def run(args, lang: str) -> int:
             con.print(f"[yellow]{t('ex_incomplete', lang, bound=bound)}[/]")
     if any(not r.holds and r.verdict != "unknown" for r in results):
         return EXIT_FINDING
-    return EXIT_OK if out.complete else EXIT_INCONCLUSIVE
+    # incomplete, or a property none of the runs exercised: inconclusive, never "holds"
+    return EXIT_OK if out.complete and not any(r.verdict == "unknown" for r in results) else EXIT_INCONCLUSIVE

@@ -309,3 +309,56 @@ def test_the_forced_passes_taken_inside_the_interpreter_are_the_ones_a_plain_sea
                 queue.append((*runner.advance(s, cur, answer), events + tuple(runner.trace.events)))
     assert {"states": len(seen), **figures} == {"states": out.states, **{k: getattr(out, k) for k in figures}}
     assert out.forced > out.transitions > 100
+
+
+def test_every_property_is_exercised_by_the_bounded_runs_of_the_bundled_rulebook(bundled_small, bundled):
+    """Each property's premise (the situation it speaks of) occurs in some run: its "holds" is not
+    vacuous; the count is in each result's note."""
+    out = bundled_small
+    from ruleproof.properties.catalogue import PROPERTIES
+
+    assert {p.id: out.exercised[p.id] > 0 for p in PROPERTIES} == {p.id: True for p in PROPERTIES}, out.exercised
+    results = _results(out, bundled)
+    assert results["P540.4.1-return-strike"].note.endswith(f"premise in {out.exercised['P540.4.1-return-strike']}")
+
+
+def _planted(monkeypatch):
+    """A property whose premise no bounded world reaches (an event no rulebook emits)."""
+    from ruleproof.properties import catalogue
+    from ruleproof.properties.monitor import Bad, Monitor, flag
+
+    m = Monitor("P0-planted", (flag("hz_seen", "no_such_event", lambda M, ev, pre, new, h: True),),
+                (Bad(lambda M, S, h: M.false(), "никогда", "never"),), lambda M, S, h: M.on(h["hz_seen"]),
+                "an event no rulebook has happens", "происходит событие, которого нет ни в одном своде")
+    p = catalogue.Property("P0-planted", ("540",), "посаженное свойство", "a planted property", m)
+    monkeypatch.setattr(catalogue, "PROPERTIES", [*catalogue.PROPERTIES, p])
+    monkeypatch.setattr(catalogue, "BY_ID", {**catalogue.BY_ID, p.id: p})
+    return p
+
+
+def test_a_property_whose_premise_never_occurs_is_not_exercised_never_holds(monkeypatch, bundled, capsys):
+    p = _planted(monkeypatch)
+    out = explore(bundled, bounded_worlds(0, ("none",)), SMALL, frozenset({p.id}))
+    assert out.complete and not out.violations and out.exercised[p.id] == 0
+    [result] = [r for r in explore_results(out, bundled, "ruleproof explore") if r.check == p.id]
+    assert result.verdict == "unknown" and not result.holds
+    [finding] = result.findings
+    assert finding.message["en"].startswith("not exercised") and "an event no rulebook has happens" in finding.message["en"]
+    assert finding.message["ru"].startswith("не проверено") and "происходит событие" in finding.message["ru"]
+    capsys.readouterr()
+    code = main(["explore", "--bounds", "x=0,die=1-2", "--only", p.id, "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 3 and [f["verdict"] for c in doc["checks"] if c["check"] == p.id for f in c["findings"]] == ["unknown"]
+
+
+def test_an_assault_trigger_widened_to_the_return_strike_is_caught_at_the_default_bounds(bundled):
+    """Issue 22's draft: «при нападении» also on the return strike (against 540.4.1). The bounded worlds
+    give a defender «on strike/assault» features, so the explorer plays the widening."""
+    from pathlib import Path
+
+    text = Path(bundled.path).read_text(encoding="utf-8")
+    line = "      assault: [attack]  "
+    assert text.count(line) == 1
+    draft = load_rulebook_text(text.replace(line, "      assault: [attack, return_strike]  "), "assault-draft.yaml")
+    out = explore(draft, bounded_worlds(1, ("triggers",)), Bounds(), frozenset({"P540.4.1-return-strike"}))
+    assert "P540.4.1-return-strike" in out.violations
