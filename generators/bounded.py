@@ -47,7 +47,9 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
                     (_f("b_reduce", "reduce_to_strength", strength="weak"),
                      _f("b_vanish", "sudden_action", effects=(Effect("leave_zone", "source"),)),
                      _f("b_prevent", "prevention"))),
-    "defence": ((_f("a_protect", "protection"), _f("a_replace", "replacement")),
+    # a 540.1 text that spares the source's closing: a block offered (or not) to a resource-modified action
+    "defence": ((_f("a_protect", "protection"), _f("a_replace", "replacement"),
+                 _f("a_stay", "resource_modifier", form="stays_open", resources=("close",))),
                 (_f("b_block", "block"), _f("b_grow", "sudden_action",
                                             effects=(Effect("add_modifier", "source", 1, "movement"),)))),
     "triggers": ((_f("a_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 2),),

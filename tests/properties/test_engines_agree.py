@@ -30,15 +30,21 @@ def _operation(d):
         "not resource_modified"
 
 
+def _window_modified(d):
+    """The issue's own draft: the blocking window skipped when resources were modified."""
+    next(o for o in d["steps"]["blocking"]["operations"] if o["op"] == "window")["when"] = "not resource_modified"
+
+
 def _edge(d):
     d["steps"]["claim_resolution"]["next"].insert(0, {"to": "calculation", "when": "is_attack", "cites": ["512.6.2"]})
 
 
 @pytest.mark.parametrize("edit, broken", [
     (_window, {"P512.6-may-declare"}),
+    (_window_modified, {"P512.6-may-declare"}),
     (_operation, {"P540.3-action-marker"}),
     (_edge, {"P512.6.2-attacks-roll"}),
-], ids=["window", "operation", "edge"])
+], ids=["window", "window-resource-modified", "operation", "edge"])
 def test_three_engines_agree_on_a_guarded_draft(edit, broken):
     rb = _draft(edit)
     z3_out = prove(rb, jobs=2)
