@@ -107,7 +107,7 @@ def _fixed_at_declaration(pid: str, kind: str, clause: str, cost: bool = False) 
                        "X больше, чем у карты есть ресурса, а объявление прошло (542.2)",
                        "the X exceeds what the card has of the resource, yet the declaration passed (542.2)"))
     return Monitor(pid, tuple(hist), tuple(bad),
-                   lambda M, S, h: M.and_(M.on(M.get(S, ex)), M.not_(M.off(h[nfix])), M.done(S)),
+                   lambda M, S, h: M.and_then(M.not_(M.off(h[nfix])), lambda: M.and_(M.on(M.get(S, ex)), M.done(S))),
                    f"an action with an X of kind {kind} fixes it and completes",
                    f"игродействие с X вида {kind} фиксирует его и завершается")
 
@@ -228,13 +228,14 @@ prop("P542.6-printed", ("542.6", "542.6/ex1"), "X и проверки в тек�
                  else None),
               # an X takes its value only where it is fixed (and a printed value never changes)
               flag("h6_x", "fix_x", lambda M, ev, pre, new, h: M.x_not_printed(new, _PRINTED_X)
-                   if ev.ran("fix_x") else None)),
+                   if ev.ran("fix_x") else None),
+              flag("h6_fixed", "fix_x", lambda M, ev, pre, new, h: True if ev.ran("fix_x") else None)),
              (Bad(lambda M, S, h: M.on(h["h6_static"]), "условие модификатора проверено не по напечатанному значению (542.6)",
                   "a modifier's condition was not checked on the printed value (542.6)"),
               Bad(lambda M, S, h: M.on(h["h6_x"]),
                   "X зафиксирован не по напечатанному значению свойства (542.6)",
                   "an X was fixed at a value other than the printed property (542.6)")),
-             lambda M, S, h: M.x_reads_modified(S),
+             lambda M, S, h: M.and_then(M.on(h["h6_fixed"]), lambda: M.x_reads_modified(S)),
              "an X reading a modified property is fixed", "фиксируется X, читающий модифицированное свойство"))
 
 
@@ -312,7 +313,8 @@ prop("P512.6.2-final-die", ("512.6.2/b3",), "итоговый бросок фи�
                   "(512.6.2)", "the final die was fixed without the declared modifiers (512.6.2)"),
               Bad(lambda M, S, h: M.on(h["hf_late"]), "бросок изменён после фиксации итогового значения (512.6.2)",
                   "the roll changed after the final value was fixed (512.6.2)")),
-             lambda M, S, h: M.and_(M.on(h["hf_fin"]), M.on(h["hf_rolled"]), M.on(M.get(S, "dice_mods_declared"))),
+             lambda M, S, h: M.and_then(M.and_(M.on(h["hf_fin"]), M.on(h["hf_rolled"])),
+                                        lambda: M.on(M.get(S, "dice_mods_declared"))),
              "a modified die roll reaches its final value", "модифицированный бросок получает итоговое значение"))
 
 prop("P512.6.2-attacks-roll", ("512.6.2",), "при атаке кубик бросается всегда", "an attack always rolls the die",
@@ -324,7 +326,7 @@ prop("P512.6.2-attacks-roll", ("512.6.2",), "при атаке кубик бро
              (Bad(lambda M, S, h: M.and_then(M.done(S), lambda: M.and_(M.is_attack(S), M.or_(M.on(h["ha_latch"]), M.and_(
                  M.on(h["ha_based"]), M.off(h["ha_rolled"]))))), "атака выполнена без броска кубика (512.6.2)",
                   "an attack was executed without a die roll (512.6.2)"),),
-             lambda M, S, h: M.and_(M.done(S), M.is_attack(S), M.on(h["ha_rolled"])),
+             lambda M, S, h: M.and_then(M.and_(M.on(h["ha_rolled"]), M.done(S)), lambda: M.is_attack(S)),
              "an attack completes", "атака завершается"))
 
 
@@ -382,7 +384,7 @@ prop("P512.6.3-final-magnitude", ("512.6.3/b4",), "окончательная в
               Bad(lambda M, S, h: M.and_(M.on(h["hm_fin"]), M.on(h["hm_effpre"])),
                   "эффект наложен до того, как стала известна окончательная величина (512.6.3)",
                   "the effect was applied before the final magnitude was known (512.6.3)")),
-             lambda M, S, h: M.and_(M.on(h["hm_fin"]), M.on(M.get(S, "effect_applied"))),
+             lambda M, S, h: M.and_then(M.on(h["hm_fin"]), lambda: M.on(M.get(S, "effect_applied"))),
              "the final magnitude is known and the effect applied", "окончательная величина известна, эффект наложен",
              note="a magnitude-modifier application after the final magnitude counts as a change (the model "
                   "abstracts magnitudes away)"))
@@ -452,7 +454,7 @@ prop("P512.6.6-after", ("512.6.6/b2", "512.6.6/b3"), "«после …» зая�
                   "как выполнены особенности «после …», или оплата началась с неснятыми ролями (512.6.6)",
                   "an «after …» feature outside the completion step, roles released before the «after …» features "
                   "were done, or payment with the roles not released (512.6.6)"),),
-             lambda M, S, h: M.and_(M.on(h["hx_played"]), M.on(M.get(S, "paid_done"))),
+             lambda M, S, h: M.and_then(M.on(h["hx_played"]), lambda: M.on(M.get(S, "paid_done"))),
              "an «after …» feature is played and payment follows", "разыграна особенность «после …», затем оплата"))
 
 
@@ -716,7 +718,7 @@ prop("P512.6.6-compound", ("512.6.6/b4",), "составная особенно�
              (Bad(lambda M, S, h: M.and_then(M.ended(S), lambda: M.not_(M.all_parts_declared(S))),
                   "объявлены не все части составной особенности (512.6.6)",
                   "not every part of the compound feature was declared (512.6.6)"),),
-             lambda M, S, h: M.and_(M.ended(S), M.parts_at_start(S, 1)),
+             lambda M, S, h: M.and_then(M.ended(S), lambda: M.parts_at_start(S, 1)),
              "a two-part compound feature completes", "составная особенность из двух частей завершается"))
 
 
