@@ -96,9 +96,6 @@ class View:
             self._handles[each] = found
         return found
 
-    @property
-    def final(self):
-        return self.events[-1].state
 
 
 class Concrete:
@@ -307,8 +304,6 @@ class Concrete:
     def paid_by(self, payers, f: Handle) -> bool:
         return bool(payers) and f.card in payers
 
-    def no_payers(self):
-        return frozenset()
 
 
 def _reader(name: str):
@@ -562,7 +557,7 @@ class Tracker:
                 for k in self._keys(v):
                     if self._owner.setdefault(k, mi) != mi:
                         raise ValueError(f"two monitors keep a variable {k!r}: name each monitor's own")
-        self._part_keys = tuple(k for m in self.monitors for v in m.hist if v.part for k in self._keys(v))
+        self._part_keys = tuple((k, v.init) for m in self.monitors for v in m.hist if v.part for k in self._keys(v))
         # every bad condition once, in the monitors' order: (monitor, condition, how it reads, the keys)
         self._bads = [(mi, b, *bad_reads(b, self.view)) for mi, m in enumerate(self.monitors) for b in m.bad]
         self._by_key: dict[str, tuple] = {}
@@ -578,7 +573,7 @@ class Tracker:
         return [v.name] if v.each is None else [v.name + f.key for f in self.view.handles(v.each)]
 
     def start(self) -> Track:
-        hist = {k: 0 for m in self.monitors for v in m.hist for k in self._keys(v)}
+        hist = {k: v.init for m in self.monitors for v in m.hist for k in self._keys(v)}
         return Track("", (), None, hist, (None,) * len(self.monitors), (), (False,) * len(self.monitors))
 
     def _probe(self, ev: Ev) -> _Sig | None:
@@ -674,9 +669,9 @@ class Tracker:
             if live.resets:  # a part begins: its variables start afresh
                 H = dict(H)
                 changed = []
-                for k in live.resets:
-                    if H[k]:
-                        H[k] = 0
+                for k, init in live.resets:
+                    if H[k] != init:
+                        H[k] = init
                         changed.append(k)
             writes = [(k, x) for k, x in live.consts if x != H[k]]
             for var, f, k, watch in live.entries:

@@ -250,8 +250,6 @@ class Symbolic:
     def paid_by(self, payers, f: Opt):
         return self.sy.bit(payers, {"src": 0, "def": 1}[f.role])
 
-    def no_payers(self):
-        return self.sy.val(0, 2)
 
 
 def _hist_var(v, f: Opt | None) -> HistVar:
