@@ -56,7 +56,9 @@ OPAQUE = _Opaque()
 
 
 def _c(v):
-    return lambda s, c: v
+    test = lambda s, c: v  # noqa: E731
+    test.const = v  # a constant: :mod:`.derive` computes it once, not per call
+    return test
 
 
 def _junction(xs: tuple, conj: bool) -> Test:
@@ -245,6 +247,9 @@ class Concrete:
         test = value(None)
 
         def fixed(s, c):
+            xs = s.action.xs
+            if not any(x.kind == kind for x in xs):
+                return xs  # nothing to fix: the same tuple (the setter then keeps the state)
             return tuple(evolve(x, value=test(s, x), fixed_at=s.step, fixes=x.fixes + 1) if x.kind == kind else x
                          for x in s.action.xs)
         return fixed
@@ -405,6 +410,8 @@ def exemptions(s, markers: dict[str, int] | None = None) -> dict[tuple[str, str]
     current ones (540.3.1 counts those the card had when it acted)."""
     from .state import evolve
 
+    if markers is None and _LAST_EXEMPT[0] is s:  # asked again of the same state (payment, offers, reports)
+        return _LAST_EXEMPT[1]
     out: dict[tuple[str, str], str] = {}
     for card in s.cards:
         for f in card.features:
@@ -417,6 +424,12 @@ def exemptions(s, markers: dict[str, int] | None = None) -> dict[tuple[str, str]
     for m in s.action.modifications:
         for r in m.resources:
             out[(m.card, r)] = m.feature
+    if markers is None:
+        _LAST_EXEMPT[:] = (s, out)
     return out
+
+
+#: the last state :func:`exemptions` was asked of, and its answer (states are immutable; callers only read it)
+_LAST_EXEMPT: list = [None, None]
 
 

@@ -48,6 +48,12 @@ def _compiled_stages(stages: list[dict]):
     compiled = [(setter(tuple(stage)), tuple(stage.values())) for stage in stages]
     if len(compiled) == 1:
         [(set_, tests)] = compiled
+        if all(hasattr(test, "const") for test in tests):  # constants (a flag set): the values once
+            values = [test.const for test in tests]
+            return lambda s, ctx: set_(s, values, ctx.card)
+        if len(tests) == 1:
+            [test] = tests
+            return lambda s, ctx: set_(s, [test(s, ctx)], ctx.card)
         return lambda s, ctx: set_(s, [test(s, ctx) for test in tests], ctx.card)
 
     def run(s, ctx):
@@ -83,11 +89,12 @@ def concrete_operation(name: str):
         s = entry[1](s, Ctx(None, die, r.strikes))
         values = dict(op.params)
         for key, get, fn in report:
-            value = get(s) if get is not None else fn(before, s, op.params)
-            if key == "*":
-                values.update(value)
+            if get is not None:
+                values[key] = get(s)
+            elif key == "*":
+                values.update(fn(before, s, op.params))
             else:
-                values[key] = value
+                values[key] = fn(before, s, op.params)
         r.emit(s, op.op, op.cites, values, op.assumes)
         return s
 

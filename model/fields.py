@@ -27,6 +27,7 @@ abstraction of each, stated once.  ``kind`` says how a value of one is a value o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .algebra import LEGAL, STATUS_CODES
 from .state import evolve
@@ -234,6 +235,7 @@ def _set_card_attr(card, attr, value):
     return evolve(card, **{attr: value})
 
 
+@lru_cache(maxsize=None)
 def setter(keys: tuple):
     """A compiled :func:`apply` for changes to the fields ``keys`` (in that order): ``(state, values,
     owner) -> state`` (the interpreter's hot path: the keys are sorted out once)."""
@@ -256,10 +258,14 @@ def setter(keys: tuple):
         for i, ref, attr in on_cards:
             s = s.with_card(_set_card_attr(s.card(resolve(s, ref, owner)), attr, vals[i]))
         if on_action or spread:
-            changes = {attr: vals[i] for i, attr in on_action}
+            action = s.action
+            # only the values that are not already there (the same object): an update that changes
+            # nothing keeps the state, and its cached hash
+            changes = {attr: vals[i] for i, attr in on_action if getattr(action, attr) is not vals[i]}
             for i in spread:
                 changes.update(vals[i])
-            s = evolve(s, action=evolve(s.action, **changes))
+            if changes:
+                s = evolve(s, action=evolve(action, **changes))
         return s
     return set_
 

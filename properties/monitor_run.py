@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import NamedTuple
 
 from ruleproof.model.algebra import exemptions
@@ -564,6 +565,10 @@ class Tracker:
         for gi, (_, _, how, keys) in enumerate(self._bads):
             for k in keys:
                 self._by_key[k] = self._by_key.get(k, ()) + (gi,)
+        # a condition that reads only history variables (``history``; ``at``: away from the end of a run
+        # and a declaration, where it reads no state) is a function of their values: its answers kept
+        self._memo = [(how == "at", itemgetter(*sorted(keys)), {}) if how != "state" and keys else None
+                      for _, _, how, keys in self._bads]
         self._state = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how == "state")
         self._at = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how != "history")
         world = tuple((f.key, f.role, f.player, f.feature) for f in self.view.handles(_any))
@@ -619,14 +624,16 @@ class Tracker:
         return next(iter(h.keys_read)) if len(h.keys_read) == 1 and not zero else None
 
     def feed(self, track: Track, events) -> Track:
-        M, known, bads, by_key = self.M, self._live, self._bads, self._by_key
+        M, known, bads, by_key, memos = self.M, self._live, self._bads, self._by_key, self._memo
         kind, windows, last = track.kind, dict(track.windows), track.last
         H, found, premised = track.hist, list(track.found), track.premised
         pulsing = track.pulsing
         features = self.view._features
+        owned = False  # H is this call's own copy (the track's is shared by the runs that extend it)
         for e in events:
             if pulsing:  # a pulse lasts one state
-                H = dict(H)
+                if not owned:
+                    H, owned = dict(H), True
                 for k in pulsing:
                     H[k] = 0
                 pulsing = ()
@@ -666,8 +673,8 @@ class Tracker:
                 continue
             before = H
             changed = None
-            if live.resets:  # a part begins: its variables start afresh
-                H = dict(H)
+            if live.resets:  # a part begins: its variables start afresh (``before`` keeps their values)
+                H, owned = dict(H), True
                 changed = []
                 for k, init in live.resets:
                     if H[k] != init:
@@ -693,8 +700,8 @@ class Tracker:
                 if x != H[k]:
                     writes.append((k, x))
             if writes:
-                if H is before:
-                    H = dict(H)
+                if not owned:  # the writes come after every update read ``before``: set in place
+                    H, owned = dict(H), True
                 if changed is None:
                     changed = []
                 for k, x in writes:
@@ -714,14 +721,24 @@ class Tracker:
                     ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
                 M.done_now, M.ev = True, ev
                 premised = tuple(was or bool(m.premise(M, new, H)) for was, m in zip(premised, self.monitors))
+            gated = end or (op == PART_EVENT and not skipped)  # where an ``at`` condition reads the state
             if asked:
                 for gi in asked:
                     mi, b, _, _ = bads[gi]
                     if found[mi] is None:
-                        if ev is None:
-                            ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
-                        M.done_now, M.ev = end, ev
-                        if b.test(M, new, H):
+                        memo = memos[gi]
+                        if memo is not None and not (gated and memo[0]):
+                            at = memo[1](H)
+                            bad = memo[2].get(at)
+                            if bad is None:
+                                M.done_now, M.ev = False, None
+                                bad = memo[2][at] = bool(b.test(M, new, H))
+                        else:
+                            if ev is None:
+                                ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
+                            M.done_now, M.ev = end, ev
+                            bad = b.test(M, new, H)
+                        if bad:
                             found[mi] = Violation((e.seq,), b.ru, b.en)
         return Track(kind, tuple(windows.items()), last, H, tuple(found), pulsing, premised)
 
