@@ -28,6 +28,7 @@ from ruleproof.properties.catalogue import PROPERTIES, Property, Violation, trac
 from ruleproof.properties.catalogue import exercised as played_premise
 
 from .strategies import worlds
+from .uses import uses
 
 __all__ = ["PropertyViolated", "Played", "machine_for", "STEP_COUNT"]
 
@@ -54,18 +55,21 @@ class PropertyViolated(AssertionError):
 
 
 def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozenset[str] = frozenset(),
-                exercised: Counter | None = None) -> type:
+                exercised: Counter | None = None, family: tuple[tuple[State, ...], ...] = ()) -> type:
     """The state machine class for ``rb`` (checking ``only`` these properties, minus ``skip``);
     ``exercised`` counts, per property, the finished runs that played its premise (key ``""``: the
-    finished runs)."""
+    finished runs).  Its worlds are drawn for ``rb`` (:func:`~.strategies.worlds`), or picked from
+    ``family`` when one is given (groups of bounded worlds: a group, then a world of it; the dice and
+    responses are still drawn)."""
     wanted = [p.id for p in PROPERTIES if (only is None or p.id in only) and p.id not in skip]
+    used = uses(rb)  # the worlds are drawn for this rulebook: its windows, trigger words and guards
     props = [p for p in PROPERTIES if p.id in wanted]
 
     class RulebookMachine(RuleBasedStateMachine):
         stepper: Stepper | None = None
         seen = 0
 
-        @initialize(world=worlds())
+        @initialize(world=st.sampled_from(family).flatmap(st.sampled_from) if family else worlds(used))
         def start(self, world: State) -> None:
             self.played = Played(world)
             self.stepper = Stepper(rb, world)

@@ -23,10 +23,11 @@ from hypothesis.reporting import with_reporter
 from hypothesis.stateful import get_state_machine_test
 
 from ruleproof.model.rulebook import Rulebook
-from ruleproof.properties.catalogue import PROPERTIES
+from ruleproof.properties.catalogue import PROPERTIES, not_exercised
 from ruleproof.reports.finding import CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
+from .bounded import LOADOUTS, bounded_worlds
 from .machine import STEP_COUNT, PropertyViolated, machine_for
 
 __all__ = ["HypothesisOutcome", "hypothesis_pass", "load_profile", "CACHE_DIR"]
@@ -90,20 +91,29 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
     started = time.perf_counter()
     first: float | None = None
     wanted = [p for p in PROPERTIES if only is None or p.id in only]
-    while len(found) < len(wanted):
-        test = get_state_machine_test(machine_for(rb, only=only, skip=frozenset(found), exercised=exercised),
-                                      settings=base)
-        if seed is not None:
-            test = hyp_seed(seed)(test)
-        if progress:
-            progress(f"{len(wanted) - len(found)} properties, {examples} examples")
-        try:
-            with _shrink_budget(shrinks), with_reporter(lambda _msg: None):
-                test()
-            break
-        except PropertyViolated as exc:
-            found[exc.prop.id] = exc
-            first = first if first is not None else time.perf_counter() - started
+    # two phases, half the examples each: worlds drawn for the rulebook, then the bounded worlds (their
+    # loadouts put each feature kind before the window that admits it; Hypothesis draws the plays)
+    groups: dict[str, list] = {}
+    for w in bounded_worlds(x_max=1):  # by loadout (the last part of the name; none: no suffix)
+        last = w.name.rsplit("/", 1)[-1]
+        groups.setdefault(last if last in LOADOUTS else "none", []).append(w.state)
+    family = tuple(tuple(ws) for ws in groups.values())
+    for world_family, n in (((), examples - examples // 2), (family, examples // 2)):
+        phase = settings(base, max_examples=max(n, 1))
+        while len(found) < len(wanted):
+            test = get_state_machine_test(machine_for(rb, only=only, skip=frozenset(found), exercised=exercised,
+                                                      family=world_family), settings=phase)
+            if seed is not None:
+                test = hyp_seed(seed)(test)
+            if progress:
+                progress(f"{len(wanted) - len(found)} properties, {examples} examples")
+            try:
+                with _shrink_budget(shrinks), with_reporter(lambda _msg: None):
+                    test()
+                break
+            except PropertyViolated as exc:
+                found[exc.prop.id] = exc
+                first = first if first is not None else time.perf_counter() - started
     elapsed = time.perf_counter() - started
     replay = "ruleproof check" + (f" {rulebook_arg}" if rulebook_arg else "") + f" --engines hypothesis --examples {examples}" + (
         f" --seed {seed}" if seed is not None else "")
@@ -117,6 +127,8 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
                                 element=f"events {', '.join(f'#{n}' for n in exc.violation.events)}",
                                 where=rb.path, replay=replay, trace=tuple(trace_to_json(exc.events)),
                                 highlight=exc.violation.events),)
+        elif not exercised[p.id]:  # no run played the situation: inconclusive, never "holds"
+            findings = (not_exercised(p, "hypothesis", exercised[""], f"--examples above {examples}, or --seed"),)
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "hypothesis", findings,
                                    note=f"{examples} examples; premise in {exercised[p.id]} of {exercised['']} runs"))
     return HypothesisOutcome(results, examples, seed, elapsed, first, found)

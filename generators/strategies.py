@@ -18,15 +18,21 @@ from ruleproof.model.menu import ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action
 from ruleproof.model.state import Action, Card, State
 from ruleproof.model.vocabulary import FEATURE_KINDS
 
-__all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "DEFENDER_KINDS", "X_KINDS_DRAWN"]
+from .uses import Uses
+
+__all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "DEFENDER_KINDS", "X_KINDS_DRAWN", "TRIGGERS"]
 
 FEATURE_KINDS_ALL = (*FEATURE_KINDS, "static_modifier", "resource_modifier")
 X_KINDS_DRAWN = ACTION_X_KINDS
 
 
+#: the trigger words drawn when no rulebook says which (those of the bundled one)
+TRIGGERS = ("strike", "assault")
+
+
 @st.composite
-def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL) -> Feature:
-    """One feature of any kind, with the parameters that kind uses."""
+def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, triggers: tuple[str, ...] = TRIGGERS) -> Feature:
+    """One feature of any kind, with the parameters that kind uses (a trigger: one of ``triggers``)."""
     kind = draw(st.sampled_from(kinds))
     f = Feature(fid, kind)
     small = st.integers(1, 2)
@@ -45,7 +51,7 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL) -> Feat
         return Feature(fid, kind, effects=(effect,))
     if kind == "effect_trigger":
         heal = draw(small)
-        return Feature(fid, kind, trigger=draw(st.sampled_from(["strike", "assault"])),
+        return Feature(fid, kind, trigger=draw(st.sampled_from(triggers)),
                        effects=(Effect("heal", "self", heal),), then_if_healthy=draw(st.sampled_from([(), ("close",)])))
     if kind == "after_ability":
         return Feature(fid, kind, on_status=draw(st.sampled_from(["any", "hit", "blocked", "illegal"])),
@@ -64,18 +70,19 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL) -> Feat
     return f  # reroll, protection, prevention, replacement, block: no parameters
 
 
-#: the feature kinds a defender is drawn with: any, the triggered ones twice as often (540.4.1 speaks of a
-#: defender's «on strike»/«on assault» on its return strike, which a uniform draw seldom plays)
-DEFENDER_KINDS = (*FEATURE_KINDS_ALL, "effect_trigger", "effect_trigger")
+#: the feature kinds a defender is drawn with: any, the triggered ones four times as often (540.4.1 speaks of
+#: a defender's «on strike»/«on assault» on its return strike, which a uniform draw seldom plays)
+DEFENDER_KINDS = (*FEATURE_KINDS_ALL, *("effect_trigger",) * 4)
 
 
 @st.composite
-def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_KINDS_ALL) -> Card:
+def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_KINDS_ALL,
+          triggers: tuple[str, ...] = TRIGGERS, least: int = 0) -> Card:
     """A card of role ``cid`` (``menu.ROLES``) with drawn printed values and features of ``kinds``."""
     health, movement, named_power = draw(st.integers(3, 6)), draw(st.integers(0, 3)), draw(st.integers(0, 2))
     medium, strong, weak = draw(st.integers(1, 3)), draw(st.integers(2, 4)), draw(st.integers(0, 2))
     movement_mod = draw(st.integers(-1, 1))
-    feats = tuple(draw(features(f"{cid}_f{i}", kinds)) for i in range(draw(st.integers(0, n_features))))
+    feats = tuple(draw(features(f"{cid}_f{i}", kinds, triggers)) for i in range(draw(st.integers(least, n_features))))
     return card(cid, feats, health=health, movement=movement, movement_mod=movement_mod, named_power=named_power,
                 strikes=(weak, medium, strong), wounds=draw(st.integers(0, 2)), markers=draw(st.integers(0, 1)),
                 crystals=draw(st.integers(0, 3)))
@@ -108,12 +115,25 @@ def actions(draw, has_defender: bool) -> Action:
 
 
 @st.composite
-def worlds(draw) -> State:
-    """A source (player A), a target (B), maybe a defender (B), an ally of each side; an action."""
+def worlds(draw, used: Uses | None = None) -> State:
+    """A source (player A), a target (B), maybe a defender (B), an ally of each side; an action.
+
+    ``used``: what the rulebook under test uses (:func:`~.uses.uses`).  Each world then draws a *focus*
+    of up to two of its windows, and every card draws the feature kinds those windows admit (and those
+    that make a guard the rulebook reads hold) more often than the rest — so that a situation one window
+    or guard makes (a block against a resource-modified action, an X dice modifier played) comes up
+    in a few hundred examples; the trigger words are the rulebook's.
+    """
+    kinds, defender_kinds, triggers = FEATURE_KINDS_ALL, DEFENDER_KINDS, TRIGGERS
+    if used is not None:
+        focus = draw(st.lists(st.sampled_from(used.windows), max_size=2, unique=True), label="focus")
+        favoured = tuple(k for _, allows in focus for k in allows) + used.guarded_kinds
+        kinds, defender_kinds = favoured * 2 + FEATURE_KINDS_ALL, favoured + DEFENDER_KINDS
+        triggers = used.triggers or TRIGGERS
     has_defender = draw(st.booleans())
-    cs = [draw(cards("src")), draw(cards("tgt")), draw(cards("allyA")), draw(cards("allyB"))]
+    cs = [draw(cards(role, kinds=kinds, triggers=triggers)) for role in ("src", "tgt", "allyA", "allyB")]
     if has_defender:
-        cs.append(draw(cards("def", kinds=DEFENDER_KINDS)))
+        cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()
     for c in cs:  # feature ids are unique per card already; keep them unique overall
         assert not seen & {f.id for f in c.features}

@@ -185,6 +185,9 @@ class GuardKind:
     ru: str
     en: str
     takes_step: bool = False
+    #: the feature kinds that can make it hold (the worlds drawn for a rulebook that reads the guard
+    #: favour them, so both of its branches are played: :mod:`ruleproof.generators.uses`)
+    features: tuple[str, ...] = ()
 
 
 GUARDS: dict[str, GuardKind] = {g.name: g for g in (
@@ -192,12 +195,14 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
     GuardKind("dice_step_skippable", ("512.6.2",),
               "заклинание/воздействие без числовой величины", "spell/effect needing no numeric magnitude"),
     GuardKind("is_attack", ("512.6.2",), "игродействие — атака", "the game action is an attack"),
-    GuardKind("action_illegal", ("512.6.3/b3",), "игродействие нелегально", "the game action is illegal"),
-    GuardKind("action_blocked", ("512.6.4/b3",), "действие заблокировано", "the action is blocked"),
+    GuardKind("action_illegal", ("512.6.3/b3",), "игродействие нелегально", "the game action is illegal",
+              features=("sudden_action",)),
+    GuardKind("action_blocked", ("512.6.4/b3",), "действие заблокировано", "the action is blocked",
+              features=("block",)),
     GuardKind("compound_has_next", ("512.6.6/b4",), "у составной особенности есть следующая часть",
               "a compound feature has a next part"),
     GuardKind("resource_modified", ("540.2",), "ресурсы игродействия модифицированы",
-              "the game action's resources are modified"),
+              "the game action's resources are modified", features=("resource_modifier", "resource_modification")),
     GuardKind("visited", (), "игродействие прошло шаг", "the game action passed the step", takes_step=True),
 )}
 

@@ -774,7 +774,7 @@ def not_exercised(p: Property, engine: str, runs: int, hint: str):
     from ruleproof.reports.finding import Finding
 
     m = p.monitor
-    return Finding(kind="vacuous", check=p.id, verdict="unknown", engine=engine, clauses=p.clauses, message={
+    return Finding(kind="not_exercised", check=p.id, verdict="unknown", engine=engine, clauses=p.clauses, message={
         "en": f"not exercised: in {runs} runs the situation the property speaks of never occurred ({m.premise_en}), "
               f"so «holds» would say nothing; widen the worlds ({hint}) or add a ruling that plays it",
         "ru": f"не проверено: за {runs} прогонов ни разу не возникла ситуация, о которой говорит свойство "

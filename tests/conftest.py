@@ -47,3 +47,19 @@ def seeds() -> Path:
 def op_index() -> Callable[..., int]:
     """``op_index(data, step, op, **params)``: position of the first matching operation in ``step``."""
     return find_op
+
+
+@pytest.fixture
+def planted_property(monkeypatch):
+    """A property whose premise no run of any engine reaches (an event no rulebook emits), added to the
+    catalogue for the test: every engine must call it *not exercised*, never "holds"."""
+    from ruleproof.properties import catalogue
+    from ruleproof.properties.monitor import Bad, Monitor, flag
+
+    m = Monitor("P0-planted", (flag("hz_seen", "no_such_event", lambda M, ev, pre, new, h: True),),
+                (Bad(lambda M, S, h: M.false(), "никогда", "never"),), lambda M, S, h: M.on(h["hz_seen"]),
+                "an event no rulebook has happens", "происходит событие, которого нет ни в одном своде")
+    p = catalogue.Property("P0-planted", ("540",), "посаженное свойство", "a planted property", m)
+    monkeypatch.setattr(catalogue, "PROPERTIES", [*catalogue.PROPERTIES, p])
+    monkeypatch.setattr(catalogue, "BY_ID", {**catalogue.BY_ID, p.id: p})
+    return p

@@ -54,7 +54,8 @@ def test_compare_bundled_holds_under_explore(compare):
 
     opts = {"bounds": Bounds(x_max=0, die=(1, 2), loadouts=("none",)), "examples": 5, "timeout_ms": None}
     rows = compare.compare(("bundled",), ("explore", "hypothesis"), repeats=1, opts=opts)
-    assert [r.verdict for r in rows] == ["holds", "holds"]
+    # five examples play too few situations for Hypothesis to say "holds" of every property: not exercised
+    assert [r.verdict for r in rows] == ["holds", "unknown"]
     assert rows[0].first_cx is None and len(rows[0].properties) == 8
 
 

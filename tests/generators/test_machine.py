@@ -23,9 +23,30 @@ def test_ci_profile_under_ci(monkeypatch):
 
 
 def test_bundled_rules_pass_every_property():
-    out = hypothesis_pass(load_rulebook(), examples=60, cache_dir=None)
+    """At the default number of examples every property holds and was exercised (its premise occurred
+    in some run: the count is in the note)."""
+    out = hypothesis_pass(load_rulebook(), examples=200, cache_dir=None)
     assert [r.check for r in out.results] == [p.id for p in PROPERTIES]
-    assert all(r.holds for r in out.results) and out.results[0].note.startswith("60 examples; premise in ")
+    assert {r.check: r.holds for r in out.results} == {p.id: True for p in PROPERTIES}
+    assert all(r.note.startswith("200 examples; premise in ") and " in 0 of " not in r.note for r in out.results)
+
+
+def test_a_property_whose_premise_never_occurs_is_not_exercised(planted_property, monkeypatch, capsys):
+    """Hypothesis calls a property none of its runs played *not exercised* (inconclusive, exit 3), not holds."""
+    import ruleproof.generators.machine as machine
+    import ruleproof.generators.run as run
+
+    p = planted_property
+    monkeypatch.setattr(machine, "PROPERTIES", [*machine.PROPERTIES, p])
+    monkeypatch.setattr(run, "PROPERTIES", [*run.PROPERTIES, p])
+    out = hypothesis_pass(load_rulebook(), examples=20, cache_dir=None, only=frozenset({p.id}))
+    [result] = out.results
+    assert result.verdict == "unknown" and not result.holds and " premise in 0 of " in result.note
+    [f] = result.findings
+    assert f.kind == "not_exercised" and f.engine == "hypothesis" and f.message["en"].startswith("not exercised")
+    code = main(["--lang", "en", "check", "--engines", "structure,hypothesis", "--examples", "20"])
+    out = capsys.readouterr().out
+    assert code == 3 and "P0-planted" in out and "not exercised" in out
 
 
 @pytest.mark.parametrize("mid,pid", PUBLIC.items())

@@ -322,27 +322,14 @@ def test_every_property_is_exercised_by_the_bounded_runs_of_the_bundled_rulebook
     assert results["P540.4.1-return-strike"].note.endswith(f"premise in {out.exercised['P540.4.1-return-strike']}")
 
 
-def _planted(monkeypatch):
-    """A property whose premise no bounded world reaches (an event no rulebook emits)."""
-    from ruleproof.properties import catalogue
-    from ruleproof.properties.monitor import Bad, Monitor, flag
-
-    m = Monitor("P0-planted", (flag("hz_seen", "no_such_event", lambda M, ev, pre, new, h: True),),
-                (Bad(lambda M, S, h: M.false(), "никогда", "never"),), lambda M, S, h: M.on(h["hz_seen"]),
-                "an event no rulebook has happens", "происходит событие, которого нет ни в одном своде")
-    p = catalogue.Property("P0-planted", ("540",), "посаженное свойство", "a planted property", m)
-    monkeypatch.setattr(catalogue, "PROPERTIES", [*catalogue.PROPERTIES, p])
-    monkeypatch.setattr(catalogue, "BY_ID", {**catalogue.BY_ID, p.id: p})
-    return p
-
-
-def test_a_property_whose_premise_never_occurs_is_not_exercised_never_holds(monkeypatch, bundled, capsys):
-    p = _planted(monkeypatch)
+def test_a_property_whose_premise_never_occurs_is_not_exercised_never_holds(planted_property, bundled, capsys):
+    p = planted_property
     out = explore(bundled, bounded_worlds(0, ("none",)), SMALL, frozenset({p.id}))
     assert out.complete and not out.violations and out.exercised[p.id] == 0
     [result] = [r for r in explore_results(out, bundled, "ruleproof explore") if r.check == p.id]
     assert result.verdict == "unknown" and not result.holds
     [finding] = result.findings
+    assert finding.kind == "not_exercised" and finding.verdict == "unknown"
     assert finding.message["en"].startswith("not exercised") and "an event no rulebook has happens" in finding.message["en"]
     assert finding.message["ru"].startswith("не проверено") and "происходит событие" in finding.message["ru"]
     capsys.readouterr()

@@ -1,0 +1,49 @@
+"""What a rulebook uses of the vocabulary — the windows and the feature kinds each admits, the
+trigger words of its table, the guard words it reads — so that the worlds drawn
+for it (:mod:`.strategies`) play what *this* rulebook can do: a draft that widens a window, adds a
+trigger word or skips a step under a guard gets worlds that exercise the widening.
+
+>>> from ruleproof.model.rulebook import load_rulebook
+>>> u = uses(load_rulebook())
+>>> dict(u.windows)["blocking"], u.triggers
+(('block',), ('strike', 'assault'))
+>>> u.guarded_kinds
+('sudden_action', 'block')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ruleproof.model.rulebook import Rulebook
+from ruleproof.model.vocabulary import GUARDS, parse_guard
+
+__all__ = ["Uses", "uses"]
+
+@dataclass(frozen=True)
+class Uses:
+    windows: tuple[tuple[str, tuple[str, ...]], ...]  # (window id, the feature kinds it admits), in order
+    triggers: tuple[str, ...]  # the rows of the trigger_words table
+    guards: tuple[str, ...]  # the guard words its steps, operations and edges read
+
+    @property
+    def guarded_kinds(self) -> tuple[str, ...]:
+        """The feature kinds that make a guard the rulebook reads hold."""
+        return tuple(dict.fromkeys(k for g in self.guards for k in GUARDS[g].features))
+
+
+def _guard(text) -> list[str]:
+    g = parse_guard(text or "always")
+    return [] if g is None or g.name == "always" else [g.name]
+
+
+def uses(rb: Rulebook) -> Uses:
+    windows, guards = [], []
+    for step in rb.spec.steps.values():
+        for op in step.operations:
+            if op.op == "window":
+                windows.append((op.params["id"], tuple(op.params["allows"])))
+            guards += _guard(op.when)
+        for edge in step.next:
+            guards += _guard(edge.when)
+    return Uses(tuple(windows), tuple(rb.table("trigger_words")), tuple(dict.fromkeys(guards)))
