@@ -54,8 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: derandomized)")
     c.add_argument("--bounds", default="", metavar="K=V,…", help="bounds of the exhaustive pass (see explore)")
     c.add_argument("--timeout", type=float, metavar="SEC", help="Z3 time limit per query (default: prove's)")
-    c.add_argument("--jobs", default=1, metavar="N|auto",
-                   help="run the engines in N processes (default 1; auto: one per core)")
+    c.add_argument("--jobs", default="auto", metavar="N|auto",
+                   help="run the engines in N processes (default auto: one per core)")
     c.add_argument("--save-ruling", metavar="PATH",
                    help="save the first counterexample (exhaustive, Z3, then Hypothesis) as a ruling scenario")
 

@@ -25,7 +25,7 @@ _WHAT = {"added": "diff_added", "removed": "diff_removed", "moved": "diff_moved"
 
 
 def add_parser(sub, common, texts) -> None:
-    from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_ENGINES
+    from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_ENGINES, DIFF_EXAMPLES
 
     p = sub.add_parser("diff", parents=[common, texts], help="what a draft changes against a base rulebook, what breaks")
     p.add_argument("base", help="the base rulebook YAML (e.g. the bundled one: rulebooks/berserk-rp-4.1-2.yaml)")
@@ -33,9 +33,14 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--engines", default=",".join(DEFAULT_DIFF_ENGINES), metavar="E,…",
                    help=f"engines run on both (default {','.join(DEFAULT_DIFF_ENGINES)}; available: "
                         f"{', '.join(DIFF_ENGINES)})")
-    p.add_argument("--bounds", default="x=0", metavar="K=V,…",
+    p.add_argument("--bounds", default="", metavar="K=V,…",
                    help="bounds of the exhaustive pass and of the search for the smallest differing game "
-                        "(default x=0; see explore)")
+                        "(default: explore's)")
+    p.add_argument("--examples", type=int, default=DIFF_EXAMPLES, metavar="N",
+                   help=f"Hypothesis examples per rulebook (default {DIFF_EXAMPLES})")
+    p.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: derandomized)")
+    p.add_argument("--jobs", default="auto", metavar="N|auto",
+                   help="worker processes: each engine on each rulebook is a task (default auto: one per core)")
     p.add_argument("--format", choices=("term", "json"), default="term")
     p.add_argument("--report", metavar="DIR", help="also write diff.md and diff.json into DIR (atomically)")
     p.add_argument("--save-ruling", metavar="PATH",
@@ -44,7 +49,7 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.cli import _clause_text_fn, _console, parse_names
+    from ruleproof.cli import _clause_text_fn, _console, check_jobs, parse_names
     from ruleproof.cmd_explore import parse_bounds
     from ruleproof.diff import DIFF_ENGINES, diff_rulebooks
     from ruleproof.model.explore import Bounds
@@ -52,9 +57,10 @@ def run(args, lang: str) -> int:
 
     clause_text = _clause_text_fn(args, lang)
     engines = parse_names(args.engines, DIFF_ENGINES, "engine")
-    bounds = parse_bounds(args.bounds, Bounds(x_max=0))
+    bounds = parse_bounds(args.bounds, Bounds())
+    jobs = check_jobs(args.jobs)
     base, draft = load_rulebook(args.base), load_rulebook(args.draft)
-    out = diff_rulebooks(base, draft, engines, bounds)
+    out = diff_rulebooks(base, draft, engines, bounds, jobs=jobs, examples=args.examples, seed=args.seed)
     saved = None
     if args.save_ruling:
         if out.counterexamples:
@@ -128,13 +134,28 @@ def _print(con, out, lang: str, clause_text, args) -> None:
             style = "bold red" if k == d.first else ""
             table.add_row(Text(("▶ " if k == d.first else "") + str(k)), Text(base_cell), Text(draft_cell), style=style)
         con.print(table)
+    con.print(t("diff_engines", lang))
+    for e, b, d, n in engine_rows(out):
+        con.print(t("diff_engine_row", lang, engine=e, base=b, draft=d, n=n))
     verdict = "diff_changed" if out.changed else "diff_unchanged"
     con.print(f"[bold]{t(verdict, lang)}[/] ({out.seconds:.1f} s; {', '.join(out.engines)})")
 
 
 def _v(verdict: str, lang: str) -> str:
-    key = {"holds": "holds", "violated": "violated", "unknown": "unknown"}.get(verdict)
+    key = {"holds": "holds", "violated": "violated", "unknown": "unknown", "not exercised": "diff_v_not_exercised",
+           "proved": "diff_v_proved", "vacuous": "diff_v_vacuous"}.get(verdict)
     return t(key, lang) if key else verdict
+
+
+def engine_rows(out) -> list[tuple[str, float, float, int]]:
+    """Per engine run on both rulebooks: (engine, seconds on the base, on the draft, verdicts it changes)."""
+    rows = []
+    for e in out.engines:
+        if f"{e}/base" in out.timings:
+            n = sum(v.engine == e for v in out.verdicts) if e not in ("rulings", "consistency") else (
+                len(out.rulings) if e == "rulings" else len(out.conflicts))
+            rows.append((e, out.timings[f"{e}/base"], out.timings[f"{e}/draft"], n))
+    return rows
 
 
 def _section(con, title: str, rows: list[tuple], cols: tuple[str, ...], lang: str) -> None:
@@ -160,6 +181,7 @@ def to_json(out, clause_text) -> dict:
 
     return {
         "schema": SCHEMA, "changed": out.changed, "engines": list(out.engines), "seconds": round(out.seconds, 2),
+        "timings": {k: round(v, 2) for k, v in out.timings.items()},
         "base": {"id": out.base.spec.id, "path": str(out.base.path)},
         "draft": {"id": out.draft.spec.id, "path": str(out.draft.path)},
         "changes": [{"what": c.what, "element": c.element, "clauses": list(c.clauses), "en": c.en, "ru": c.ru,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -25,14 +26,37 @@ def base():
     return load_rulebook()
 
 
+#: the engines of the per-draft expectations below (every engine, Z3 and Hypothesis too, is the command's
+#: default: its test is the assault draft's, below)
+BOUNDED = ("conformance", "rulings", "exhaustive", "consistency")
+
+
 @pytest.fixture(scope="module")
 def diffs(base):
     bounds = Bounds(x_max=0, loadouts=("none", "triggers"))
-    return {p.stem: diff_rulebooks(base, load_rulebook(p), bounds=bounds) for p in sorted(DRAFTS.glob("*.yaml"))}
+    return {p.stem: diff_rulebooks(base, load_rulebook(p), BOUNDED, bounds=bounds) for p in sorted(DRAFTS.glob("*.yaml"))}
 
 
 def test_there_is_one_draft_of_each_kind(diffs):
-    assert {"marker-only-when-paid", "cost-x-at-payment", "strike-table-row-4", "reworded"} <= set(diffs)
+    assert {"marker-only-when-paid", "cost-x-at-payment", "strike-table-row-4", "reworded",
+            "assault-on-return-strike"} <= set(diffs)
+
+
+def test_the_assault_trigger_widened_to_the_return_strike_is_caught_by_every_engine(base):
+    """Issue 22's draft: «при нападении» carried to the return strike (against 540.4.1).  ``diff`` with its
+    defaults — every engine, the explorer's default bounds, a worker per core — reports the property
+    broken by the exhaustive pass, Z3 and Hypothesis, the shipped rulings it changes, and the smallest
+    game on which the two rulebooks part."""
+    d = diff_rulebooks(base, load_rulebook(DRAFTS / "assault-on-return-strike.yaml"), jobs=2)
+    [change] = d.structure
+    assert change.element == "table trigger_words" and "540.4.1" in change.clauses
+    broken = {v.engine: (v.base, v.draft) for v in d.verdicts if v.property == "P540.4.1-return-strike"}
+    assert broken.get("exhaustive") == ("holds", "violated") and broken.get("z3") == ("proved", "violated"), broken
+    assert len(broken) >= 2 and all(after == "violated" for _, after in broken.values())
+    assert {v.property for v in d.verdicts} == {"P540.4.1-return-strike"}, d.verdicts
+    assert set(d.timings) >= {f"{e}/{side}" for e in d.engines if e != "consistency" for side in ("base", "draft")}
+    assert d.difference is not None and d.conflicts == []
+    assert "P540.4.1-return-strike" in d.counterexamples
 
 
 def test_a_harmless_rewording_changes_nothing(diffs):
@@ -95,15 +119,19 @@ def test_the_bundled_rulebook_against_itself(base):
 # --- the command ------------------------------------------------------------------------------------------
 
 def test_cli_diff_against_itself_exits_0(capsys):
-    assert main(["--lang", "en", "diff", BASE, BASE, "--bounds", "x=0,loadouts=none"]) == 0
+    """Every engine (the default) on the same rulebook twice: no verdict moves, each engine has its row."""
+    assert main(["--lang", "en", "diff", BASE, BASE, "--bounds", "x=0,loadouts=none", "--examples", "20"]) == 0
     out = capsys.readouterr().out
     assert "changes no verdict and no ruling" in out and "Changed elements, by clause: 0" in out
+    for engine in ("conformance", "rulings", "exhaustive", "hypothesis", "z3"):
+        assert f"  {engine}: " in out and "— 0 changed" in out
 
 
 def test_cli_diff_json_report_and_save_ruling(tmp_path, capsys):
     draft = str(DRAFTS / "marker-only-when-paid.yaml")
     saved = tmp_path / "marker.yaml"
     code = main(["--lang", "ru", "diff", BASE, draft, "--bounds", SMALL, "--format", "json",
+                 "--engines", ",".join(BOUNDED),
                  "--report", str(tmp_path / "out"), "--save-ruling", str(saved)])
     doc = json.loads(capsys.readouterr().out)
     assert code == 1 and doc["schema"] == "ruleproof-diff/1" and doc["changed"]
@@ -164,4 +192,7 @@ def test_a_z3_verdict_reads_proved_or_vacuous_from_the_findings():
                        message={"en": "paid", "ru": "оплачено"})
     assert _verdict(result()) == "proved"
     assert _verdict(result(vacuous)) == "vacuous"
+    unplayed = Finding(kind="not_exercised", check="P540.2-reserved", verdict="unknown", engine="exhaustive",
+                       clauses=("540.2",), message={"en": "not exercised", "ru": "не проверено"})
+    assert _verdict(dataclasses.replace(result(unplayed), engine="exhaustive")) == "not exercised"
     assert _verdict(result(violated)) == "violated"
