@@ -73,8 +73,11 @@ DEFENDERS: dict[str, tuple[Feature, ...]] = {
 }
 
 
+CRYSTALS = 2  # what every card of the family has of the resource a cost-X is paid in
+
+
 def _card(cid: str, features: tuple[Feature, ...], wounds: int = 1) -> Card:
-    return card(cid, features, movement=2, movement_mod=1, wounds=wounds, crystals=2)
+    return card(cid, features, movement=2, movement_mod=1, wounds=wounds, crystals=CRYSTALS)
 
 
 def _xs(setup: str, value: int) -> tuple[XVar, ...]:
@@ -105,7 +108,9 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> l
                         name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
                                                     "defender" if defender else "", loadout) if p and p != "none")
                         out.append(World(name or kind, State(cards=cards, action=act)))
-        variants = [("spell", "no-magnitude", {"needs_magnitude": False})]
+        # 540.2/542.2: a cost-X above what the card has (the declaration must not stand)
+        variants = [("spell", "no-magnitude", {"needs_magnitude": False}),
+                    ("spell", "cost-over", {"xs": (x_var("cost", chosen=CRYSTALS + 1),)})]
         if loadout != "dice":  # a compound strike rolls twice: with rerolls that squares the dice paths
             variants.append(("simple_strike", "compound", {"parts_left": 1}))
         for kind, variant, changes in variants:

@@ -83,6 +83,13 @@ def _swap_blocking(d: dict) -> None:
     s["calculation"]["next"][1]["to"] = "effect"
 
 
+def _short_goes_on(d: dict) -> None:
+    """The rulebook before the refused declaration: the failed check changes nothing."""
+    _drop(d, "declaration", "remove_from_stack")
+    _ops(d, "declaration")[find_op(d, "declaration", "reserve_resources")].pop("when")
+    d["steps"]["declaration"]["next"] = [e for e in d["steps"]["declaration"]["next"] if e.get("when") != "resources_short"]
+
+
 def _m(id: str, clauses: tuple[str, ...], ru: str, en: str) -> Callable[[Edit], Mutant]:
     def make(edit: Edit) -> Mutant:
         return Mutant(id, clauses, ru, en, edit)
@@ -164,11 +171,18 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
         lambda d: _drop(d, "claim_resolution", "resolve_claims")),
     _m("no-resource-check", ("540.2", "542.2"), "наличие ресурсов при объявлении не проверяется",
        "resources are not checked at declaration")(lambda d: _drop(d, "declaration", "check_resources")),
+    _m("short-declaration-goes-on", ("540.2", "542.2"), "игродействие, для которого у карты нет ресурсов, "
+       "всё равно выполняется и оплачивается", "an action the card lacks the resources for is executed and paid all "
+       "the same")(_short_goes_on),
     _m("no-effect", ("512.6.5",), "эффект не накладывается", "the effect is not applied")(
         lambda d: _drop(d, "effect", "apply_effect")),
     _m("blocked-goes-on", ("512.6.4/b3",), "заблокированное действие идёт к наложению эффекта",
        "a blocked action goes on to the effect")(
         lambda d: d["steps"]["blocking"]["next"].pop(0)),
+    _m("modified-skips-blocking", ("512.6.1", "512.6.4"), "игродействие с модифицированными ресурсами "
+       "пропускает шаг блокирования", "a resource-modified action leaves out the blocking step")(
+        lambda d: d["steps"]["calculation"]["next"].insert(1, {"to": "effect", "when": "resource_modified",
+                                                                "cites": ["512.6.3/b5"]})),
     _m("illegal-goes-on", ("512.6.3/b3",), "нелегальное игродействие продолжается", "an illegal action goes on")(
         lambda d: d["steps"]["calculation"]["next"].pop(0)),
     _m("no-role-release", ("512.6.6/b3",), "роли карт не снимаются", "card roles are not released")(

@@ -89,7 +89,9 @@ def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_
 
 
 @st.composite
-def actions(draw, has_defender: bool) -> Action:
+def actions(draw, has_defender: bool, crystals: int = 3) -> Action:
+    """The source's action; a cost-X is mostly within the source's ``crystals`` (542.2: a player names it
+    from what the card has), now and then above them (a declaration 540.2 refuses)."""
     kind = "simple_strike" if has_defender else draw(st.sampled_from(KINDS))  # a defender strikes back in a simple strike
     xs = []
     x_kinds = draw(st.lists(st.sampled_from(X_KINDS_DRAWN), unique=True, max_size=2))
@@ -97,7 +99,9 @@ def actions(draw, has_defender: bool) -> Action:
     x_kinds = [k for k in x_kinds if k not in magnitude_kinds[1:]]  # one magnitude X at most
     for k in x_kinds:
         if k == "cost":
-            xs.append(x_var("cost", chosen=draw(st.integers(0, 4))))
+            over = draw(st.integers(0, 3)) == 0
+            xs.append(x_var("cost", chosen=draw(st.integers(crystals + 1, crystals + 2) if over
+                                                else st.integers(0, crystals))))
         elif k == "targets":
             xs.append(x_var("targets", chosen=draw(st.integers(1, 2))))
         elif k == "magnitude_chosen" and kind not in ATTACKS:
@@ -138,4 +142,4 @@ def worlds(draw, used: Uses | None = None) -> State:
     for c in cs:  # feature ids are unique per card already; keep them unique overall
         assert not seen & {f.id for f in c.features}
         seen |= {f.id for f in c.features}
-    return State(cards=tuple(cs), action=draw(actions(has_defender)))
+    return State(cards=tuple(cs), action=draw(actions(has_defender, cs[0].resource("crystal"))))

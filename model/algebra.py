@@ -116,6 +116,9 @@ class Concrete:
     def legal_is(self, value: bool | None) -> Test:
         return lambda s, c: s.action.legal is value
 
+    def resources_ok_is(self, value: bool | None) -> Test:
+        return lambda s, c: s.action.resources_ok is value
+
     def blocked(self) -> Test:
         return lambda s, c: s.action.blocked
 

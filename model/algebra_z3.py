@@ -118,6 +118,9 @@ class Symbolic:
     def legal_is(self, value: bool | None):
         return self.S["legal"] == self.sy.val(LEGAL[value], "legal")
 
+    def resources_ok_is(self, value: bool | None):
+        return self.S["resources_ok"] == self.sy.val(LEGAL[value], "resources_ok")
+
     def blocked(self):
         return self.sy.t(self.S["blocked"])
 

@@ -3,7 +3,8 @@
 Nodes are step ids with attributes ``kind``, ``stage``, ``rank``, ``name`` (ru/en), ``cites``,
 ``assumes``, ``operations`` (list of dicts, in order, windows included), ``where`` and ``terminal``.
 Edges carry ``guard``, ``cites``, ``assumes``, ``order`` (their place in the step's ``next``),
-``loop`` (the compound-feature loop of 512.6.6) and ``where``.  Graph attributes: ``start``,
+``loop`` (the compound-feature loop of 512.6.6), ``refused`` (taken when the declaration does not
+stand: 540.2, 542.2) and ``where``.  Graph attributes: ``start``,
 ``rulebook``, ``assumptions``.
 
 >>> from ruleproof.model.rulebook import load_rulebook
@@ -21,10 +22,12 @@ import networkx as nx
 from .rulebook import Rulebook
 from .vocabulary import STEP_KINDS, parse_guard
 
-__all__ = ["build_graph", "windows", "operations_by_step", "LOOP_GUARD"]
+__all__ = ["build_graph", "windows", "operations_by_step", "LOOP_GUARD", "REFUSED_GUARD"]
 
 #: the only guard under which an edge may lead back: 512.6.6/b4's compound-feature loop
 LOOP_GUARD = "compound_has_next"
+#: the guard of a declaration that does not stand (540.2, 542.2): its edge may skip the payment stage
+REFUSED_GUARD = "resources_short"
 
 
 def build_graph(rb: Rulebook) -> nx.DiGraph:
@@ -48,7 +51,8 @@ def build_graph(rb: Rulebook) -> nx.DiGraph:
             guard = parse_guard(edge.when)
             G.add_edge(sid, edge.to, guard=str(guard), cites=list(edge.cites), assumes=list(edge.assumes),
                        order=i, where=str(rb.where(("steps", sid, "next", i))),
-                       loop=guard is not None and guard.name == LOOP_GUARD and not guard.negated)
+                       loop=guard is not None and guard.name == LOOP_GUARD and not guard.negated,
+                       refused=guard is not None and guard.name == REFUSED_GUARD and not guard.negated)
     return G
 
 

@@ -39,7 +39,7 @@ X_NAMES = {"cost": "X_cost", "targets": "X_targets", "magnitude_chosen": "X_mag"
 
 
 #: what an action of the menu costs (542.2, 540.2): (card, resource, amount or X name, when it is there) —
-#: closing the source, closing a defender (its return strike is part of a simple strike), a cost-X in crystals
+#: closing the source, closing a defender (A-defender-closes: its return strike is part of a simple strike), a cost-X in crystals
 COST_ENTRIES = (("src", "close", "1", "always"), ("def", "close", "1", "defender"),
                 ("src", "crystal", X_NAMES["cost"], "cost_x"))
 

@@ -77,9 +77,11 @@ def check_reachable(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
                      f"step {n}", G.nodes[n]["where"]) for n in unreachable_steps(G)]
 
 
-@_check("S2-reaches-payment-end", ("512.6.6/b4", "512.7", "512.7/b3"),
-        "из каждого шага можно дойти до конца оплаты, и всякий путь к концу проходит этап оплаты",
-        "every step can reach the end of payment, and every path to the end passes the payment stage")
+@_check("S2-reaches-payment-end", ("512.6.6/b4", "512.7", "512.7/b3", "540.2"),
+        "из каждого шага можно дойти до конца оплаты, и всякий путь к концу, кроме несостоявшегося объявления, "
+        "проходит этап оплаты",
+        "every step can reach the end of payment, and every path to the end but a refused declaration's passes "
+        "the payment stage")
 def check_reaches_payment_end(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
     out = []
     ends = [n for n in G if G.nodes[n]["terminal"]]
@@ -91,7 +93,9 @@ def check_reaches_payment_end(G: nx.DiGraph, index: ClauseIndex) -> list[Finding
                                 f"из шага {_name(G, n, 'ru')} нельзя дойти до конца этапа оплаты",
                                 f"from step {_name(G, n, 'en')} the end of the payment stage cannot be reached",
                                 f"step {n}", G.nodes[n]["where"]))
-    H = G.subgraph([n for n in G if n not in payments])
+    # a refused declaration (540.2, 542.2) has nothing to pay: its edge is not a path of an action
+    H = nx.subgraph_view(G, filter_node=lambda n: n not in payments,
+                         filter_edge=lambda u, v: not G.edges[u, v].get("refused"))
     start = G.graph["start"]
     for e in ends:
         if start in H and e in H and nx.has_path(H, start, e):

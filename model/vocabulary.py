@@ -136,8 +136,9 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("pay_reserved", ("512.7", "540.2"), "оплатить зарезервированные ресурсы",
            "pay the reserved resources", ("payment",), {"exempt_modified": _YES}),
     OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker"),
-    OpKind("remove_from_stack", ("512.7/b3",), "удалить особенность из стека",
-           "remove the feature from the stack", ("payment",)),
+    # in declaration only when 540.2/542.2's resource check fails (the rulebook marks that an assumption)
+    OpKind("remove_from_stack", ("512.7/b3", "540.2", "542.2"), "удалить особенность из стека",
+           "remove the feature from the stack", ("declaration", "payment")),
 )}
 
 
@@ -203,6 +204,8 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
               "a compound feature has a next part"),
     GuardKind("resource_modified", ("540.2",), "ресурсы игродействия модифицированы",
               "the game action's resources are modified", features=("resource_modifier", "resource_modification")),
+    GuardKind("resources_short", ("540.2", "542.2"), "карта не обладает ресурсами для объявления",
+              "the card lacks the resources to declare the action"),
     GuardKind("visited", (), "игродействие прошло шаг", "the game action passed the step", takes_step=True),
 )}
 

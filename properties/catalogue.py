@@ -515,6 +515,35 @@ prop("P540.2-reserved", ("540.2",), "модифицированные ресур
              "a resource-modified action reserves its resources",
              "игродействие с модифицированными ресурсами резервирует ресурсы"))
 
+#: the steps an action goes through once its declaration stands (512.5/t1, 512.6.1, 512.7)
+_PAST_DECLARATION = ("claim_resolution", "dice", "calculation", "blocking", "effect", "completion", "payment")
+
+
+def _short(M, ev, pre, new, h):
+    return M.field_is(new, "resources_ok", False) if ev.ran("check_resources") else None
+
+
+def _goes_on(M, ev, pre, new, h):
+    """After a failed resource check: anything reserved, or a step past the declaration entered."""
+    if ev.op == "enter":
+        return M.on(h["hz_short"]) if ev.kind in _PAST_DECLARATION else None
+    return M.on(h["hz_short"]) if ev.ran("reserve_resources") else None
+
+
+prop("P540.2-refused", ("540.2", "542.2"), "объявление, для которого у карты нет ресурсов (в том числе X ресурсов "
+     "больше, чем у неё есть), не состоится: ничего не резервируется, игродействие не выполняется и не оплачивается",
+     "a declaration the card lacks the resources for (a cost-X above what it has included) does not happen: nothing "
+     "is reserved, and the action is neither executed nor paid",
+     Monitor("P540.2-refused",
+             (flag("hz_short", "check_resources", _short),
+              flag("hz_bad", ("enter", "reserve_resources"), _goes_on)),
+             (Bad(lambda M, S, h: M.on(h["hz_bad"]), "проверка ресурсов при объявлении не прошла, а игродействие "
+                  "продолжилось (540.2, 542.2)", "the resource check at declaration failed, yet the action went on "
+                  "(540.2, 542.2)"),),
+             lambda M, S, h: M.and_(M.on(h["hz_short"]), M.done(S)),
+             "the resource check at declaration fails and the run ends",
+             "проверка ресурсов при объявлении не проходит, и розыгрыш заканчивается"))
+
 prop("P540.3-action-marker", ("540.3",), "игродействие с модифицированными ресурсами всё равно даёт карте маркер "
      "действия, и она теряет возможность двигаться", "a resource-modified action still gives the card an action "
      "marker, and it can no longer move",
@@ -607,6 +636,51 @@ prop("P512.6.1-order", ("512.6.1", "512.6.6/b4"), "шаги выполнения
                   "a step comes out of 512.6.1's order"),),
              lambda M, S, h: M.and_(M.done(S), M.visited_any(S)),
              "an action goes through its steps and completes", "игродействие проходит шаги и завершается"))
+
+
+#: the steps of 512.6.1 and the payment after them, each with what lets a part of an action leave it out
+#: (a clause's condition on the state as the step would be entered; a refused declaration — 540.2,
+#: 542.2 — leaves out every one of them)
+_MAY_SKIP = (
+    ("dice", lambda M, S: M.holds(S, "dice_step_skippable")),  # 512.6.2
+    ("calculation", lambda M, S: M.false()),
+    ("blocking", lambda M, S: M.legal_is(S, False)),  # 512.6.3/b3
+    ("effect", lambda M, S: M.or_(M.legal_is(S, False), M.holds(S, "action_blocked"))),  # 512.6.3/b3, 512.6.4/b3
+    ("completion", lambda M, S: M.false()),
+    ("payment", lambda M, S: M.false()),  # 512.6.6/b4 (a compound feature's next part returns to declaration)
+)
+
+
+def _left_out(M, ev, pre, new, h, allowed: bool):
+    """Entering a step: some step of 512.6.1 (or payment) between the last one entered and this one is
+    left out — with (``allowed``) or without a clause that lets the action leave it out."""
+    if ev.kind == "declaration":
+        return None
+    here, found = _rank(ev.kind), []
+    refused = M.field_is(pre, "resources_ok", False)
+    for kind, may in _MAY_SKIP:
+        if _rank(kind) < here:
+            skip = M.ult(h["hn_last"], M.num(_rank(kind), 4))
+            ok = M.or_(may(M, pre), refused)
+            found.append(M.and_(skip, ok if allowed else M.not_(ok)))
+    return M.or_(*found) if found else None
+
+
+prop("P512.6.1-steps-happen", ("512.6.1", "512.6.2", "512.6.3/b3", "512.6.4/b3", "512.6.6/b4"),
+     "каждый шаг 512.6.1 и этап оплаты происходят, кроме тех, что пункт позволяет пропустить (шаг броска для "
+     "заклинания без числовой величины, нелегальное или заблокированное действие — к шагу завершения)",
+     "every step of 512.6.1 and the payment stage happen, except where a clause lets the action leave one out "
+     "(the dice step of a spell with no numeric magnitude; an illegal or blocked action goes to completion)",
+     Monitor("P512.6.1-steps-happen",
+             (value("hn_last", 4, "enter", lambda M, ev, pre, new, h: _rank(ev.kind)),
+              flag("hn_bad", "enter", lambda M, ev, pre, new, h: _left_out(M, ev, pre, new, h, False)),
+              flag("hn_skipped", "enter", lambda M, ev, pre, new, h: _left_out(M, ev, pre, new, h, True))),
+             (Bad(lambda M, S, h: M.on(h["hn_bad"]), "шаг 512.6.1 или этап оплаты пропущен, хотя ни один пункт "
+                  "этого не позволяет (512.6.1)", "a step of 512.6.1 or the payment stage was left out though no "
+                  "clause allows it (512.6.1)"),),
+             lambda M, S, h: M.and_(M.on(h["hn_skipped"]), M.ended(S)),
+             "an action leaves out a step a clause lets it leave out, and completes",
+             "игродействие пропускает шаг, который пункт позволяет пропустить, и завершается"))
 
 
 _MAY_EACH: dict = {}
@@ -714,8 +788,10 @@ prop("P512.7-payment-triggers", ("512.7/b2",), "после оплаты сраб
 prop("P512.6.6-compound", ("512.6.6/b4",), "составная особенность после завершения способности переходит к "
      "следующему этапу формирования заявки, пока её части не исчерпаны", "a compound feature goes on to its next "
      "claim-forming stage after completion until its parts are done",
-     Monitor("P512.6.6-compound", (),
-             (Bad(lambda M, S, h: M.and_then(M.ended(S), lambda: M.not_(M.all_parts_declared(S))),
+     Monitor("P512.6.6-compound", (flag("hq_refused", "check_resources", _short),),
+             # a declaration refused for want of resources (540.2, 542.2) has no next part to go on to
+             (Bad(lambda M, S, h: M.and_then(M.and_(M.ended(S), M.off(h["hq_refused"])),
+                                             lambda: M.not_(M.all_parts_declared(S))),
                   "объявлены не все части составной особенности (512.6.6)",
                   "not every part of the compound feature was declared (512.6.6)"),),
              lambda M, S, h: M.and_then(M.ended(S), lambda: M.parts_at_start(S, 1)),

@@ -31,6 +31,7 @@ import z3
 from ruleproof import interrupt
 from ruleproof.interrupt import context as z3_context
 
+from ruleproof.model.graph import REFUSED_GUARD
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rules_text import clause_key
 from ruleproof.model.vocabulary import FEATURE_KINDS, OPERATIONS, parse_guard
@@ -338,10 +339,19 @@ def _is_loop(edge) -> bool:
     return g is not None and g.name == "compound_has_next" and not g.negated
 
 
+def _refused(when) -> bool:
+    g = parse_guard(when)
+    return g is not None and g.name == REFUSED_GUARD and not g.negated
+
+
 def _events(rb: Rulebook) -> list[Event]:
+    """The operations of a declaration that stands: one run only when it is refused (540.2) is not
+    ordered against the payment it never reaches."""
     out = []
     for sid, step in rb.spec.steps.items():
         for i, o in enumerate(step.operations):
+            if _refused(o.when):
+                continue
             params = {k: _raw(v) for k, v in o.params.items()}
             allows = tuple(params.get("allows") or ()) if o.op == "window" else ()
             out.append(Event(f"{sid}/{i}", sid, i, o.op, params, allows))
@@ -411,7 +421,7 @@ class _Encoding:
                     f"edge {sid} → {edge.to}", "edge", tuple(edge.cites), str(rb.where(("steps", sid, "next", i))),
                     f"переход {sid} → {edge.to}: шаг {edge.to} идёт после {sid}",
                     f"edge {sid} → {edge.to}: step {edge.to} comes after {sid}")))
-        by_key = {e.key: e for e in self.events}
+        prev_in_step: dict[str, Event] = {}
         for e in self.events:
             o = rb.spec.steps[e.step].operations[e.index]
             expr = self.stp[e.key] == self.si[e.step]
@@ -419,12 +429,13 @@ class _Encoding:
                 f" x={e.params['x']}" if "x" in e.params else "")
             ru = f"в шаге {e.step}"
             en = f"in step {e.step}"
-            if e.index > 0:
-                prev = by_key[f"{e.step}/{e.index - 1}"]
+            prev = prev_in_step.get(e.step)
+            prev_in_step[e.step] = e
+            if prev is not None:
                 expr = z3.And(expr, self.pos[prev.key] < self.pos[e.key])
                 pname = f"window {prev.params.get('id')}" if prev.op == "window" else prev.op
-                ru += f", после операции {e.index} ({pname})"
-                en += f", after operation {e.index} ({pname})"
+                ru += f", после операции {prev.index + 1} ({pname})"
+                en += f", after operation {prev.index + 1} ({pname})"
             else:
                 ru += ", первой операцией"
                 en += ", as its first operation"

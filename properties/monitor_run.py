@@ -22,12 +22,22 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
+from ruleproof.model.algebra import Concrete as Algebra
 from ruleproof.model.algebra import exemptions
 from ruleproof.model.fields import FIELDS, resolve, x_facts
+from ruleproof.model.semantics import guard_text
 from ruleproof.model.vocabulary import ATTACKS, X_KINDS
+
+
+
+@lru_cache(maxsize=None)
+def _guard_test(guard: str):
+    """A guard word's compiled test (:meth:`Concrete.holds`)."""
+    return guard_text(Algebra(), guard)
 
 from .monitor import PART_EVENT, Ev, Monitor
 
@@ -197,6 +207,10 @@ class Concrete:
 
     def has_defender(self, S) -> bool:
         return S.action.defender is not None
+
+    def holds(self, S, guard: str) -> bool:
+        """The vocabulary's guard word ``guard`` on ``S`` (its one meaning, :mod:`ruleproof.model.semantics`)."""
+        return bool(_guard_test(guard)(S, None))
 
     # --- 542: X ---------------------------------------------------------------------------------------------
     def cost_x_exceeds(self, S) -> bool:

@@ -171,6 +171,9 @@ class Symbolic:
     def has_defender(self, S):
         return self.sy.t(S["w_has_defender"])
 
+    def holds(self, S, guard: str):
+        return self.sy.guard(guard, S)
+
     # --- 542: X ---------------------------------------------------------------------------------------------
     def cost_x_exceeds(self, S):
         return S["src_crystals"] < z3.ZeroExt(4, S["w_cost_x_value"])

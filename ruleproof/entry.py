@@ -15,8 +15,9 @@ def run() -> int:
         return main()
     except KeyboardInterrupt:  # before main() could handle it: while modules load, options are parsed
         from ruleproof import interrupt
+
+        interrupt.taken()  # first: until then the watcher (if main installed it) interrupts again every 50 ms
         from ruleproof.i18n import default_lang
 
-        interrupt.taken()
         print("прервано" if default_lang() == "ru" else "interrupted", file=sys.stderr)
         return 130

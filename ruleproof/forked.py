@@ -27,13 +27,24 @@ def _call(item):
 
 def fork_map(fn: Callable, items: Sequence, jobs: int) -> list:
     """``[fn(item) for item in items]``, computed in ``min(jobs, len(items))`` forked processes; the
-    results come back in the order of ``items``."""
+    results come back in the order of ``items``.  When the caller stops (Ctrl-C sent to this process
+    only, or an error), the workers are terminated at once — not left to finish the items already
+    handed to them."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     _FN[:] = [fn]
+    # an executor's workers may fork workers of their own (a multiprocessing Pool's may not)
+    pool = ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork"))
     try:
-        with ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
-            return list(pool.map(_call, items))
+        results = list(pool.map(_call, items))
+    except BaseException:
+        # leaving the executor would wait for every item already handed out: stop the workers now
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
     finally:
         _FN.clear()
+    pool.shutdown()
+    return results

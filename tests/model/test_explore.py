@@ -225,10 +225,11 @@ def test_cli_explore_incomplete_exits_3(capsys):
 def test_the_product_of_axes():
     """Per loadout: simple strike (no X, cost, targets; with and without a defender), attack (the
     same, no defender), spell and effect (also chosen, computed, implicit magnitude X), each X value
-    in its range, plus a spell without magnitude and a compound strike."""
-    assert len(bounded_worlds(0, ("none",))) == 6 + 3 + 6 + 6 + 2
-    assert len(bounded_worlds(1, ("none",))) == 8 + 4 + 8 + 8 + 2  # cost=1 and chosen=1 added
-    assert len(bounded_worlds(1)) == len(LOADOUTS) * 30 - 1  # no compound strike with the dice loadout
+    in its range, plus a spell without magnitude, a spell whose cost-X is above the card's crystals
+    (540.2, 542.2) and a compound strike."""
+    assert len(bounded_worlds(0, ("none",))) == 6 + 3 + 6 + 6 + 3
+    assert len(bounded_worlds(1, ("none",))) == 8 + 4 + 8 + 8 + 3  # cost=1 and chosen=1 added
+    assert len(bounded_worlds(1)) == len(LOADOUTS) * 31 - 1  # no compound strike with the dice loadout
 
 
 def test_a_configuration_reached_again_reuses_the_events_a_fresh_run_makes(bundled, monkeypatch):

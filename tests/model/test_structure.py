@@ -213,7 +213,7 @@ def test_check_command_on_the_bundled_rulebook(capsys):
     assert "Every check holds (7)." in out
     for c in STRUCTURE_CHECKS:
         assert c.id in out
-    assert "9 steps, 12 edges" in out and "A-strike-table" in out
+    assert "9 steps, 13 edges" in out and "A-strike-table" in out
 
 
 def test_check_quotes_the_official_text(write_rulebook, op_index, capsys, seeds):

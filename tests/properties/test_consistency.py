@@ -80,7 +80,7 @@ def test_cost_x_at_payment_draft_contradicts_542_2_with_540_2_reservation():
     assert joint.claims == ("C540.2-reservation-needs-cost-x",)
     lines = {e.label: _line(e.where) for e in joint.elements}
     assert "fix_x, x: cost" in lines["step payment / op 1 fix_x x=cost"]
-    assert "reserve_resources" in lines["step declaration / op 5 reserve_resources"]
+    assert "reserve_resources" in lines["step declaration / op 6 reserve_resources"]
     # and 542.2 alone: cost-X not fixed at the declaration
     assert [c.claims for c in out.cores] == [("C542.2-cost-x-at-declaration",), ("C540.2-reservation-needs-cost-x",)]
     violated = {r.check for r in out.results if not r.holds}

@@ -150,15 +150,19 @@ def _interrupt(argv: list[str], after: float, cwd: Path) -> tuple[int, str, floa
     import time
 
     exe = Path(sys.executable).with_name("ruleproof")
+    import os
+
+    # its own process group: on a timeout the workers it forked are killed with it (they would hold
+    # the pipes open, and the test would hang instead of failing)
     p = subprocess.Popen([str(exe), "--lang", "en", *argv], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+                         text=True, start_new_session=True)
     time.sleep(after)
     sent = time.monotonic()
-    p.send_signal(signal.SIGINT)
+    p.send_signal(signal.SIGINT)  # to the command only, not to its workers: it must stop them itself
     try:
         _, err = p.communicate(timeout=30)
     except subprocess.TimeoutExpired:  # pragma: no cover - the failure this test is about
-        p.kill()
+        os.killpg(p.pid, signal.SIGKILL)
         _, err = p.communicate()
     return p.returncode, err, time.monotonic() - sent
 
