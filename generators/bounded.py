@@ -17,7 +17,7 @@ the ``dice`` loadout: two parts, each with rerolls, square the number of dice pa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ATTACKS, action, card, x_var
@@ -101,7 +101,7 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> l
                 values = {"cost": range(0, x_max + 1), "targets": range(1, max(x_max, 1) + 1),
                           "chosen": range(0, x_max + 1)}.get(setup, (None,))
                 for value in values:
-                    for defender in ((False, True) if kind == "simple_strike" else (False,)):
+                    for defender in ((False, True) if kind in ATTACKS else (False,)):
                         xs = _xs(setup, value)
                         cards = (*pair, _card("def", DEFENDERS.get(loadout, ()))) if defender else pair
                         act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1)
@@ -116,4 +116,8 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> l
         for kind, variant, changes in variants:
             name = "/".join(p for p in (kind, variant, loadout) if p != "none")
             out.append(World(name, State(cards=pair, action=action(kind, **changes))))
+        # 512.6.2/b4.2: a simple strike at a closed card is no fight (no strike table, no return strike)
+        closed = (pair[0], replace(pair[1], closed=True))
+        out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),
+                         State(cards=closed, action=action("simple_strike"))))
     return out

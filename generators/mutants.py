@@ -90,6 +90,13 @@ def _short_goes_on(d: dict) -> None:
     d["steps"]["declaration"]["next"] = [e for e in d["steps"]["declaration"]["next"] if e.get("when") != "resources_short"]
 
 
+def _table_for_every_attack(d: dict) -> None:
+    """The rulebook before 512.6.2/b4.2's branch: the strike table for every attack."""
+    ops = _ops(d, "dice")
+    ops.pop(find_op(d, "dice", "determine_base", table=False))
+    ops[find_op(d, "dice", "determine_base", table=True)].pop("when")
+
+
 def _m(id: str, clauses: tuple[str, ...], ru: str, en: str) -> Callable[[Edit], Mutant]:
     def make(edit: Edit) -> Mutant:
         return Mutant(id, clauses, ru, en, edit)
@@ -179,6 +186,9 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("blocked-goes-on", ("512.6.4/b3",), "заблокированное действие идёт к наложению эффекта",
        "a blocked action goes on to the effect")(
         lambda d: d["steps"]["blocking"]["next"].pop(0)),
+    _m("table-for-every-attack", ("512.6.2/b4.1", "512.6.2/b4.2"), "таблица ударов (и ответный удар) применяется "
+       "к любой атаке, а не только к бою существ простым ударом", "the strike table (and the return strike) applies "
+       "to every attack, not only to a creature fight by simple strike")(_table_for_every_attack),
     _m("modified-skips-blocking", ("512.6.1", "512.6.4"), "игродействие с модифицированными ресурсами "
        "пропускает шаг блокирования", "a resource-modified action leaves out the blocking step")(
         lambda d: d["steps"]["calculation"]["next"].insert(1, {"to": "effect", "when": "resource_modified",

@@ -11,6 +11,8 @@ state machine (:mod:`.machine`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import strategies as st
 
 from ruleproof.model.features import Effect, Feature
@@ -92,7 +94,8 @@ def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_
 def actions(draw, has_defender: bool, crystals: int = 3) -> Action:
     """The source's action; a cost-X is mostly within the source's ``crystals`` (542.2: a player names it
     from what the card has), now and then above them (a declaration 540.2 refuses)."""
-    kind = "simple_strike" if has_defender else draw(st.sampled_from(KINDS))  # a defender strikes back in a simple strike
+    # a defender stands against an attack (and strikes back in a fight by simple strike: 512.6.2/b4.1)
+    kind = draw(st.sampled_from(ATTACKS if has_defender else KINDS))
     xs = []
     x_kinds = draw(st.lists(st.sampled_from(X_KINDS_DRAWN), unique=True, max_size=2))
     magnitude_kinds = [k for k in x_kinds if k.startswith("magnitude") or k == "implicit"]
@@ -114,7 +117,7 @@ def actions(draw, has_defender: bool, crystals: int = 3) -> Action:
     effect = draw(st.sampled_from(["damage", "heal"])) if kind not in ATTACKS else "damage"
     needs_magnitude = True if kind in ATTACKS else draw(st.booleans())
     base = None if magnitude_x or kind in ATTACKS else draw(st.integers(0, 3))
-    return action(kind, xs, defender=has_defender and kind == "simple_strike", magnitude_base=base, effect=effect,
+    return action(kind, xs, defender=has_defender and kind in ATTACKS, magnitude_base=base, effect=effect,
                   needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)))
 
 
@@ -136,6 +139,8 @@ def worlds(draw, used: Uses | None = None) -> State:
         triggers = used.triggers or TRIGGERS
     has_defender = draw(st.booleans())
     cs = [draw(cards(role, kinds=kinds, triggers=triggers)) for role in ("src", "tgt", "allyA", "allyB")]
+    if draw(st.integers(0, 7)) == 0:  # now and then a closed target (512.6.2/b4.2: a strike at it is no fight)
+        cs[1] = replace(cs[1], closed=True)
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()

@@ -218,6 +218,14 @@ class Concrete:
     def has_defender(self) -> Test:
         return lambda s, c: s.action.defender is not None
 
+    def struck_open(self) -> Test:
+        """The card the action strikes — its defender, else its first target — is open (512.6.2/b4.2)."""
+        def test(s, c):
+            a = s.action
+            struck = a.defender or (a.targets[0] if a.targets else None)
+            return struck is None or not s.card(struck).closed
+        return test
+
     def strike_returns(self, die: Test) -> Test:
         """The rulebook's strike table gives a return strike for the final die ``die`` (512.6.2/b4)."""
         def test(s, c):

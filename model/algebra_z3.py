@@ -282,6 +282,10 @@ class Symbolic:
     def has_defender(self):
         return self.sy.t(self.S["w_has_defender"])
 
+    def struck_open(self):
+        """The menu's target is open (its closing is no world variable); a defender may have closed."""
+        return z3.Or(z3.Not(self.has_defender()), z3.Not(self.sy.t(self.S["def_closed"])))
+
     def strike_returns(self, die):
         rets = [int(v) for v, row in self.sy.strikes.items() if row[1] != "none" and str(v).lstrip("-").isdigit()]
         v = die.terms["v"]

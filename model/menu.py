@@ -67,8 +67,8 @@ def x_var(kind: str, chosen: int | None = None, compute: tuple[str, str, str] | 
 
 
 def action(kind: str, xs=(), *, defender: bool = False, magnitude_base: int | None = 1, **fields) -> Action:
-    """The acting card's game action on the target: it closes the source (and a defender, whose
-    return strike is part of a simple strike) and a cost-X is paid in crystals (542.2).  Without an X
+    """The acting card's game action on the target: it closes the source (and a defender, who strikes
+    back in a fight by simple strike: 512.6.2/b4.1) and a cost-X is paid in crystals (542.2).  Without an X
     of the magnitude, a spell or an effect has ``magnitude_base``; an attack's comes from the strike."""
     xs = tuple(xs)
     present = {"always": True, "defender": defender, "cost_x": any(x.kind == "cost" for x in xs)}
@@ -149,17 +149,17 @@ WORLD_DOMAINS: dict[str, tuple[int, ...]] = {
 def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
     """A valuation of the world variables drawn from the menu: ``pick(domain)`` chooses a value of each
     of ``WORLD_DOMAINS``, ``coin()`` whether each option is held; what ``init`` rules out is mended
-    (a defender only for a simple strike, …).  Signed values are stored in their bit-vector form.
+    (a defender only against an attack, …).  Signed values are stored in their bit-vector form.
 
     >>> import random
     >>> rng = random.Random(0)
     >>> w = menu_world(rng.choice, lambda: rng.random() < 0.5)
-    >>> w["w_has_defender"] == 0 or w["w_kind"] == 0
+    >>> w["w_has_defender"] == 0 or w["w_kind"] in (0, 1)
     True
     """
     v = {n: pick(dom) for n, dom in WORLD_DOMAINS.items()}
     attack = v["w_kind"] in (0, 1)
-    if v["w_kind"] != 0:
+    if not attack:
         v["w_has_defender"] = 0
     if attack:
         v["w_needs_magnitude"], v["w_magnitude_x"] = 1, 0

@@ -50,6 +50,8 @@ GUARDS: dict[str, Callable] = {
     # 512.6.2: the dice step may be skipped for a spell or an effect needing no numeric magnitude
     "dice_step_skippable": lambda E, arg: E.and_(E.kind_in("spell", "effect"), E.not_(E.needs_magnitude())),
     "is_attack": lambda E, arg: E.kind_in(*ATTACKS),
+    # 512.6.2/b4.1: a creature fight by simple strike; b4.2: not so for another attack or a closed card
+    "strike_fight": lambda E, arg: E.and_(E.kind_in("simple_strike"), E.struck_open()),
     "action_illegal": lambda E, arg: E.legal_is(False),  # 512.6.3/b3: the legality check failed
     "action_blocked": lambda E, arg: E.blocked(),  # 512.6.4/b3
     "compound_has_next": lambda E, arg: E.parts_left(),  # 512.6.6/b4
@@ -283,8 +285,12 @@ def _fix_final(E, p):
 
 
 def _determine(E, p):
-    """512.6.2/b4 with the rulebook's strike table (an assumption: A-strike-table): an attack's strength
-    and magnitude, and whether the defender strikes back; another action's base magnitude (its X)."""
+    """512.6.2/b4.1 with the rulebook's strike table (``table: true``; an assumption: A-strike-table): an
+    attack's strength and magnitude, and whether the defender strikes back; another action's base
+    magnitude (its X).  ``table: false`` (512.6.2/b4.2, b4.3): the strength and magnitude only — no
+    return strike (how the strength is found then is A-no-fight-strength)."""
+    if not p.get("table", True):
+        return {"strike": E.concrete(_strike_alone)}
     attack = E.kind_in(*ATTACKS)
     returns = E.and_(E.has_defender(), E.strike_returns(E.get("final_die")))
     return {"return_strike": E.ite(attack, returns, E.get("return_strike")), "strike": E.concrete(_strike)}
@@ -307,6 +313,14 @@ def _strike(s, c) -> dict:
     ret_mag = s.card(a.defender).printed_value(f"strike_{ret_strength}") if ret_strength else None
     return {"strength_base": strength, "strength_final": strength, "magnitude_base": magnitude,
             "return_strength": ret_strength, "return_magnitude": ret_mag}
+
+
+def _strike_alone(s, c) -> dict:
+    """:func:`_strike` with no return strike (512.6.2/b4.2)."""
+    out = _strike(s, c)
+    if "return_strength" in out:
+        out.update(return_strength=None, return_magnitude=None)
+    return out
 
 
 def _strike_text(before, after, p) -> dict:

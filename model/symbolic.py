@@ -251,7 +251,7 @@ class System:
         for n, dom in WORLD_DOMAINS.items():
             c.append(z3.Or([S[n] == self.val(v & ((1 << self.width[n]) - 1), n) for v in dom]))
         att = self.is_attack(S)
-        c += [z3.Implies(self.t(S["w_has_defender"]), self.is_kind(S, "simple_strike")),
+        c += [z3.Implies(self.t(S["w_has_defender"]), att),  # a defender stands against an attack
               z3.Implies(att, z3.And(self.t(S["w_needs_magnitude"]), S["w_magnitude_x"] == self.val(0, 4))),
               z3.Implies(S["w_magnitude_x"] != self.val(2, 4), S["w_magnitude_x_reads_property"] == self.val(0, 4))]
         c.append(z3.Implies(S["w_magnitude_x"] != self.val(2, 4), S["w_magnitude_x_reads_property"] == self.val(0, 4)))

@@ -122,8 +122,10 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
            ("dice",)),
     OpKind("remove_die_effect", ("512.6.2/b3",), "убрать эффект броска из стека",
            "remove the die-roll effect from the stack", ("dice",)),
+    # table: read the strike table (512.6.2/b4.1: a creature fight by simple strike: strengths, magnitudes
+    # and the return strike); false: 512.6.2/b4.2 and b4.3 (strength and magnitude only, no return strike)
     OpKind("determine_base", ("512.6.2/b4",), "определить силу и величину без модификаторов",
-           "determine strength and magnitude without modifiers", ("dice",)),
+           "determine strength and magnitude without modifiers", ("dice",), {"table": _YES}),
     OpKind("check_source_legality", ("512.6.3/b3",), "проверить легальность (источник в активной зоне)",
            "check legality (source in the active zone)", ("calculation",)),
     OpKind("apply_magnitude_modifiers", ("512.6.3/b4",), "наложить модификаторы величины",
@@ -206,6 +208,8 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
               "the game action's resources are modified", features=("resource_modifier", "resource_modification")),
     GuardKind("resources_short", ("540.2", "542.2"), "карта не обладает ресурсами для объявления",
               "the card lacks the resources to declare the action"),
+    GuardKind("strike_fight", ("512.6.2/b4.1", "512.6.2/b4.2"), "бой существ простым ударом (простой удар по открытой "
+              "карте)", "a creature fight by simple strike (a simple strike at an open card)"),
     GuardKind("visited", (), "игродействие прошло шаг", "the game action passed the step", takes_step=True),
 )}
 

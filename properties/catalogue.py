@@ -330,6 +330,29 @@ prop("P512.6.2-attacks-roll", ("512.6.2",), "при атаке кубик бро
              "an attack completes", "атака завершается"))
 
 
+def _based(f):
+    return lambda M, ev, pre, new, h: f(M, ev, pre, new, h) if ev.ran("determine_base") else None
+
+
+def _no_fight(M, S):
+    return M.and_(M.is_attack(S), M.not_(M.holds(S, "strike_fight")))
+
+
+prop("P512.6.2-fight", ("512.6.2/b4.1", "512.6.2/b4.2"), "ответный удар бывает только в бою существ простым ударом: "
+     "атака, отличная от простого удара, и простой удар по закрытой карте определяют лишь силу и величину",
+     "a return strike comes only in a creature fight by simple strike: an attack other than a simple strike, or a "
+     "simple strike at a closed card, finds only its strength and magnitude",
+     Monitor("P512.6.2-fight",
+             (flag("hg_bad", "determine_base", _based(lambda M, ev, pre, new, h: M.and_(
+                 M.on(M.get(new, "return_strike")), M.not_(M.holds(pre, "strike_fight"))))),
+              flag("hg_seen", "determine_base", _based(lambda M, ev, pre, new, h: _no_fight(M, pre)))),
+             (Bad(lambda M, S, h: M.on(h["hg_bad"]), "ответный удар вне боя существ простым ударом (512.6.2)",
+                  "a return strike outside a creature fight by simple strike (512.6.2)"),),
+             lambda M, S, h: M.and_(M.on(h["hg_seen"]), M.done(S)),
+             "an attack that is no fight by simple strike completes",
+             "атака, не являющаяся боем простым ударом, завершается"))
+
+
 # --- 512.6.3–512.6.6 ---------------------------------------------------------------------------------------
 
 prop("P512.6.3-legality-once", ("512.6.3/b3", "526"), "легальность источника проверяется один раз, после окна шага "

@@ -223,13 +223,13 @@ def test_cli_explore_incomplete_exits_3(capsys):
 
 
 def test_the_product_of_axes():
-    """Per loadout: simple strike (no X, cost, targets; with and without a defender), attack (the
-    same, no defender), spell and effect (also chosen, computed, implicit magnitude X), each X value
-    in its range, plus a spell without magnitude, a spell whose cost-X is above the card's crystals
-    (540.2, 542.2) and a compound strike."""
-    assert len(bounded_worlds(0, ("none",))) == 6 + 3 + 6 + 6 + 3
-    assert len(bounded_worlds(1, ("none",))) == 8 + 4 + 8 + 8 + 3  # cost=1 and chosen=1 added
-    assert len(bounded_worlds(1)) == len(LOADOUTS) * 31 - 1  # no compound strike with the dice loadout
+    """Per loadout: simple strike and attack (no X, cost, targets; with and without a defender), spell
+    and effect (also chosen, computed, implicit magnitude X), each X value in its range, plus a spell
+    without magnitude, a spell whose cost-X is above the card's crystals (540.2, 542.2), a compound
+    strike and a simple strike at a closed target (512.6.2/b4.2)."""
+    assert len(bounded_worlds(0, ("none",))) == 6 + 6 + 6 + 6 + 3 + 1
+    assert len(bounded_worlds(1, ("none",))) == 8 + 8 + 8 + 8 + 3 + 1  # cost=1 and chosen=1 added
+    assert len(bounded_worlds(1)) == len(LOADOUTS) * 36 - 1  # no compound strike with the dice loadout
 
 
 def test_a_configuration_reached_again_reuses_the_events_a_fresh_run_makes(bundled, monkeypatch):

@@ -24,6 +24,7 @@ KILLS: dict[str, list[str]] = {
     "stays-open-printed": ["M4", "M5", "M6"],
     "needs-resource": ["no-resource-check", "short-declaration-goes-on"],
     "modified-still-blocked": ["modified-skips-blocking", "blocked-goes-on"],
+    "no-fight-no-return": ["table-for-every-attack"],
     "closes-after-assault": ["no-payment"],
     "closes-after-assault-other": ["M5"],
     "per-turn-first": ["marker-before-payment", "M5"],
