@@ -98,15 +98,26 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         last = w.name.rsplit("/", 1)[-1]
         groups.setdefault(last if last in LOADOUTS else "none", []).append(w.state)
     family = tuple(tuple(ws) for ws in groups.values())
-    for world_family, n in (((), examples - examples // 2), (family, examples // 2)):
-        phase = settings(base, max_examples=max(n, 1))
+    # then, only while some property's situation was never played: up to two more rounds of half the
+    # examples on worlds drawn for the rulebook, each with a seed of its own (not the same draws again)
+    rounds = [((), examples - examples // 2, seed, None), (family, examples // 2, seed, None)]
+    rounds += [((), examples // 2, (seed or 0) + k, k) for k in (1, 2)]
+    extra = 0
+    for world_family, n, phase_seed, top_up in rounds:
+        checked = only
+        if top_up is not None:
+            missing = frozenset(p.id for p in wanted if p.id not in found and not exercised[p.id])
+            if not missing:
+                break
+            checked, extra = missing, extra + n
+        phase = settings(base, max_examples=max(n, 1), **({"derandomize": False} if top_up else {}))
         while len(found) < len(wanted):
-            test = get_state_machine_test(machine_for(rb, only=only, skip=frozenset(found), exercised=exercised,
+            test = get_state_machine_test(machine_for(rb, only=checked, skip=frozenset(found), exercised=exercised,
                                                       family=world_family), settings=phase)
-            if seed is not None:
-                test = hyp_seed(seed)(test)
+            if phase_seed is not None:
+                test = hyp_seed(phase_seed)(test)
             if progress:
-                progress(f"{len(wanted) - len(found)} properties, {examples} examples")
+                progress(f"{len(wanted) - len(found)} properties, {examples + extra} examples")
             try:
                 with _shrink_budget(shrinks), with_reporter(lambda _msg: None):
                     test()
@@ -130,5 +141,6 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         elif not exercised[p.id]:  # no run played the situation: inconclusive, never "holds"
             findings = (not_exercised(p, "hypothesis", exercised[""], f"--examples above {examples}, or --seed"),)
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "hypothesis", findings,
-                                   note=f"{examples} examples; premise in {exercised[p.id]} of {exercised['']} runs"))
+                                   note=f"{examples} examples; premise in {exercised[p.id]} of {exercised['']} runs"
+                                   + (f"; {extra} more examples drawn for situations not yet played" if extra else "")))
     return HypothesisOutcome(results, examples, seed, elapsed, first, found)

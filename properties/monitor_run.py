@@ -621,7 +621,7 @@ class Tracker:
         end = ev.op in _ENDS
         resets = self._part_keys if ev.op == PART_EVENT and not ev.skipped else ()
         asked = self._at if end or resets else self._state
-        if not (consts or entries or resets or asked):
+        if not (consts or entries or resets or asked or end):  # the end of a run always counts: the premises
             return None
         return _Sig(tuple(consts), tuple(entries), resets, asked, tuple(pulses))
 

@@ -200,3 +200,27 @@ def test_the_tracker_agrees_with_a_plain_run_of_each_monitor(scenarios):
                     rb.path, sc.spec.id, p.id)
                 found += plain is not None
     assert found >= len(PROPERTIES)
+
+
+def test_a_tracker_of_one_property_agrees_with_the_tracker_of_all(scenarios):
+    """A tracker made for one property (``--only``, Hypothesis's later rounds) finds the same violation
+    and the same premise as the tracker of the whole catalogue — also where no history variable of that
+    property listens to the end of the run (its premise is still read there)."""
+    from ruleproof.properties.catalogue import exercised, tracker, violations
+
+    books = [load_rulebook(), load_rulebook_text(mutant_yaml("magnitude-modifier-x-before-window"), "m.yaml")]
+    premised = 0
+    for rb in books:
+        for sc in scenarios:
+            events = run(rb, sc.initial_state(), sc.choices()).events
+            t = tracker(PROPERTIES, events[0].state)
+            track = t.feed(t.start(), events)
+            whole = {p.id: v.events for p, v in violations(PROPERTIES, track)}
+            held = {p.id for p in exercised(PROPERTIES, track)}
+            for p in PROPERTIES:
+                one = tracker([p], events[0].state)
+                alone = one.feed(one.start(), events)
+                assert {q.id: v.events for q, v in violations([p], alone)}.get(p.id) == whole.get(p.id), (sc.spec.id, p.id)
+                assert bool(exercised([p], alone)) == (p.id in held), (rb.path, sc.spec.id, p.id)
+            premised += len(held)
+    assert premised > len(PROPERTIES)
