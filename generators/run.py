@@ -99,9 +99,9 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         groups.setdefault(last if last in LOADOUTS else "none", []).append(w.state)
     family = tuple(tuple(ws) for ws in groups.values())
     # then, only while some property's situation was never played: up to two more rounds of half the
-    # examples on worlds drawn for the rulebook, each with a seed of its own (not the same draws again)
-    rounds = [((), examples - examples // 2, seed, None), (family, examples // 2, seed, None)]
-    rounds += [((), examples // 2, (seed or 0) + k, k) for k in (1, 2)]
+    # examples — the bounded worlds, then worlds drawn for the rulebook — each with a seed of its own
+    rounds = [((), examples - examples // 2, seed, None), (family, examples // 2, seed, None),
+              (family, examples // 2, (seed or 0) + 1, 1), ((), examples // 2, (seed or 0) + 2, 2)]
     extra = 0
     for world_family, n, phase_seed, top_up in rounds:
         checked = only
