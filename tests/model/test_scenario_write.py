@@ -163,8 +163,11 @@ def test_widened_window_play_is_expected_unused(tmp_path: Path, rb) -> None:
 
     _, draft, violation = _found("M8", tmp_path)
     sc = load_scenario(save_hypothesis_violation(violation, draft, tmp_path / "cx.yaml", replay="test"))
-    widened = [r.play for r in sc.spec.responses if r.window == "reroll"]
-    assert widened and set(widened) <= set(sc.spec.expect.unused)
+    # the counterexample may also hold a reroll the rules allow there: the widened plays are among the
+    # reroll window's, and those are what the saved ruling expects unused
+    widened = {r.play for r in sc.spec.responses if r.window == "reroll"}
+    unused = set(sc.spec.expect.unused)
+    assert unused and unused <= widened
     assert any(f.what.startswith("response ") for f in run_scenario(sc, draft).failures)
 
 
