@@ -22,12 +22,22 @@ import networkx as nx
 from .rulebook import Rulebook
 from .vocabulary import STEP_KINDS, parse_guard
 
-__all__ = ["build_graph", "windows", "operations_by_step", "LOOP_GUARD", "REFUSED_GUARD"]
+__all__ = ["build_graph", "windows", "operations_by_step", "is_guard", "LOOP_GUARD", "REFUSED_GUARD"]
 
 #: the only guard under which an edge may lead back: 512.6.6/b4's compound-feature loop
 LOOP_GUARD = "compound_has_next"
 #: the guard of a declaration that does not stand (540.2, 542.2): its edge may skip the payment stage
 REFUSED_GUARD = "resources_short"
+
+
+def is_guard(when: str | None, name: str) -> bool:
+    """``when`` is the guard word ``name`` itself (not negated).
+
+    >>> is_guard("compound_has_next", LOOP_GUARD), is_guard("not resources_short", REFUSED_GUARD)
+    (True, False)
+    """
+    g = parse_guard(when)
+    return g is not None and g.name == name and not g.negated
 
 
 def build_graph(rb: Rulebook) -> nx.DiGraph:
@@ -48,11 +58,9 @@ def build_graph(rb: Rulebook) -> nx.DiGraph:
                    where=str(rb.where(("steps", sid))), terminal=kind.terminal)
     for sid, step in rb.spec.steps.items():
         for i, edge in enumerate(step.next):
-            guard = parse_guard(edge.when)
-            G.add_edge(sid, edge.to, guard=str(guard), cites=list(edge.cites), assumes=list(edge.assumes),
-                       order=i, where=str(rb.where(("steps", sid, "next", i))),
-                       loop=guard is not None and guard.name == LOOP_GUARD and not guard.negated,
-                       refused=guard is not None and guard.name == REFUSED_GUARD and not guard.negated)
+            G.add_edge(sid, edge.to, guard=str(parse_guard(edge.when)), cites=list(edge.cites),
+                       assumes=list(edge.assumes), order=i, where=str(rb.where(("steps", sid, "next", i))),
+                       loop=is_guard(edge.when, LOOP_GUARD), refused=is_guard(edge.when, REFUSED_GUARD))
     return G
 
 

@@ -55,9 +55,9 @@ GUARDS: dict[str, Callable] = {
     "action_illegal": lambda E, arg: E.legal_is(False),  # 512.6.3/b3: the legality check failed
     "action_blocked": lambda E, arg: E.blocked(),  # 512.6.4/b3
     "compound_has_next": lambda E, arg: E.parts_left(),  # 512.6.6/b4
-    "resource_modified": _resource_modified,
+    "resource_modified": _resource_modified,  # 540.2: some resource of the action is not paid
     # 540.2, 542.2: the resource check at declaration failed (the card lacks what the cost needs)
-    "resources_short": lambda E, arg: E.resources_ok_is(False),  # 540.2: some resource of the action is not paid
+    "resources_short": lambda E, arg: E.resources_ok_is(False),
     "visited": lambda E, arg: E.visited(arg),
 }
 

@@ -72,6 +72,11 @@ def _true(M, ev, pre, new, h):
     return True
 
 
+def _on_run(op: str, f):
+    """``f``'s update at the events where operation ``op`` ran (None elsewhere: not at this event)."""
+    return lambda M, ev, pre, new, h: f(M, ev, pre, new, h) if ev.ran(op) else None
+
+
 def _fixes(kinds: tuple[str, ...]):
     """The ``fix_x`` events (not skipped) of an X of one of ``kinds``."""
     return lambda ev: ev.ran("fix_x") and ev.param("x") in kinds
@@ -330,8 +335,6 @@ prop("P512.6.2-attacks-roll", ("512.6.2",), "при атаке кубик бро
              "an attack completes", "атака завершается"))
 
 
-def _based(f):
-    return lambda M, ev, pre, new, h: f(M, ev, pre, new, h) if ev.ran("determine_base") else None
 
 
 def _no_fight(M, S):
@@ -343,9 +346,9 @@ prop("P512.6.2-fight", ("512.6.2/b4.1", "512.6.2/b4.2"), "ответный уд�
      "a return strike comes only in a creature fight by simple strike: an attack other than a simple strike, or a "
      "simple strike at a closed card, finds only its strength and magnitude",
      Monitor("P512.6.2-fight",
-             (flag("hg_bad", "determine_base", _based(lambda M, ev, pre, new, h: M.and_(
+             (flag("hg_bad", "determine_base", _on_run("determine_base", lambda M, ev, pre, new, h: M.and_(
                  M.on(M.get(new, "return_strike")), M.not_(M.holds(pre, "strike_fight"))))),
-              flag("hg_seen", "determine_base", _based(lambda M, ev, pre, new, h: _no_fight(M, pre)))),
+              flag("hg_seen", "determine_base", _on_run("determine_base", lambda M, ev, pre, new, h: _no_fight(M, pre)))),
              (Bad(lambda M, S, h: M.on(h["hg_bad"]), "ответный удар вне боя существ простым ударом (512.6.2)",
                   "a return strike outside a creature fight by simple strike (512.6.2)"),),
              lambda M, S, h: M.and_(M.on(h["hg_seen"]), M.done(S)),
@@ -483,8 +486,6 @@ prop("P512.6.6-after", ("512.6.6/b2", "512.6.6/b3"), "«после …» зая�
 
 # --- 512.7 and 540: payment ------------------------------------------------------------------------------------
 
-def _paying(f):
-    return lambda M, ev, pre, new, h: f(M, ev, pre, new, h) if ev.ran("pay_reserved") else None
 
 
 prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540.3.1", "540.4"),
@@ -492,13 +493,13 @@ prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540
      "payment follows completion and pays exactly the reserved resources minus the modified ones",
      Monitor("P512.7-payment",
              (flag("hp_compl", "enter", lambda M, ev, pre, new, h: True if ev.kind == "completion" else None),
-              flag("hp_pay", "pay_reserved", _paying(_true)),
+              flag("hp_pay", "pay_reserved", _on_run("pay_reserved", _true)),
               flag("hp_rdie", "remove_die_effect", lambda M, ev, pre, new, h: True if not ev.skipped else None),
               flag("hp_removed", "remove_from_stack", lambda M, ev, pre, new, h: True if not ev.skipped else None),
-              flag("hp_exempt", "pay_reserved", _paying(lambda M, ev, pre, new, h: M.exempt_any(pre))),
-              flag("hp_where", "pay_reserved", _paying(lambda M, ev, pre, new, h: M.or_(M.off(h["hp_compl"]),
+              flag("hp_exempt", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.exempt_any(pre))),
+              flag("hp_where", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.or_(M.off(h["hp_compl"]),
                                                                                           ev.kind != "payment"))),
-              flag("hp_amount", "pay_reserved", _paying(lambda M, ev, pre, new, h: M.pays_other_than_due(pre, new))),
+              flag("hp_amount", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.pays_other_than_due(pre, new))),
               flag("hp_late", ("play", "pass"), lambda M, ev, pre, new, h: M.on(h["hp_removed"])
                    if ev.kind == "payment" else None)),
              (Bad(lambda M, S, h: M.on(h["hp_where"]), "оплата прошла не после шага завершения способности (512.7)",
@@ -520,16 +521,14 @@ prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540
              "игродействие с модифицированными ресурсами оплачено и завершено"))
 
 
-def _reserving(f):
-    return lambda M, ev, pre, new, h: f(M, ev, pre, new, h) if ev.ran("reserve_resources") else None
 
 
 prop("P540.2-reserved", ("540.2",), "модифицированные ресурсы по-прежнему требуются и резервируются при объявлении",
      "modified resources are still required and still reserved at declaration",
      Monitor("P540.2-reserved",
              (flag("hv_check", "check_resources", lambda M, ev, pre, new, h: True if not ev.skipped else None),
-              flag("hv_mod", "reserve_resources", _reserving(lambda M, ev, pre, new, h: M.exempt_any(pre))),
-              flag("hv_bad", "reserve_resources", _reserving(lambda M, ev, pre, new, h: M.or_(
+              flag("hv_mod", "reserve_resources", _on_run("reserve_resources", lambda M, ev, pre, new, h: M.exempt_any(pre))),
+              flag("hv_bad", "reserve_resources", _on_run("reserve_resources", lambda M, ev, pre, new, h: M.or_(
                   M.reserved_other_than_cost(new), ev.kind != "declaration", M.off(h["hv_check"]))))),
              (Bad(lambda M, S, h: M.on(h["hv_bad"]), "зарезервировано не всё, что требует цена, не при объявлении или "
                   "без проверки наличия ресурсов (540.2)", "the reservation is not the whole cost, not at declaration, "
@@ -797,8 +796,8 @@ def _pt_premise(M, S, h):
 prop("P512.7-payment-triggers", ("512.7/b2",), "после оплаты срабатывают особенности «при оплате» карт, которые "
      "платили", "after paying, the «on payment» features of the cards that paid fire",
      Monitor("P512.7-payment-triggers",
-             (flag("ht_pay", "pay_reserved", _paying(_true)),
-              value("ht_payers", 2, "pay_reserved", _paying(lambda M, ev, pre, new, h: M.payers(new))),
+             (flag("ht_pay", "pay_reserved", _on_run("pay_reserved", _true)),
+              value("ht_payers", 2, "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.payers(new))),
               value("ht_off", 1, ("pay_reserved", "play", "pass"), _pt_offered, each=_on_payment)),
              (Bad(_pt_bad, "особенность «при оплате» заплатившей карты не сработала после оплаты (512.7)",
                   "an «on payment» feature of a card that paid did not fire after paying (512.7)"),),

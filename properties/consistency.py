@@ -31,10 +31,10 @@ import z3
 from ruleproof import interrupt
 from ruleproof.interrupt import context as z3_context
 
-from ruleproof.model.graph import REFUSED_GUARD
+from ruleproof.model.graph import LOOP_GUARD, REFUSED_GUARD, is_guard
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rules_text import clause_key
-from ruleproof.model.vocabulary import FEATURE_KINDS, OPERATIONS, parse_guard
+from ruleproof.model.vocabulary import FEATURE_KINDS, OPERATIONS
 from ruleproof.reports.finding import CheckResult, Finding
 
 __all__ = ["Selector", "Relation", "Claim", "CLAIMS", "BY_ID", "Event", "Element", "Core", "ConsistencyOutcome",
@@ -327,7 +327,7 @@ def main_path(rb: Rulebook) -> list[str]:
         edges = [e for e in rb.spec.steps[cur].next if not _is_loop(e)]
         if not edges:
             return path
-        plain = [e for e in edges if (g := parse_guard(e.when)) is not None and g.name == "always" and not g.negated]
+        plain = [e for e in edges if is_guard(e.when, "always")]
         cur = (plain or edges)[-1 if not plain else 0].to
         if cur in path:
             return path
@@ -335,13 +335,7 @@ def main_path(rb: Rulebook) -> list[str]:
 
 
 def _is_loop(edge) -> bool:
-    g = parse_guard(edge.when)
-    return g is not None and g.name == "compound_has_next" and not g.negated
-
-
-def _refused(when) -> bool:
-    g = parse_guard(when)
-    return g is not None and g.name == REFUSED_GUARD and not g.negated
+    return is_guard(edge.when, LOOP_GUARD)
 
 
 def _events(rb: Rulebook) -> list[Event]:
@@ -350,7 +344,7 @@ def _events(rb: Rulebook) -> list[Event]:
     out = []
     for sid, step in rb.spec.steps.items():
         for i, o in enumerate(step.operations):
-            if _refused(o.when):
+            if is_guard(o.when, REFUSED_GUARD):
                 continue
             params = {k: _raw(v) for k, v in o.params.items()}
             allows = tuple(params.get("allows") or ()) if o.op == "window" else ()
