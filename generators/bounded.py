@@ -69,7 +69,9 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
 #: return strike, its «on assault» does not)
 DEFENDERS: dict[str, tuple[Feature, ...]] = {
     "triggers": (_f("d_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),)),
-                 _f("d_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),))),
+                 _f("d_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),)),
+                 _f("d_steady", "resource_modification", trigger="strike", resources=("close",), modifies="self"),
+                 _f("d_rush", "resource_modification", trigger="assault", resources=("close",), modifies="self")),
 }
 
 

@@ -55,12 +55,15 @@ class PropertyViolated(AssertionError):
 
 
 def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozenset[str] = frozenset(),
-                exercised: Counter | None = None, family: tuple[tuple[State, ...], ...] = ()) -> type:
+                exercised: Counter | None = None, family: tuple[tuple[State, ...], ...] = (),
+                eager: bool = False) -> type:
     """The state machine class for ``rb`` (checking ``only`` these properties, minus ``skip``);
     ``exercised`` counts, per property, the finished runs that played its premise (key ``""``: the
     finished runs).  Its worlds are drawn for ``rb`` (:func:`~.strategies.worlds`), or picked from
     ``family`` when one is given (groups of bounded worlds: a group, then a world of it; the dice and
-    responses are still drawn)."""
+    responses are still drawn).  ``eager``: a player's choices are listed plays first, passing last —
+    Hypothesis leans to the first of a list, so an eager machine plays what it is offered (the rounds
+    drawn for situations never played: most premises need some feature played)."""
     wanted = [p.id for p in PROPERTIES if (only is None or p.id in only) and p.id not in skip]
     used = uses(rb)  # the worlds are drawn for this rulebook: its windows, trigger words and guards
     props = [p for p in PROPERTIES if p.id in wanted]
@@ -97,7 +100,8 @@ def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozense
         @rule(data=st.data())
         def respond(self, data) -> None:
             ask = self.stepper.ask
-            choice = data.draw(st.sampled_from([None, *(f.id for _, f in ask.options)]),
+            plays = [f.id for _, f in ask.options]
+            choice = data.draw(st.sampled_from([*plays, None] if eager else [None, *plays]),
                                label=f"{ask.window}:{ask.player}")
             self.played.answers.append(choice)
             self.stepper.answer(choice)

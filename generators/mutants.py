@@ -154,6 +154,10 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("implicit-x-reads-current", ("542.6", "542.8"), "неявный X (542.8) читает текущее значение свойства",
        "the implicit X of 542.8 reads the current property value")(
         lambda d: _set(d, "calculation", "fix_x", "reads", "current", x="implicit")),
+    _m("magnitude-modifier-x-reads-current", ("542.6", "542.5/b2"),
+       "X модификатора величины читает текущее значение свойства",
+       "magnitude-modifier X reads the current property value")(
+        lambda d: _set(d, "calculation", "fix_x", "reads", "current", x="magnitude_modifier")),
     _m("magnitude-modifier-x-before-window", ("542.5/b2",),
        "X модификатора величины вычисляется до окна шага расчёта",
        "magnitude-modifier X is computed before the calculation window")(

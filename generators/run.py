@@ -113,7 +113,7 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         phase = settings(base, max_examples=max(n, 1), **({"derandomize": False} if top_up else {}))
         while len(found) < len(wanted):
             test = get_state_machine_test(machine_for(rb, only=checked, skip=frozenset(found), exercised=exercised,
-                                                      family=world_family), settings=phase)
+                                                      family=world_family, eager=top_up is not None), settings=phase)
             if phase_seed is not None:
                 test = hyp_seed(phase_seed)(test)
             if progress:

@@ -60,8 +60,8 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
                        effects=(Effect("wound", "source", 1),))
     if kind == "payment_trigger":
         return Feature(fid, kind, on=draw(st.sampled_from(["payment", "acts", "closes_after"])))
-    if kind == "resource_modification":
-        return Feature(fid, kind, resources=("close",), modifies="source")
+    if kind == "resource_modification":  # «не закрывается после этой атаки», with trigger words or none (540.4.1)
+        return Feature(fid, kind, resources=("close",), modifies="self", trigger=draw(st.sampled_from(("", *triggers))))
     if kind == "static_modifier":
         return Feature(fid, kind, amount=-1, condition=("source_at_least", "movement", draw(st.integers(1, 3))),
                        applies_to=ATTACKS)

@@ -27,10 +27,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from .hashing import cached_hash
 
-__all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "EFFECTS", "X_SOURCES", "CONDITIONS"]
+__all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "CARD_FEATURE_KEYS", "EFFECTS", "X_SOURCES", "CONDITIONS"]
 
 #: features that are not played in a window
 CARD_FEATURE_KINDS = ("static_modifier", "resource_modifier")
+#: the kind-specific keys (``vocabulary.FEATURE_KEYS``) each card feature kind reads
+CARD_FEATURE_KEYS = {"static_modifier": ("applies_to",), "resource_modifier": ("form", "limit", "resources", "applies_to")}
 EFFECTS = ("heal", "wound", "leave_zone", "add_modifier")
 X_SOURCES = ("property", "wounds", "resource")
 CONDITIONS = ("source_at_least",)
@@ -55,7 +57,7 @@ class Feature:
     x: tuple[str, str, str] | None = None
     condition: tuple[str, str, int] | None = None
     strength: str = ""  # reduce_to_strength
-    trigger: str = ""  # effect_trigger: strike | assault
+    trigger: str = ""  # effect_trigger, resource_modification: strike | assault (540.4.1)
     on_status: str = "any"  # after_ability: hit | miss | blocked | illegal | any
     on: str = "payment"  # payment_trigger: payment | acts | closes_after
     effects: tuple[Effect, ...] = ()

@@ -45,7 +45,8 @@ def build_graph(rb: Rulebook) -> nx.DiGraph:
     G = nx.DiGraph(start=rb.spec.start, rulebook=rb.spec.id, path=rb.path,
                    assumptions={aid: a.model_dump() for aid, a in rb.spec.assumptions.items()},
                    tables={name: {"cites": list(t.cites), "assumes": list(t.assumes),
-                                  "where": str(rb.where(("tables", name)))} for name, t in rb.spec.tables.items()})
+                                  "where": str(rb.where(("tables", name))), "rows": t.rows}
+                           for name, t in rb.spec.tables.items()})
     for sid, step in rb.spec.steps.items():
         kind = STEP_KINDS[step.kind]
         ops = []

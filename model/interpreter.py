@@ -99,6 +99,9 @@ class ScriptedChoices:
                                f"but only {len(self.dice)} are scripted")
         value = self.dice[self.used_dice]
         self.used_dice += 1
+        if not faces[0] <= value <= faces[1]:  # the script's die cannot show this on this rulebook's die
+            raise OutOfChoices(f"scripted die result #{self.used_dice} is {value}, which this rulebook's die "
+                               f"({faces[0]}–{faces[1]}, table die_faces) never shows")
         return value
 
     def respond(self, window: str, player: str, options: list[tuple[str, Feature]], state: State) -> str | None:

@@ -132,6 +132,11 @@ OPTIONS: tuple[Option, ...] = (
     Option("src", _f("a_acts", "payment_trigger", on="acts")),
     Option("src", _f("a_closes", "payment_trigger", on="closes_after")),
     Option("src", _f("a_resmod", "resource_modification", resources=("close",), modifies="source")),
+    # 540.4.1: a defender's modification «при ударе» fires on its return strike, one «при нападении» does not
+    Option("def", _f("d_resmod_strike", "resource_modification", trigger="strike", resources=("close",),
+                     modifies="self")),
+    Option("def", _f("d_resmod_assault", "resource_modification", trigger="assault", resources=("close",),
+                     modifies="self")),
 )
 NOPT = len(OPTIONS)
 OPT_INDEX = {o.feature.id: i for i, o in enumerate(OPTIONS)}

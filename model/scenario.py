@@ -57,12 +57,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ruleproof.errors import RuleproofError
 
 from .clauses import ClauseIndex, default_index
-from .features import CARD_FEATURE_KINDS, CONDITIONS, X_SOURCES, Effect, Feature
+from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, X_SOURCES, Effect, Feature
 from .interpreter import ScriptedChoices, Trace, run
 from .rulebook import Rulebook, check_clause_ids, from_pydantic
 from .schema import Text, Word
 from .state import Action, Card, State, XVar
-from .vocabulary import FEATURE_KINDS, X_KINDS
+from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, X_KINDS
 from .yaml_source import LocMap, load_yaml
 
 __all__ = ["ScenarioSpec", "Scenario", "ScenarioResult", "load_scenario", "run_scenario", "FORMAT",
@@ -255,6 +255,13 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
             if f.kind not in FEATURE_KINDS and f.kind not in CARD_FEATURE_KINDS:
                 raise RuleproofError("RP163", sc.where(path + ("kind",)), kind=f.kind,
                                      known=", ".join([*FEATURE_KINDS, *CARD_FEATURE_KINDS]))
+            allowed = (FEATURE_KINDS[f.kind].keys if f.kind in FEATURE_KINDS else CARD_FEATURE_KEYS[f.kind])
+            for key in FEATURE_KEYS:
+                if key in f.model_fields_set and key not in allowed:
+                    means = [k for k, fk in FEATURE_KINDS.items() if key in fk.keys]
+                    means += [k for k, keys in CARD_FEATURE_KEYS.items() if key in keys]
+                    raise RuleproofError("RP164", sc.where(path + (key,)), key=key, kind=f.kind,
+                                         kinds=", ".join(means))
             if f.id in feature_ids:
                 raise RuleproofError("RP150", sc.where(path + ("id",)), problem=f"feature id '{f.id}' is used twice",
                                      fix="give every feature its own id")

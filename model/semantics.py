@@ -107,6 +107,12 @@ def _payment_trigger(E, f, words):
     return E.paid_any()
 
 
+def _resource_modification(E, f, words):
+    """540.4.1: a modification «при ударе/атаке» or «при нападении» (``trigger``) is offered on the
+    strikes its trigger words fire on, as a triggered feature is; one without trigger words always."""
+    return _effect_trigger(E, f, words) if f.trigger else E.true()
+
+
 def _block(E, f, words):
     """512.6.4: an action can be blocked once."""
     return E.not_(E.blocked())
@@ -115,7 +121,7 @@ def _block(E, f, words):
 #: feature kind -> meaning(E, feature, trigger-words table) of "the card holding it may play it now"
 OFFERS: dict[str, Callable] = {
     "effect_trigger": _effect_trigger, "after_ability": _after_ability, "payment_trigger": _payment_trigger,
-    "block": _block,
+    "block": _block, "resource_modification": _resource_modification,
 }
 
 

@@ -24,7 +24,7 @@ from .vocabulary import EXECUTION_ORDER, FEATURE_KINDS, OPERATIONS, STEP_KINDS
 
 __all__ = ["StructureCheck", "STRUCTURE_CHECKS", "run_structure_checks", "unreachable_steps",
            "check_reachable", "check_reaches_payment_end", "check_execution_order", "check_cycles",
-           "check_priority", "check_citations", "check_placement"]
+           "check_priority", "check_citations", "check_placement", "check_die_faces"]
 
 Check = Callable[[nx.DiGraph, ClauseIndex], list[Finding]]
 
@@ -251,3 +251,40 @@ def run_structure_checks(G: nx.DiGraph, index: ClauseIndex | None = None) -> lis
     index = index or default_index()
     return [CheckResult(c.id, c.clauses, {"ru": c.ru, "en": c.en}, "graph", tuple(c.run(G, index)))
             for c in STRUCTURE_CHECKS]
+
+
+@_check("S8-die-faces", ("512.6.2/b1", "512.6.2/b4.1.1"),
+        "у каждой грани кубика есть строка в таблице ударов, и каждая строка — грань кубика",
+        "every face of the die has a row in the strike table, and every row is a face of the die")
+def check_die_faces(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
+    """The strike table (512.6.2/b4.1.1) is read by the die's value (512.6.2/b1, section 306): a face
+    without a row leaves a roll with no result, a row without a face is dead text.
+
+    >>> G = nx.DiGraph(tables={"die_faces": {"rows": {"min": 1, "max": 5}, "where": "d.yaml:1"},
+    ...                        "strike_table": {"rows": {str(k): [] for k in range(1, 7)}, "where": "d.yaml:2",
+    ...                                         "assumes": ["A-strike-table"]}})
+    >>> [f.message["en"] for f in check_die_faces(G, None)]
+    ['the strike table has rows for 6, which the die (1–5) never shows']
+    """
+    tables = G.graph.get("tables", {})
+    die, strike = tables.get("die_faces"), tables.get("strike_table")
+    if not die or not strike:
+        return []
+    lo, hi = die["rows"]["min"], die["rows"]["max"]
+    faces = set(range(lo, hi + 1))
+    rows = {int(k) for k in strike["rows"] if str(k).lstrip("-").isdigit()}
+    out = []
+    assumes = (*die.get("assumes", ()), *strike.get("assumes", ()))
+    if rows - faces:
+        extra = ", ".join(map(str, sorted(rows - faces)))
+        out.append(_finding("S8-die-faces", ("512.6.2/b4.1.1", "512.6.2/b1"),
+                            f"в таблице ударов есть строки для {extra}, а кубик ({lo}–{hi}) таких граней не имеет",
+                            f"the strike table has rows for {extra}, which the die ({lo}–{hi}) never shows",
+                            "table strike_table", strike["where"], assumes))
+    if faces - rows:
+        missing = ", ".join(map(str, sorted(faces - rows)))
+        out.append(_finding("S8-die-faces", ("512.6.2/b4.1.1", "512.6.2/b1"),
+                            f"для граней {missing} кубика ({lo}–{hi}) в таблице ударов нет строки",
+                            f"the strike table has no row for the die's faces {missing} (die {lo}–{hi})",
+                            "table strike_table", strike["where"], assumes))
+    return out

@@ -146,38 +146,49 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
 
 @dataclass(frozen=True)
 class FeatureKind:
-    """A kind of feature a priority window may admit, and the step kinds its clause allows."""
+    """A kind of feature a priority window may admit, the step kinds its clause allows, and the
+    kind-specific keys of a feature (:data:`FEATURE_KEYS`) its meaning reads."""
 
     name: str
     steps: tuple[str, ...]
     cites: tuple[str, ...]
     ru: str
     en: str
+    keys: tuple[str, ...] = ()
+
+
+#: the keys of a feature that mean something only for some kinds (``amount``, ``x``, ``condition`` and
+#: ``text`` are read by several); a scenario that sets one on another kind is refused (RP164)
+FEATURE_KEYS = ("trigger", "on_status", "on", "strength", "mode", "form", "limit", "modifies", "applies_to",
+                "then_if_healthy", "effects", "resources")
+_EFFECTS = ("effects", "then_if_healthy")
 
 
 _EXECUTING = ("dice", "calculation", "blocking", "effect", "completion")
 FEATURE_KINDS: dict[str, FeatureKind] = {f.name: f for f in (
     FeatureKind("reroll", ("dice",), ("512.6.2/b2",), "перебросить кубик", "reroll"),
     FeatureKind("dice_modifier", ("dice",), ("512.6.2/b3",), "модификатор броска (+X, −X, свести к X)",
-                "dice modifier (+X, −X, set to X)"),
+                "dice modifier (+X, −X, set to X)", ("mode",)),
     FeatureKind("magnitude_modifier", ("calculation",), ("512.6.3/b2",), "модификатор величины",
                 "magnitude modifier"),
-    FeatureKind("reduce_to_strength", ("calculation",), ("512.6.3/b2",), "свести к силе", "reduce to strength"),
+    FeatureKind("reduce_to_strength", ("calculation",), ("512.6.3/b2",), "свести к силе", "reduce to strength", ("strength",)),
     FeatureKind("sudden_action", ("calculation",), ("512.6.3/b2",), "внезапное игродействие без условия",
-                "sudden game action without a condition"),
-    FeatureKind("protection", ("calculation",), ("512.6.3/b2",), "защита", "protection"),
-    FeatureKind("prevention", ("calculation",), ("512.6.3/b2",), "предотвращение", "prevention"),
-    FeatureKind("replacement", ("calculation",), ("512.6.3/b2",), "замещение", "replacement"),
+                "sudden game action without a condition", _EFFECTS),
+    FeatureKind("protection", ("calculation",), ("512.6.3/b2",), "защита", "protection", _EFFECTS),
+    FeatureKind("prevention", ("calculation",), ("512.6.3/b2",), "предотвращение", "prevention", _EFFECTS),
+    FeatureKind("replacement", ("calculation",), ("512.6.3/b2",), "замещение", "replacement", _EFFECTS),
     FeatureKind("block", ("blocking",), ("512.6.4/b2",), "блокировать", "block"),
     FeatureKind("effect_trigger", ("effect",), ("512.6.5/b1",), "особенность, связанная с наложением эффекта",
-                "feature triggered by the effect"),
-    FeatureKind("after_ability", ("completion",), ("512.6.6/b2",), "«после [способность]»", "«after [ability]»"),
+                "feature triggered by the effect", ("trigger", *_EFFECTS)),
+    FeatureKind("after_ability", ("completion",), ("512.6.6/b2",), "«после [способность]»", "«after [ability]»",
+                ("on_status", *_EFFECTS)),
     FeatureKind("payment_trigger", ("payment",), ("512.7/b2",),
                 "«при оплате», «когда действует», «закрывается после»",
-                "«on payment», «when it acts», «closes after»"),
+                "«on payment», «when it acts», «closes after»", ("on", *_EFFECTS)),
     FeatureKind("resource_modification", _EXECUTING, ("540.4",),
                 "модификация ресурсов выполняющегося игродействия",
-                "resource modification of the executing game action"),
+                "resource modification of the executing game action",
+                ("trigger", "resources", "modifies", "form", "limit")),
 )}
 
 

@@ -580,18 +580,53 @@ prop("P540.3-action-marker", ("540.3",), "игродействие с модиф
              "игродействие с модифицированными ресурсами оставляет ресурс неоплаченным и завершается"))
 
 
+def _modification(f, role) -> bool:
+    """540.4's subject: a resource modification without trigger words (those with them are 540.4.1's)."""
+    return f.kind == "resource_modification" and not f.trigger
+
+
+def _unoffered_modification(M, ev, pre, new, h):
+    """At the payment: the effect applied, and a card still holds a modification never offered to it."""
+    return M.and_(M.on(h["hm_effect"]), M.or_(*[M.and_(M.has(pre, f), M.not_(M.on(h[M.key("hm_off", f)])))
+                                                for f in M.features(_modification)]))
+
+
+prop("P540.4-modification-offered", ("540.4", "540.4.1/ex1"), "модификация ресурсов может быть применена к уже "
+     "выполняющемуся игродействию: после применения эффекта и до этапа оплаты она предлагается карте, которая ею "
+     "обладает", "a resource modification may be applied to a game action already executing: after the effect applies "
+     "and before the payment stage it is offered to the card that holds it",
+     Monitor("P540.4-modification-offered",
+             (flag("hm_effect", "apply_effect", _on_run("apply_effect", _true)),
+              flag("hm_off", ("play", "pass"), lambda M, ev, pre, new, h, f: M.offered(pre, ev, f)
+                   if ev.turn and ev.kind != "payment" else None, each=_modification),
+              flag("hm_bad", "pay_reserved", _on_run("pay_reserved", _unoffered_modification)),
+              flag("hm_seen", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.and_(
+                  M.on(h["hm_effect"]), M.or_(*[M.has(pre, f) for f in M.features(_modification)]))))),
+             (Bad(lambda M, S, h: M.on(h["hm_bad"]), "модификация ресурсов не предложена карте между применением "
+                  "эффекта и оплатой (540.4, пример с Келе)", "a resource modification was not offered to its card "
+                  "between the effect and the payment (540.4, the Kele example)"),),
+             lambda M, S, h: M.on(h["hm_seen"]),
+             "the effect applies and a card taking part holds a resource modification at the payment",
+             "эффект применён, и при оплате у участвующей карты есть модификация ресурсов",
+             windows=True))
+
+
 def _trigger_holder(f, role) -> bool:
-    """540.4.1's subjects: the attacker's «on assault» feature, the defender's «on strike/assault» ones."""
-    return f.kind == "effect_trigger" and (role == "src" and f.trigger == "assault" or role == "def")
+    """540.4.1's subjects: the attacker's «on strike/assault» features (which fire on its own strike: the
+    return strike is where they «также» fire), the defender's «on strike/assault» ones — triggered
+    features and resource modifications with trigger words alike."""
+    return (f.kind == "effect_trigger" or f.kind == "resource_modification" and f.trigger) and role in ("src", "def")
 
 
 def _return_strike_bad(M, ev, pre, new, h):
-    if not ev.turn or ev.kind != "effect" or "effect_trigger" not in ev.allows:
+    if not ev.turn or ev.kind != "effect" or not {"effect_trigger", "resource_modification"} & set(ev.allows):
         return None
     c = []
     for f in M.features(_trigger_holder):
+        if f.feature.kind not in ev.allows:
+            continue
         chosen, off, ever = M.played(ev, f), M.offered(pre, ev, f), M.on(h[M.key("hs_ever", f)])
-        if f.role == "src":  # the attacker's own strike: «on assault» is offered
+        if f.role == "src":  # the attacker's own strike: «on strike» and «on assault» are offered
             if not chosen:
                 c.append(M.and_(M.is_attack(pre), M.on(M.get(pre, "effect_applied")), M.has_priority(pre, ev, f),
                                 M.has(pre, f), M.not_(ever), M.not_(off)))
@@ -609,11 +644,11 @@ def _return_strike_bad(M, ev, pre, new, h):
 def _return_strike_seen(M, ev, pre, new, h):
     """The situation 540.4.1 speaks of: after its return strike, a defender holding «on strike/assault»
     has priority in an effect window that admits triggered features."""
-    if not ev.turn or ev.kind != "effect" or "effect_trigger" not in ev.allows:
+    if not ev.turn or ev.kind != "effect":
         return None
     return M.or_(*[M.and_(M.on(M.get(pre, "return_strike")), M.has_defender(pre), M.on(M.get(pre, "effect_applied")),
                           M.has_priority(pre, ev, f), M.has(pre, f))
-                   for f in M.features(_trigger_holder) if f.role == "def"])
+                   for f in M.features(_trigger_holder) if f.role == "def" and f.feature.kind in ev.allows])
 
 
 prop("P540.4.1-return-strike", ("540.4.1",), "«при ударе/атаке» срабатывает и на ответный удар защитника, "
@@ -623,10 +658,10 @@ prop("P540.4.1-return-strike", ("540.4.1",), "«при ударе/атаке» �
                    each=_trigger_holder),
               flag("hs_bad", ("play", "pass"), _return_strike_bad),
               flag("hs_seen", ("play", "pass"), _return_strike_seen)),
-             (Bad(lambda M, S, h: M.on(h["hs_bad"]), "«при нападении» не предложено на удар нападающего, «при ударе» — "
-                  "на ответный удар, или «при нападении» предложено на ответный удар (540.4.1)", "«on assault» was not "
-                  "offered on the attacker's strike, «on strike» not on the return strike, or «on assault» was offered "
-                  "on the return strike (540.4.1)"),),
+             (Bad(lambda M, S, h: M.on(h["hs_bad"]), "«при ударе» или «при нападении» не предложено на удар нападающего, "
+                  "«при ударе» — на ответный удар, или «при нападении» предложено на ответный удар (540.4.1)",
+                  "«on strike» or «on assault» was not offered on the attacker's strike, «on strike» not on the return "
+                  "strike, or «on assault» was offered on the return strike (540.4.1)"),),
              lambda M, S, h: M.on(h["hs_seen"]),
              "after its return strike, a defender holding «on strike/assault» has priority in the effect window",
              "после ответного удара защитник с «при ударе/нападении» получает приоритет в окне эффекта"))

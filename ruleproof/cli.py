@@ -63,6 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--against", metavar="NEW", help="a newer rules text: list clauses whose wording changed")
     k.add_argument("--rulebook", help="rulebook whose elements are listed as citing (default: bundled)")
     k.add_argument("--format", choices=("term", "json"), default="term")
+    k.add_argument("--broken", action="store_true",
+                   help="coverage by failure: break each clause unit (the self-test's one-fault drafts of the "
+                        "bundled rulebook) and list what fails — properties, checks and claims, rulings")
+    k.add_argument("--examples", type=int, default=60, metavar="N",
+                   help="with --broken: Hypothesis examples per draft no property has caught yet (default 60)")
 
     r = sub.add_parser("run", parents=[common, texts], help="run a ruling scenario and print its trace")
     r.add_argument("scenario", help="scenario YAML (see rulings/)")
@@ -345,6 +350,8 @@ def cmd_clauses(args, lang: str) -> int:
         raise RuleproofError("RP150", None, problem="--against needs --rules-text OLD",
                              fix="run: ruleproof clauses --rules-text OLD --against NEW")
     rules = load_rules_text(args.rules_text) if args.rules_text else None
+    if args.broken:
+        return _print_breakage(index, lang, args.format, args.examples)
     if args.against:
         from ruleproof.model.rulebook import load_rulebook
 
@@ -382,6 +389,44 @@ def cmd_clauses(args, lang: str) -> int:
         new_units, missing = index.compare_with_text(rules)
         for key, items in (("text_new", new_units), ("text_missing", missing), ("text_refs", rules.referenced_only())):
             con.print(f"{t(key, lang)}: {', '.join(items) if items else '—'}")
+    return EXIT_OK
+
+
+def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
+    from ruleproof.generators.breakage import CLASSES, breakage
+    from ruleproof.generators.selftest import selftest
+
+    if fmt == "json" or not sys.stderr.isatty():
+        rep = selftest(examples=examples, every_property=True)
+    else:
+        with Console(stderr=True).status(t("br_running", lang)) as status:
+            rep = selftest(examples=examples, every_property=True, progress=lambda msg: status.update(msg))
+    rows = breakage(rep.results, index)
+    counts = {c: sum(r.coverage == c for r in rows) for c in (*CLASSES, "not broken")}
+    if fmt == "json":
+        doc = {"schema": "ruleproof-clause-breakage/1", "edition": index.edition, "drafts": len(rep.results),
+               "examples": examples, "counts": counts, "units": [
+                   {"id": r.clause, "kind": r.kind, "status": r.status, "coverage": r.coverage,
+                    "drafts": r.classes, "properties": list(r.properties), "checks": list(r.checks),
+                    "rulings": list(r.rulings)} for r in rows]}
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        return EXIT_OK
+    con = _console()
+    table = Table(title=t("br_title", lang, edition=index.edition, n=len(rep.results)))
+    for col in ("id", "br_col_drafts", "br_col_properties", "br_col_checks", "br_col_rulings", "br_col_coverage"):
+        table.add_column(t(col, lang), overflow="fold", no_wrap=col == "id")
+    style = {"property": "", "check": "", "rulings": "yellow", "unnoticed": "bold red", "no change": "dim",
+             "not broken": "dim"}
+    for r in rows:
+        drafts = ", ".join(f"{t('br_' + c.replace(' ', '_'), lang)} {r.count(c)}" for c in CLASSES if r.count(c))
+        weak = [d for d, c in r.classes.items() if c == r.coverage and c in ("rulings", "unnoticed")]
+        cov = t("br_" + r.coverage.replace(" ", "_"), lang) + (f" ({', '.join(weak)})" if weak else "")
+        table.add_row(*[escape(x) for x in (r.clause, drafts or "—", ", ".join(r.properties) or "—",
+                                            ", ".join(r.checks) or "—", ", ".join(r.rulings) or "—", cov)],
+                      style=style[r.coverage])
+    con.print(table)
+    con.print(t("br_summary", lang, units=len(rows), **{k.replace(" ", "_"): v for k, v in counts.items()},
+                seconds=rep.seconds))
     return EXIT_OK
 
 
@@ -464,7 +509,7 @@ def cmd_selftest(args, lang: str) -> int:
         doc = {"schema": "ruleproof-selftest/1", **c, "survivors": c["survived"], "kill_rate": round(rep.kill_rate, 4),
                "seconds": round(rep.seconds, 1), "property_kills": rep.property_kills(),
                "results": [{"id": r.id, "operator": r.operator, "description": r.en, "status": r.status,
-                            "killed_by": r.killed_by, "reason": {"en": r.reason, "ru": r.reason_ru}}
+                            "clauses": list(r.clauses), "killed_by": r.killed_by, "reason": {"en": r.reason, "ru": r.reason_ru}}
                             for r in rep.results]}
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
     else:

@@ -240,6 +240,12 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("unknown feature kind '{kind}'", "use one of: {known}"),
         "ru": ("неизвестный вид особенности '{kind}'", "используйте один из: {known}"),
     },
+    "RP164": {
+        "en": ("'{key}' means nothing for a feature of kind '{kind}': it would be ignored",
+               "remove it, or change the kind: '{key}' is read only for {kinds}"),
+        "ru": ("'{key}' ничего не значит для особенности вида '{kind}': ключ был бы проигнорирован",
+               "уберите его или смените вид: '{key}' читается только для {kinds}"),
+    },
     "RP170": {
         "en": ("unknown property '{property}' in --only", "name properties of the catalogue: {known}"),
         "ru": ("неизвестное свойство '{property}' в --only", "укажите свойства из каталога: {known}"),

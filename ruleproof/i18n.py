@@ -105,6 +105,27 @@ _LABELS: dict[str, tuple[str, str]] = {
                    "не поймано {survived}; доля пойманных {rate:.1f}% ({seconds:.0f} с)",
                    "{mutants} drafts: {killed} killed, {equivalent} equivalent, {undecided} undecided, "
                    "{survived} survived; kill rate {rate:.1f}% ({seconds:.0f} s)"),
+    # clause coverage by failure (ruleproof clauses --broken) — keys br_*
+    "br_running": ("ломаем пункты по одному…", "breaking the clauses one at a time…"),
+    "br_title": ("Что ломается, если нарушить пункт — {edition} ({n} черновиков с одной ошибкой)",
+                 "What fails when a clause is broken — {edition} ({n} one-fault drafts)"),
+    "br_col_drafts": ("черновики, нарушающие пункт", "drafts that break it"),
+    "br_col_properties": ("нарушенные свойства", "properties that fail"),
+    "br_col_checks": ("проверки и утверждения", "checks and claims that fail"),
+    "br_col_rulings": ("разъяснения", "rulings that fail"),
+    "br_col_coverage": ("слабейший случай", "weakest case"),
+    "br_property": ("свойство", "property"),
+    "br_check": ("проверка", "check"),
+    "br_rulings": ("только разъяснения", "rulings only"),
+    "br_unnoticed": ("НЕ ЗАМЕЧЕНО", "UNNOTICED"),
+    "br_no_change": ("поведение не меняется", "no change"),
+    "br_not_broken": ("ни один черновик не нарушает", "no draft breaks it"),
+    "br_summary": ("Пунктов {units}: слабейший нарушающий черновик ловит свойство — {property}, проверка — {check}, "
+                   "только разъяснения — {rulings}; не замечено — {unnoticed}; поведение не меняется — {no_change}; "
+                   "не нарушается ни одним черновиком — {not_broken} ({seconds:.0f} с)",
+                   "{units} units: the weakest draft that breaks it is caught by a property — {property}, a check — "
+                   "{check}, rulings only — {rulings}; unnoticed — {unnoticed}; no change — {no_change}; broken by no "
+                   "draft — {not_broken} ({seconds:.0f} s)"),
     "rules_text_from": ("Текст правил: {src} ({n} единиц)", "Rules text: {src} ({n} units)"),
     # clause consistency (ruleproof consistency) — keys cons_*
     "cons_title": ("Согласованность пунктов: временные утверждения пунктов и порядок свода (Z3)",

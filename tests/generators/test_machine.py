@@ -31,6 +31,16 @@ def test_bundled_rules_pass_every_property():
     assert all(r.note.startswith("200 examples; premise in ") and " in 0 of " not in r.note for r in out.results)
 
 
+def test_the_rounds_for_unplayed_situations_play_eagerly(monkeypatch):
+    """Under ``ruleproof check``'s default seed the first 200 examples never played an X dice modifier
+    (Hypothesis leans to passing, the first choice listed); the extra rounds list plays first, and the
+    situation is played — whichever rounds it takes under the profile the tests run with."""
+    monkeypatch.setenv("CI", "")
+    out = hypothesis_pass(load_rulebook(), examples=200, cache_dir=None, only=frozenset({"P542.5-dice-modifier-x"}))
+    [r] = out.results
+    assert r.holds and " premise in 0 of " not in r.note, r.note
+
+
 def test_a_property_whose_premise_never_occurs_is_not_exercised(planted_property, monkeypatch, capsys):
     """Hypothesis calls a property none of its runs played *not exercised* (inconclusive, exit 3), not holds."""
     import ruleproof.generators.machine as machine

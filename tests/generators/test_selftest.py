@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from ruleproof.cli import main
+from ruleproof.generators.breakage import breakage
 from ruleproof.generators.selftest import drafts, selftest
 
 
@@ -29,12 +32,39 @@ def test_statuses_on_a_sample():
     assert status["widen:reroll:resource_modification"].status == "undecided"
 
 
-def test_full_selftest_kill_rate_and_every_property_bites():
-    """The whole self-test without Hypothesis (structure, rulings, properties on ruling traces)."""
-    rep = selftest(examples=0, random_plays=15)
-    assert len(rep.results) > 200 and rep.kill_rate >= 0.95, rep.kill_rate
-    kills = rep.property_kills()
+@pytest.fixture(scope="module")
+def full():
+    """The whole self-test without Hypothesis (structure, claims, rulings, properties on ruling traces)."""
+    return selftest(examples=0, random_plays=15)
+
+
+def test_full_selftest_kill_rate_and_every_property_bites(full):
+    assert len(full.results) > 200 and full.kill_rate >= 0.95, full.kill_rate
+    kills = full.property_kills()
     assert all(kills.values()), [p for p, k in kills.items() if not k]
+
+
+def test_every_draft_names_the_clauses_it_breaks(full):
+    assert all(r.clauses for r in full.results), [r.id for r in full.results if not r.clauses]
+    by_id = {r.id: r for r in full.results}
+    assert "512.6.4/b3" in by_id["edge:blocking:0"].clauses  # the edge blocked → completion
+    assert {"512.6.1/b3", "512.6.4/b1"} <= set(by_id["skip:blocking"].clauses)  # the step and its window
+
+
+def test_clause_claims_kill_drafts_too(full):
+    by_id = {r.id: r for r in full.results}
+    assert "C512.6.4-blocking-before-effect" in by_id["skip:blocking"].killed_by
+
+
+def test_breakage_from_the_full_selftest(full):
+    """Coverage by failure: a unit is as well covered as the weakest draft that breaks it."""
+    rows = {r.clause: r for r in breakage(full.results)}
+    assert rows["512.6.4/b3"].coverage == "property" and "P512.6.4-block" in rows["512.6.4/b3"].properties
+    assert rows["512.6.1/b3"].classes == {"skip:blocking": "property"}  # only leaving out the step breaks it
+    assert rows["542.1/b1"].coverage == "not broken"  # a definition no element of the rulebook cites
+    # the strike table's operation dropped: only the rulings notice (without Hypothesis)
+    assert rows["512.6.2/b4.1.1"].classes["drop:dice:8"] == "rulings"
+    assert rows["512.6.2/b4.1.1"].coverage == "rulings"
 
 
 def test_selftest_command_json(capsys):
@@ -45,3 +75,30 @@ def test_selftest_command_json(capsys):
     [m1] = [r for r in doc["results"] if r["id"] == "M1"]
     assert "P542.2-cost-x" in m1["killed_by"]
     assert rc == 1  # properties that killed nothing in so small a sample are reported
+
+
+def test_clauses_broken_command(monkeypatch, capsys):
+    """`ruleproof clauses --broken` runs the self-test with a property search on every draft no
+    property caught, and prints each unit's weakest case (both formats, both languages)."""
+    from ruleproof.generators import selftest as st
+
+    calls = []
+    real = st.selftest
+
+    def few(**kw):
+        calls.append(kw)
+        return real(**{**kw, "only": ["M4", "drop:payment:1", "edge:blocking:0", "narrow:calculation:protection"]})
+
+    monkeypatch.setattr(st, "selftest", few)
+    assert main(["clauses", "--broken", "--examples", "0", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert calls[0]["every_property"] is True and calls[0]["examples"] == 0
+    units = {u["id"]: u for u in doc["units"]}
+    assert units["540.3"]["coverage"] == "property" and "P540.3-action-marker" in units["540.3"]["properties"]
+    assert units["512.6.4/b3"]["drafts"] == {"edge:blocking:0": "property"}
+    # a protection no window admits: nothing fails (behaviour differs or not, by the random plays drawn)
+    assert units["512.6.3/b1"]["drafts"]["narrow:calculation:protection"] in ("unnoticed", "no change")
+    assert units["512.6.3/b1"]["coverage"] in ("unnoticed", "no change")
+    assert main(["clauses", "--broken", "--examples", "0", "--lang", "ru"]) == 0
+    out = capsys.readouterr().out
+    assert "свойство" in out and "Пунктов" in out and "weakest" not in out and "property" not in out

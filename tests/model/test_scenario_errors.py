@@ -62,6 +62,22 @@ def test_unknown_feature_kind(write_scenario, capsys):
     bad(write_scenario(edit), capsys, "RP163", "'on_strike'", "effect_trigger")
 
 
+@pytest.mark.parametrize("key,value,means", [("on_status", "miss", "after_ability"),
+                                             ("strength", "weak", "reduce_to_strength")])
+def test_a_key_the_kind_does_not_read(write_scenario, capsys, key, value, means):
+    """Kele's «при ударе» feature with a key only another kind reads: refused, never silently dropped."""
+    def edit(d):
+        d["cards"]["kele"]["features"][0][key] = value
+    err = bad(write_scenario(edit), capsys, "RP164", f"'{key}'", "'effect_trigger'", means)
+    assert "ignored" in err
+
+
+def test_trigger_words_on_a_block_are_refused(write_scenario, capsys):
+    def edit(d):
+        d["cards"]["orc"]["features"] = [{"id": "orc_block", "kind": "block", "trigger": "strike"}]
+    bad(write_scenario(edit), capsys, "RP164", "'trigger'", "'block'", "effect_trigger, resource_modification")
+
+
 def test_unknown_clause(write_scenario, capsys):
     bad(write_scenario(lambda d: d.update(clauses=["540.9"])), capsys, "RP121", "'540.9'")
 

@@ -11,7 +11,7 @@ from ruleproof.model.clauses import default_index
 from ruleproof.model.graph import build_graph
 from ruleproof.model.rulebook import load_rulebook
 from ruleproof.model.structure import (STRUCTURE_CHECKS, check_citations, check_cycles, check_execution_order,
-                                       check_placement, check_priority, check_reachable,
+                                       check_die_faces, check_placement, check_priority, check_reachable,
                                        check_reaches_payment_end, run_structure_checks)
 
 
@@ -28,7 +28,7 @@ def only(findings, check: str):
 def test_bundled_rulebook_passes_every_check():
     results = run_structure_checks(build_graph(load_rulebook()))
     assert [r.check for r in results] == [c.id for c in STRUCTURE_CHECKS]
-    assert len(results) == 7
+    assert len(results) == 8
     assert all(r.holds for r in results), [f.text() for r in results for f in r.findings]
 
 
@@ -210,7 +210,7 @@ def test_check_command_reports_a_broken_rulebook(write_rulebook, op_index, capsy
 def test_check_command_on_the_bundled_rulebook(capsys):
     assert main(["--lang", "en", "check", "--engines", "structure"]) == 0
     out = capsys.readouterr().out
-    assert "Every check holds (7)." in out
+    assert "Every check holds (8)." in out
     for c in STRUCTURE_CHECKS:
         assert c.id in out
     assert "9 steps, 13 edges" in out and "A-strike-table" in out
@@ -229,3 +229,28 @@ def test_s6_table_citing_a_referenced_clause_without_assumption(write_rulebook):
         d["tables"]["die_faces"]["assumes"] = []
     [f] = only(check_citations(graph_of(write_rulebook(edit)), default_index()), "S6-citations")
     assert f.element == "table die_faces" and f.clauses == ("306",)
+
+
+@pytest.mark.parametrize("faces,says", [
+    ((1, 5), "rows for 6, which the die (1–5) never shows"),
+    ((1, 8), "no row for the die's faces 7, 8"),
+])
+def test_s8_die_faces_and_strike_table_rows(write_rulebook, faces, says):
+    """A draft with a 1–5 (or 1–8) die is caught: the strike table's rows are the faces 1–6 (RP134)."""
+    def edit(d):
+        d["tables"]["die_faces"]["rows"] = {"min": faces[0], "max": faces[1]}
+    [f] = only(check_die_faces(graph_of(write_rulebook(edit)), default_index()), "S8-die-faces")
+    assert says in f.text("en") and f.element == "table strike_table" and f.clauses == ("512.6.2/b4.1.1", "512.6.2/b1")
+    assert set(f.assumptions) == {"A-die-roll", "A-strike-table"}
+
+
+def test_a_scripted_die_the_rulebook_die_never_shows_fails_the_ruling(tmp_path):
+    """A ruling that scripts a 7 cannot be played on a 1–6 die: it fails and says why."""
+    from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
+
+    [path] = [p for p in shipped_rulings() if p.name == "512-attack-always-rolls.yaml"]
+    typo = tmp_path / "typo.yaml"
+    typo.write_text(path.read_text("utf-8").replace("dice: [5]", "dice: [7]"), "utf-8")
+    res = run_scenario(load_scenario(typo), load_rulebook())
+    assert not res.passed and res.trace.outcome == "out_of_choices"
+    assert "is 7, which this rulebook's die (1–6" in res.trace.events[-1].values["reason"]

@@ -73,3 +73,18 @@ def test_a_guarded_window_is_skipped_by_the_encoding_too():
     assert verdicts["P512.6-may-declare"].verdict == "violated"
     assert verdicts["P512.6-may-declare"].counterexample.reproduced
     assert verdicts["P512.6.4-block"].verdict == "proved" and verdicts["P512.6.4-block"].witness.follows
+
+
+def test_a_planted_fault_in_the_modification_trigger_words_is_caught_by_both_engines(monkeypatch):
+    """540.4.1 for resource modifications: were «при нападении» offered on a return strike (the
+    meaning of ``trigger`` on a modification dropped), the exhaustive pass and Z3 both report it."""
+    from ruleproof.model import semantics
+    from ruleproof.model.rulebook import load_rulebook
+
+    monkeypatch.setitem(semantics.OFFERS, "resource_modification", lambda E, f, words: E.true())
+    rb = load_rulebook()
+    only = frozenset({"P540.4.1-return-strike"})
+    b = Bounds()
+    out = explore(rb, bounded_worlds(b.x_max, b.loadouts), b, only=only)
+    assert list(out.violations) == ["P540.4.1-return-strike"]
+    assert [v.verdict for v in prove(rb, only=only).verdicts] == ["violated"]

@@ -40,7 +40,7 @@ def test_bundled_all_hold(bundled_report, tmp_path):
     paths = write_reports(bundled_report, tmp_path / "out", ALL, "en")
     assert sorted(p.name for p in paths) == ["report.html", "report.json", "report.junit.xml", "report.md"]
     md = (tmp_path / "out" / "report.md").read_text("utf-8")
-    assert "Every check holds (10)." in md and "Exit code: 0" in md and "No findings." in md
+    assert "Every check holds (11)." in md and "Exit code: 0" in md and "No findings." in md
     assert "| `S7-placement` |" in md and "✓ holds on 5 examples" in md
     assert not list((tmp_path / "out").glob("*.itf.json"))  # no counterexample, no trace file
 
@@ -337,7 +337,7 @@ def test_terminal_writer(m4_report, capsys):
     text = render(m4_report, "en", make_clause_text())
     assert "Counterexample: the highlighted events break the property" in text
     assert "State changes" in text and "initial state" in text and M4_PROP in text
-    assert "1 of 10 checks violated; findings: 1." in text and "Exit code: 1" in text
+    assert "1 of 11 checks violated; findings: 1." in text and "Exit code: 1" in text
     ru = render(m4_report, "ru", make_clause_text())
     assert "Контрпример: выделенные события нарушают свойство" in ru and "Код выхода: 1" in ru
     assert write_reports(m4_report, "unused", "term", "en", console=Console(width=120)) == []

@@ -53,14 +53,14 @@ def test_russian_output_has_russian_labels(capsys):
     out = capsys.readouterr().out
     headers = [ln for ln in out.splitlines() if "┃" in ln]
     assert all(CYRILLIC.search(h) for h in headers)
-    assert "Все проверки выполнены (7)." in out and "Допущения" in out
+    assert "Все проверки выполнены (8)." in out and "Допущения" in out
 
 
 def test_console_script_and_module_entry():
     for cmd in ([sys.executable, "-m", "ruleproof", "check"], [str(Path(sys.executable).parent / "ruleproof"), "check"]):
         proc = subprocess.run(cmd + ["--lang", "en", "--engines", "structure"], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
-        assert "Every check holds (7)." in proc.stdout
+        assert "Every check holds (8)." in proc.stdout
 
 
 def test_readme_documents_the_vocabulary_and_checks():
