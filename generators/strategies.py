@@ -59,7 +59,9 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
         return Feature(fid, kind, on_status=draw(st.sampled_from(["any", "hit", "blocked", "illegal"])),
                        effects=(Effect("wound", "source", 1),))
     if kind == "payment_trigger":
-        return Feature(fid, kind, on=draw(st.sampled_from(["payment", "acts", "closes_after"])))
+        on = draw(st.sampled_from(["payment", "acts", "closes_after"]))
+        return Feature(fid, kind, on=on, resources=draw(st.sampled_from([(), ("close",), ("crystal",)]))
+                       if on == "payment" else ())
     if kind == "resource_modification":  # «не закрывается после этой атаки», with trigger words or none (540.4.1)
         return Feature(fid, kind, resources=("close",), modifies="self", trigger=draw(st.sampled_from(("", *triggers))))
     if kind == "static_modifier":

@@ -147,6 +147,10 @@ class Concrete:
     def paid_any(self) -> Test:
         return lambda s, c: any(p[0] == c.id for p in s.action.paid)
 
+    def paid_resource(self, resource: str) -> Test:
+        """The card asked about paid ``resource`` in this action's payment."""
+        return lambda s, c: any(p[0] == c.id and p[1] == resource for p in s.action.paid)
+
     def markers(self) -> Test:
         return lambda s, c: c.action_markers
 

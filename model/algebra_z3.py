@@ -154,6 +154,12 @@ class Symbolic:
             return self.sy.bit(paid, 1)
         return self.sy.false()
 
+    def paid_resource(self, resource: str):
+        """The card paid ``resource``: the paid vector's bits are the menu's cost entries (source's
+        close, defender's close, source's crystals)."""
+        bit = {("src", "close"): 0, ("def", "close"): 1, ("src", "crystal"): 2}.get((self.role, resource))
+        return self.sy.false() if bit is None else self.sy.bit(self.S["paid"], bit)
+
     def markers(self):
         """A card's action markers as a 4-bit value (the vector holds the source's as 2 bits, the
         defender's in the world: they do not change in an action of the source)."""

@@ -62,7 +62,8 @@ class Feature:
     on: str = "payment"  # payment_trigger: payment | acts | closes_after
     effects: tuple[Effect, ...] = ()
     then_if_healthy: tuple[str, ...] = ()  # resources whose payment is modified if the card is healthy after
-    resources: tuple[str, ...] = ()  # resource_modification / resource_modifier: resources not paid
+    resources: tuple[str, ...] = ()  # resource_modification / resource_modifier: resources not paid;
+    # payment_trigger «при оплате X»: the resources whose payment fires it (none: any)
     modifies: str = "source"  # resource_modification: whose resources (a card reference)
     form: str = "stays_open"
     limit: int | None = None

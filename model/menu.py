@@ -128,6 +128,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("src", _f("a_after", "after_ability", on_status="any", effects=(Effect("wound", "source", 1),))),
     Option("tgt", _f("b_after_ill", "after_ability", on_status="illegal", effects=(Effect("wound", "source", 1),))),
     Option("src", _f("a_paid", "payment_trigger", on="payment")),
+    Option("src", _f("a_paid_crystal", "payment_trigger", on="payment", resources=("crystal",))),
     Option("def", _f("d_paid", "payment_trigger", on="payment")),
     Option("src", _f("a_acts", "payment_trigger", on="acts")),
     Option("src", _f("a_closes", "payment_trigger", on="closes_after")),

@@ -99,12 +99,12 @@ def _after_ability(E, f, words):
 
 def _payment_trigger(E, f, words):
     """512.7/b2: «закрывается после» once the card is closed, «когда действует» for the acting card,
-    «при оплате» for a card that paid something."""
+    «при оплате» for a card that paid something — «при оплате X» (``resources``) one that paid X."""
     if f.on == "closes_after":
         return E.closed()
     if f.on == "acts":
         return E.is_source()
-    return E.paid_any()
+    return E.or_(*[E.paid_resource(r) for r in f.resources]) if f.resources else E.paid_any()
 
 
 def _resource_modification(E, f, words):

@@ -822,20 +822,31 @@ def _pt_bad(M, S, h):
         for f in M.features(_on_payment)]))
 
 
+def _pt_unpaid_offered(M, ev, pre, new, h):
+    """At a turn of the payment stage: an «on payment [X]» feature offered though its card paid no [X]."""
+    if not ev.turn or ev.kind != "payment":
+        return None
+    return M.or_(*[M.and_(M.offered(pre, ev, f), M.not_(M.paid_by(h["ht_payers"], f)))
+                   for f in M.features(_on_payment)])
+
+
 def _pt_premise(M, S, h):
     """The situation 512.7/b2 speaks of: a card that paid holds an «on payment» feature, and the run ends."""
     return M.and_then(M.and_(M.on(h["ht_pay"]), M.done(S)), lambda: M.or_(*[
         M.and_(M.has(S, f), M.paid_by(h["ht_payers"], f)) for f in M.features(_on_payment)]))
 
 
-prop("P512.7-payment-triggers", ("512.7/b2",), "после оплаты срабатывают особенности «при оплате» карт, которые "
-     "платили", "after paying, the «on payment» features of the cards that paid fire",
+prop("P512.7-payment-triggers", ("512.7/b2",), "после оплаты срабатывают особенности «при оплате [X]» карт, которые "
+     "платили [X]", "after paying, the «on payment [of X]» features of the cards that paid [X] fire",
      Monitor("P512.7-payment-triggers",
              (flag("ht_pay", "pay_reserved", _on_run("pay_reserved", _true)),
-              value("ht_payers", 2, "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.payers(new))),
-              value("ht_off", 1, ("pay_reserved", "play", "pass"), _pt_offered, each=_on_payment)),
+              value("ht_payers", 3, "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.payers(new))),
+              value("ht_off", 1, ("pay_reserved", "play", "pass"), _pt_offered, each=_on_payment),
+              flag("ht_wrong", ("play", "pass"), _pt_unpaid_offered)),
              (Bad(_pt_bad, "особенность «при оплате» заплатившей карты не сработала после оплаты (512.7)",
-                  "an «on payment» feature of a card that paid did not fire after paying (512.7)"),),
+                  "an «on payment» feature of a card that paid did not fire after paying (512.7)"),
+              Bad(lambda M, S, h: M.on(h["ht_wrong"]), "особенность «при оплате [X]» предложена карте, которая [X] не "
+                  "платила (512.7)", "an «on payment [of X]» feature was offered to a card that paid no [X] (512.7)")),
              _pt_premise, "a card that paid holds an «on payment» feature, and the action completes",
              "заплатившая карта обладает особенностью «при оплате», и игродействие завершается",
              # who is offered what depends on who has priority: without the windows' shape Spacer's first

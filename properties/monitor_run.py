@@ -313,11 +313,13 @@ class Concrete:
         return ev.op == "play" and ev.key == f.key
 
     def payers(self, S) -> frozenset:
-        """The cards that paid something."""
-        return frozenset(c for c, _, _ in S.action.paid)
+        """What was paid: (card, resource) pairs."""
+        return frozenset((c, r) for c, r, _ in S.action.paid)
 
     def paid_by(self, payers, f: Handle) -> bool:
-        return bool(payers) and f.card in payers
+        """``f``'s card paid what its «при оплате [X]» speaks of (X: its ``resources``; none: anything)."""
+        wanted = f.feature.resources
+        return bool(payers) and any(c == f.card and (not wanted or r in wanted) for c, r in payers)
 
 
 

@@ -246,12 +246,14 @@ class Symbolic:
         return ev.op == "play" and ev.key == f.index
 
     def payers(self, S):
-        sy = self.sy
-        p = S["paid"]
-        return z3.Concat(sy.b(sy.bit(p, 1)), sy.b(z3.Or(sy.bit(p, 0), sy.bit(p, 2))))  # bit 0: the source, 1: the defender
+        return S["paid"]  # bit 0: the source's close, 1: the defender's close, 2: the source's crystals
 
     def paid_by(self, payers, f: Opt):
-        return self.sy.bit(payers, {"src": 0, "def": 1}[f.role])
+        sy = self.sy
+        bits = {("src", "close"): 0, ("def", "close"): 1, ("src", "crystal"): 2}
+        mine = [b for (role, res), b in bits.items() if role == f.role and (not f.feature.resources
+                                                                             or res in f.feature.resources)]
+        return z3.Or(*[sy.bit(payers, b) for b in mine]) if mine else sy.false()
 
 
 

@@ -48,14 +48,15 @@ def witness(rb: Rulebook, sy: System, form, timeout_ms: int, seed: int, max_dept
     return None, None, None
 
 
-#: interpreter paths (:mod:`.hints`) tried for the vacuity witnesses before any Spacer query
-HINT_PATHS = 8
+#: interpreter paths (:mod:`.hints`) tried for the vacuity witnesses before any Spacer query (each is
+#: asked every premise still open; following one costs a fraction of a Spacer query)
+HINT_PATHS = 12
 
 
 def witnesses(rb: Rulebook, sy: System, verdicts: list, timeout_ms: int, seed: int, max_depth: int,
                hints: int | None = None) -> None:
     """The vacuity witnesses of ``verdicts`` (on one shared system).  First up to ``hints`` paths of
-    interpreter runs (:func:`.hints.hint_paths`), until two in a row reach nothing new: each is executed
+    interpreter runs (:func:`.hints.hint_paths`), or until every premise is reached: each is executed
     symbolically and every premise still open asked of its last state (the world and the dice left to
     the solver).  Then each premise still open gets a Spacer query; the path it finds is tried, the
     same way, for the premises after it."""
@@ -65,14 +66,12 @@ def witnesses(rb: Rulebook, sy: System, verdicts: list, timeout_ms: int, seed: i
         started = time.perf_counter()
         paths = hint_paths(rb, sy, _pc_successors(sy), seed)[:hints]
         open_[0].seconds += time.perf_counter() - started
-        dry = 0  # paths in a row that reached no open premise: two end the hints
         for path in paths:
-            if not open_ or dry == 2:
+            if not open_:
                 break
             started = time.perf_counter()
             found = follow(sy, lambda _sy, _S: _sy.true(), path, seed, timeout_ms)
             closed = _on_path(rb, sy, found, open_) if found is not None else []
-            dry = 0 if closed else dry + 1
             for v in closed or open_[:1]:
                 v.seconds += (time.perf_counter() - started) / max(1, len(closed))
     while open_:

@@ -22,6 +22,7 @@ KILLS: dict[str, list[str]] = {
     "kele-defender": ["return-strike-not-a-strike", "M5"],
     "kele-assault-variant": ["assault-fires-on-return-strike"],
     "modification-on-return-strike": ["return-strike-not-a-strike", "assault-fires-on-return-strike"],
+    "payment-per-resource": ["no-payment-triggers", "no-payment"],
     "stays-open-printed": ["M4", "M5", "M6"],
     "needs-resource": ["no-resource-check", "short-declaration-goes-on"],
     "modified-still-blocked": ["modified-skips-blocking", "blocked-goes-on"],

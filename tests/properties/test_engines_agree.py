@@ -88,3 +88,23 @@ def test_a_planted_fault_in_the_modification_trigger_words_is_caught_by_both_eng
     out = explore(rb, bounded_worlds(b.x_max, b.loadouts), b, only=only)
     assert list(out.violations) == ["P540.4.1-return-strike"]
     assert [v.verdict for v in prove(rb, only=only).verdicts] == ["violated"]
+
+
+def test_a_planted_fault_in_the_payment_trigger_resources_is_caught_by_both_engines(monkeypatch):
+    """512.7/b2 per resource: were «при оплате кристаллов» offered to a card that paid only its
+    closing (``resources`` of a payment trigger ignored), the exhaustive pass and Z3 both report it."""
+    from ruleproof.model import semantics
+    from ruleproof.model.rulebook import load_rulebook
+
+    real = semantics.OFFERS["payment_trigger"]
+
+    def loose(E, f, words):
+        return E.paid_any() if f.on == "payment" else real(E, f, words)
+
+    monkeypatch.setitem(semantics.OFFERS, "payment_trigger", loose)
+    rb = load_rulebook()
+    only = frozenset({"P512.7-payment-triggers"})
+    b = Bounds()
+    out = explore(rb, bounded_worlds(b.x_max, b.loadouts), b, only=only)
+    assert list(out.violations) == ["P512.7-payment-triggers"]
+    assert [v.verdict for v in prove(rb, only=only).verdicts] == ["violated"]
