@@ -48,6 +48,9 @@ clauses and the offending events — the expectation of a counterexample saved a
 
 from __future__ import annotations
 
+import difflib
+from functools import lru_cache
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -403,8 +406,33 @@ def check_assumptions(sc: Scenario, rb: Rulebook) -> None:
                                  known=", ".join(rb.spec.assumptions) or "—")
 
 
+def window_ids(rb: Rulebook) -> tuple[str, ...]:
+    """The ids of the rulebook's priority windows, in step order."""
+    return tuple(op.params["id"] for step in rb.spec.steps.values() for op in step.operations if op.op == "window")
+
+
+@lru_cache(maxsize=1)
+def _bundled_windows() -> tuple[str, ...]:
+    from .rulebook import load_rulebook
+
+    return window_ids(load_rulebook())
+
+
+def check_windows(sc: Scenario, rb: Rulebook) -> None:
+    """A scripted response names a window of the rulebook it runs on, or of the bundled rulebook (a
+    draft that dropped a window makes the ruling fail, "never offered"); any other id is a misspelling
+    — refused, lest the ruling pass for the wrong reason."""
+    known = window_ids(rb)
+    for j, r in enumerate(sc.spec.responses):
+        if r.window not in known and r.window not in _bundled_windows():
+            near = difflib.get_close_matches(r.window, list(known), n=1)  # the likeliest first
+            raise RuleproofError("RP165", sc.where(("responses", j, "window")), window=r.window,
+                                 known=", ".join([*near, *(k for k in known if k not in near)]))
+
+
 def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
     check_assumptions(sc, rb)
+    check_windows(sc, rb)
     choices = sc.choices()
     trace = run(rb, sc.initial_state(), choices)
     trace.unused = choices.left_over()

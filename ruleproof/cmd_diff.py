@@ -42,6 +42,9 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="worker processes: each engine on each rulebook is a task (default auto: one per core)")
     p.add_argument("--format", choices=("term", "json"), default="term")
+    p.add_argument("--no-cache", action="store_true",
+                   help="run every engine on the base again (by default its results are kept in .ruleproof-cache/ "
+                        "and reused while the base, the options and ruleproof itself are unchanged)")
     p.add_argument("--report", metavar="DIR", help="also write diff.md and diff.json into DIR (atomically)")
     p.add_argument("--save-ruling", metavar="PATH",
                    help="save the draft's first new counterexample (a property it breaks) as a ruling scenario")
@@ -60,7 +63,10 @@ def run(args, lang: str) -> int:
     bounds = parse_bounds(args.bounds, Bounds())
     jobs = check_jobs(args.jobs)
     base, draft = load_rulebook(args.base), load_rulebook(args.draft)
-    out = diff_rulebooks(base, draft, engines, bounds, jobs=jobs, examples=args.examples, seed=args.seed)
+    from ruleproof.generators.run import CACHE_DIR
+
+    out = diff_rulebooks(base, draft, engines, bounds, jobs=jobs, examples=args.examples, seed=args.seed,
+                         cache_dir=None if args.no_cache else CACHE_DIR)
     saved = None
     if args.save_ruling:
         if out.counterexamples:
@@ -137,6 +143,8 @@ def _print(con, out, lang: str, clause_text, args) -> None:
     con.print(t("diff_engines", lang))
     for e, b, d, n in engine_rows(out):
         con.print(t("diff_engine_row", lang, engine=e, base=b, draft=d, n=n))
+    if out.cached:
+        con.print(t("diff_cached", lang, engines=", ".join(out.cached)))
     verdict = "diff_changed" if out.changed else "diff_unchanged"
     con.print(f"[bold]{t(verdict, lang)}[/] ({out.seconds:.1f} s; {', '.join(out.engines)})")
 
@@ -182,6 +190,7 @@ def to_json(out, clause_text) -> dict:
     return {
         "schema": SCHEMA, "changed": out.changed, "engines": list(out.engines), "seconds": round(out.seconds, 2),
         "timings": {k: round(v, 2) for k, v in out.timings.items()},
+        "base_from_cache": list(out.cached),
         "base": {"id": out.base.spec.id, "path": str(out.base.path)},
         "draft": {"id": out.draft.spec.id, "path": str(out.draft.path)},
         "changes": [{"what": c.what, "element": c.element, "clauses": list(c.clauses), "en": c.en, "ru": c.ru,

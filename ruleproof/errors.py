@@ -246,6 +246,10 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("'{key}' ничего не значит для особенности вида '{kind}': ключ был бы проигнорирован",
                "уберите его или смените вид: '{key}' читается только для {kinds}"),
     },
+    "RP165": {
+        "en": ("no window '{window}' in this rulebook", "name one of its windows: {known}"),
+        "ru": ("в своде нет окна '{window}'", "укажите одно из его окон: {known}"),
+    },
     "RP170": {
         "en": ("unknown property '{property}' in --only", "name properties of the catalogue: {known}"),
         "ru": ("неизвестное свойство '{property}' в --only", "укажите свойства из каталога: {known}"),

@@ -126,6 +126,10 @@ _LABELS: dict[str, tuple[str, str]] = {
                    "{units} units: the weakest draft that breaks it is caught by a property — {property}, a check — "
                    "{check}, rulings only — {rulings}; unnoticed — {unnoticed}; no change — {no_change}; broken by no "
                    "draft — {not_broken} ({seconds:.0f} s)"),
+    "diff_cached": ("Результаты базового свода взяты из кэша (.ruleproof-cache/; свод, параметры и ruleproof не "
+                    "менялись): {engines}. Запустить заново: --no-cache",
+                    "The base rulebook's results came from the cache (.ruleproof-cache/; the base, the options and "
+                    "ruleproof are unchanged): {engines}. To run them again: --no-cache"),
     "rules_text_from": ("Текст правил: {src} ({n} единиц)", "Rules text: {src} ({n} units)"),
     # clause consistency (ruleproof consistency) — keys cons_*
     "cons_title": ("Согласованность пунктов: временные утверждения пунктов и порядок свода (Z3)",

@@ -119,7 +119,7 @@ def _hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.generators.run import hypothesis_pass
 
     out = hypothesis_pass(rb, examples=opts["examples"], seed=opts.get("seed"), rulebook_arg=opts.get("rulebook_arg"),
-                          progress=opts.get("progress"))
+                          progress=opts.get("progress"), **({"shrinks": opts["shrinks"]} if "shrinks" in opts else {}))
     cx = {pid: list(exc.events) for pid, exc in out.violations.items()}
     return EngineRun("hypothesis", out.results, out.seconds, {"examples": out.examples, "seed": out.seed}, cx, out)
 

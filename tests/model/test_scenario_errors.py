@@ -78,6 +78,14 @@ def test_trigger_words_on_a_block_are_refused(write_scenario, capsys):
     bad(write_scenario(edit), capsys, "RP164", "'trigger'", "'block'", "effect_trigger, resource_modification")
 
 
+def test_a_misspelt_window_in_a_response(write_scenario, capsys):
+    """A response in a window no rulebook has: refused (it would only be "never offered", and an
+    expectation could pass for the wrong reason); the likeliest window is named first."""
+    def edit(d):
+        d["responses"][0]["window"] = "effect_trigers"
+    bad(write_scenario(edit), capsys, "RP165", "'effect_trigers'", "name one of its windows: effect_triggers, ")
+
+
 def test_unknown_clause(write_scenario, capsys):
     bad(write_scenario(lambda d: d.update(clauses=["540.9"])), capsys, "RP121", "'540.9'")
 

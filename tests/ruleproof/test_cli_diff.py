@@ -116,6 +116,19 @@ def test_the_bundled_rulebook_against_itself(base):
     assert not d.changed and d.difference is None
 
 
+def test_the_base_results_are_kept_and_reused(base, tmp_path):
+    """The base's engine runs come from the cache the second time, with the same verdicts; a base that
+    differs in anything (here its id) is run again."""
+    draft = load_rulebook(DRAFTS / "marker-only-when-paid.yaml")
+    bounds = Bounds(x_max=0, loadouts=("none",))
+    first = diff_rulebooks(base, draft, BOUNDED, bounds=bounds, cache_dir=tmp_path)
+    again = diff_rulebooks(base, draft, BOUNDED, bounds=bounds, cache_dir=tmp_path)
+    assert first.cached == () and set(again.cached) == {"conformance", "rulings", "exhaustive"}
+    assert again.verdicts == first.verdicts and again.rulings == first.rulings and first.changed
+    other = load_rulebook(DRAFTS / "reworded.yaml")
+    assert diff_rulebooks(other, draft, BOUNDED, bounds=bounds, cache_dir=tmp_path).cached == ()
+
+
 # --- the command ------------------------------------------------------------------------------------------
 
 def test_cli_diff_against_itself_exits_0(capsys):

@@ -1,0 +1,92 @@
+"""Engine runs kept on disk, keyed by everything that decides them.
+
+`diff` checks every draft against the same base rulebook; the base's results (Z3's proofs, the
+exhaustive pass, Hypothesis under its fixed seed, the rulings, conformance) are the same every time,
+so they are computed once.  The key is a digest of the rulebook's content, the engine, its options,
+the versions of Z3 and Hypothesis, the Hypothesis profile, and every file of ruleproof itself (code,
+clause index, shipped rulings): any change to any of them is a miss.  A file that cannot be read
+back is a miss too — the run is made again, never trusted half-written (files are written
+atomically).
+
+>>> import tempfile
+>>> calls = []
+>>> def engine(rb, opts):
+...     calls.append(opts["n"])
+...     return {"n": opts["n"]}
+>>> with tempfile.TemporaryDirectory() as d:
+...     a = cached_run(engine, "rulebook text", "demo", {"n": 1}, d)
+...     b = cached_run(engine, "rulebook text", "demo", {"n": 1}, d)
+...     c = cached_run(engine, "rulebook text", "demo", {"n": 2}, d)
+>>> (a, b, c, calls)
+(({'n': 1}, False), ({'n': 1}, True), ({'n': 2}, False), [1, 2])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import pickle
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+__all__ = ["cached_run", "code_digest", "run_key"]
+
+#: the packages whose files decide a run (code, the clause index, the bundled rulebook, the rulings)
+_PACKAGES = ("ruleproof", "ruleproof.model", "ruleproof.generators", "ruleproof.properties", "ruleproof.reports",
+             "ruleproof.rulebooks", "ruleproof.rulings")
+#: the options that change no result (where progress goes)
+_IRRELEVANT = ("progress",)
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A digest of every .py and .yaml file of ruleproof's packages (their data folders included)."""
+    h = hashlib.sha256()
+    for name in _PACKAGES:
+        root = Path(importlib.import_module(name).__file__).parent
+        for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".yaml")
+                           and "__pycache__" not in p.parts):
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _versions() -> str:
+    import hypothesis
+    import z3
+
+    from ruleproof.generators.run import load_profile
+
+    return f"z3 {z3.get_full_version()}; hypothesis {hypothesis.__version__}; profile {load_profile()}"
+
+
+def run_key(content: str, engine: str, opts: dict) -> str:
+    """The cache key of ``engine`` run with ``opts`` on a rulebook whose content is ``content``."""
+    shown = {k: repr(v) for k, v in sorted(opts.items()) if k not in _IRRELEVANT}
+    blob = json.dumps([code_digest(), _versions(), engine, shown, content], ensure_ascii=False)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def cached_run(run: Callable, rb, engine: str, opts: dict, cache_dir) -> tuple[object, bool]:
+    """``run(rb, opts)``, or its result kept under ``cache_dir`` from an earlier call with the same key;
+    returns (result, whether it came from the cache).  ``rb``: a rulebook (its spec is the content) or
+    the content itself."""
+    from ruleproof.errors import RuleproofError
+    from ruleproof.fileio import write_atomic
+
+    content = rb if isinstance(rb, str) else rb.spec.model_dump_json()
+    path = Path(cache_dir) / "runs" / f"{engine}-{run_key(content, engine, opts)}.pickle"
+    if path.exists():
+        try:
+            return pickle.loads(path.read_bytes()), True
+        except Exception:  # a file of another version, or damaged: made again
+            pass
+    result = run(rb, opts)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, pickle.dumps(result))
+    except (OSError, RuleproofError):  # a read-only folder: the run is still good, only not kept
+        pass
+    return result, False
