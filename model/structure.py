@@ -273,18 +273,11 @@ def check_die_faces(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
     lo, hi = die["rows"]["min"], die["rows"]["max"]
     faces = set(range(lo, hi + 1))
     rows = {int(k) for k in strike["rows"] if str(k).lstrip("-").isdigit()}
-    out = []
     assumes = (*die.get("assumes", ()), *strike.get("assumes", ()))
-    if rows - faces:
-        extra = ", ".join(map(str, sorted(rows - faces)))
-        out.append(_finding("S8-die-faces", ("512.6.2/b4.1.1", "512.6.2/b1"),
-                            f"в таблице ударов есть строки для {extra}, а кубик ({lo}–{hi}) таких граней не имеет",
-                            f"the strike table has rows for {extra}, which the die ({lo}–{hi}) never shows",
-                            "table strike_table", strike["where"], assumes))
-    if faces - rows:
-        missing = ", ".join(map(str, sorted(faces - rows)))
-        out.append(_finding("S8-die-faces", ("512.6.2/b4.1.1", "512.6.2/b1"),
-                            f"для граней {missing} кубика ({lo}–{hi}) в таблице ударов нет строки",
-                            f"the strike table has no row for the die's faces {missing} (die {lo}–{hi})",
-                            "table strike_table", strike["where"], assumes))
-    return out
+    extra, missing = (", ".join(map(str, sorted(x))) for x in (rows - faces, faces - rows))
+    texts = ((extra, f"в таблице ударов есть строки для {extra}, а кубик ({lo}–{hi}) таких граней не имеет",
+              f"the strike table has rows for {extra}, which the die ({lo}–{hi}) never shows"),
+             (missing, f"для граней {missing} кубика ({lo}–{hi}) в таблице ударов нет строки",
+              f"the strike table has no row for the die's faces {missing} (die {lo}–{hi})"))
+    return [_finding("S8-die-faces", ("512.6.2/b4.1.1", "512.6.2/b1"), ru, en, "table strike_table", strike["where"],
+                    assumes) for which, ru, en in texts if which]

@@ -75,36 +75,27 @@ def test_a_guarded_window_is_skipped_by_the_encoding_too():
     assert verdicts["P512.6.4-block"].verdict == "proved" and verdicts["P512.6.4-block"].witness.follows
 
 
-def test_a_planted_fault_in_the_modification_trigger_words_is_caught_by_both_engines(monkeypatch):
-    """540.4.1 for resource modifications: were «при нападении» offered on a return strike (the
-    meaning of ``trigger`` on a modification dropped), the exhaustive pass and Z3 both report it."""
+def _loose_payment_trigger(real):
+    """«при оплате кристаллов» offered to any card that paid anything (``resources`` ignored)."""
+    return lambda E, f, words: E.paid_any() if f.on == "payment" else real(E, f, words)
+
+
+@pytest.mark.parametrize("kind, planted, pid", [
+    # 540.4.1 for resource modifications: «при нападении» offered on a return strike (``trigger`` dropped)
+    ("resource_modification", lambda real: lambda E, f, words: E.true(), "P540.4.1-return-strike"),
+    # 512.7/b2 per resource: «при оплате X» offered to a card that paid no X
+    ("payment_trigger", _loose_payment_trigger, "P512.7-payment-triggers"),
+])
+def test_a_planted_fault_in_an_offer_is_caught_by_both_engines(monkeypatch, kind, planted, pid):
+    """A fault planted in the one meaning of a feature kind's offer: the exhaustive pass and Z3 both
+    report the property that speaks of it."""
     from ruleproof.model import semantics
     from ruleproof.model.rulebook import load_rulebook
 
-    monkeypatch.setitem(semantics.OFFERS, "resource_modification", lambda E, f, words: E.true())
+    monkeypatch.setitem(semantics.OFFERS, kind, planted(semantics.OFFERS.get(kind)))
     rb = load_rulebook()
-    only = frozenset({"P540.4.1-return-strike"})
+    only = frozenset({pid})
     b = Bounds()
     out = explore(rb, bounded_worlds(b.x_max, b.loadouts), b, only=only)
-    assert list(out.violations) == ["P540.4.1-return-strike"]
-    assert [v.verdict for v in prove(rb, only=only).verdicts] == ["violated"]
-
-
-def test_a_planted_fault_in_the_payment_trigger_resources_is_caught_by_both_engines(monkeypatch):
-    """512.7/b2 per resource: were «при оплате кристаллов» offered to a card that paid only its
-    closing (``resources`` of a payment trigger ignored), the exhaustive pass and Z3 both report it."""
-    from ruleproof.model import semantics
-    from ruleproof.model.rulebook import load_rulebook
-
-    real = semantics.OFFERS["payment_trigger"]
-
-    def loose(E, f, words):
-        return E.paid_any() if f.on == "payment" else real(E, f, words)
-
-    monkeypatch.setitem(semantics.OFFERS, "payment_trigger", loose)
-    rb = load_rulebook()
-    only = frozenset({"P512.7-payment-triggers"})
-    b = Bounds()
-    out = explore(rb, bounded_worlds(b.x_max, b.loadouts), b, only=only)
-    assert list(out.violations) == ["P512.7-payment-triggers"]
+    assert list(out.violations) == [pid]
     assert [v.verdict for v in prove(rb, only=only).verdicts] == ["violated"]
