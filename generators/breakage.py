@@ -34,6 +34,8 @@ from typing import Iterable
 from ruleproof.model.clauses import ClauseIndex, default_index
 from ruleproof.properties.catalogue import PROPERTIES
 
+from .selftest import PROPERTY_IDS
+
 __all__ = ["BreakRow", "CLASSES", "breakage", "draft_class"]
 
 #: the classes of a draft, strongest first (a unit's coverage is the weakest that changes behaviour)
@@ -45,8 +47,7 @@ def draft_class(result) -> str:
     if result.status in ("equivalent", "undecided", "invalid"):
         return "no change"
     kills = result.killed_by
-    pids = {p.id for p in PROPERTIES}
-    if any(k in pids for k in kills):
+    if any(k in PROPERTY_IDS for k in kills):
         return "property"
     if any(not k.startswith("ruling:") for k in kills):
         return "check"
