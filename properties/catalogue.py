@@ -679,8 +679,9 @@ prop("P512.6-active-player-first", ("512.6.2/b2", "512.6.2/b3", "512.6.3/b1", "5
              lambda M, S, h: M.on(h["hw1_seen"]), "a priority window opens", "открывается окно приоритета"))
 
 
-def _rank(kind: str) -> int:
-    return STEP_ORDER.index(kind) + 1
+#: each step's place in 512.6.1's order (1 = the first); a monitor's 4-bit value
+_RANKS = {kind: i + 1 for i, kind in enumerate(STEP_ORDER)}
+_rank = _RANKS.__getitem__
 
 
 prop("P512.6.1-order", ("512.6.1", "512.6.6/b4"), "шаги выполнения идут в порядке 512.6.1, оплата — после них",
@@ -713,14 +714,19 @@ def _left_out(M, ev, pre, new, h, allowed: bool):
     left out — with (``allowed``) or without a clause that lets the action leave it out."""
     if ev.kind == "declaration":
         return None
-    here, found = _rank(ev.kind), []
-    refused = M.field_is(pre, "resources_ok", False)
-    for kind, may in _MAY_SKIP:
-        if _rank(kind) < here:
-            skip = M.ult(h["hn_last"], M.num(_rank(kind), 4))
-            ok = M.or_(may(M, pre), refused)
-            found.append(M.and_(skip, ok if allowed else M.not_(ok)))
-    return M.or_(*found) if found else None
+    here, last = _rank(ev.kind), h["hn_last"]
+    between = [(rank, may) for rank, may in ((_rank(kind), may) for kind, may in _MAY_SKIP) if rank < here]
+    if not between:
+        return None
+
+    def why(may):  # the clause's condition, asked only for a step that was left out
+        ok = M.or_(may(M, pre), M.field_is(pre, "resources_ok", False))
+        return ok if allowed else M.not_(ok)
+
+    def left_out():
+        return M.or_(*[M.and_then(M.ult(last, M.num(rank, 4)), lambda may=may: why(may)) for rank, may in between])
+    # a step is left out only when the last one entered is not the one just before
+    return M.and_then(M.ult(last, M.num(here - 1, 4)), left_out)
 
 
 prop("P512.6.1-steps-happen", ("512.6.1", "512.6.2", "512.6.3/b3", "512.6.4/b3", "512.6.6/b4"),
