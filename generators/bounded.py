@@ -63,6 +63,9 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
     "printed": ((_f("a_open", "resource_modifier", form="per_turn", resources=("close",), limit=1),),
                 (_f("b_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
                     applies_to=ATTACKS),)),
+    # 540.3 «если иного не указано в тексте особенности»: a 540.1 text that also waives the action marker
+    "waiver": ((_f("a_quiet", "resource_modifier", form="stays_open", resources=("close",), action_marker=False),),
+               ()),
 }
 
 

@@ -174,6 +174,10 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("marker-before-payment", ("540.3.1",), "маркер действия выдаётся до оплаты",
        "the action marker is given before payment")(
         lambda d: _move(d, "payment", "give_action_marker", "payment", 0)),
+    _m("marker-despite-text", ("540.3",), "карта получает маркер действия, даже если текст особенности, "
+       "модифицирующей её ресурсы, говорит иное", "the card gets the action marker even when the text of a "
+       "feature that modifies its resources says otherwise")(
+        lambda d: _set(d, "payment", "give_action_marker", "unless_text", False)),
     _m("no-modification-during-execution", ("540.4",), "модификация ресурсов во время выполнения не разрешена",
        "no resource modification during execution")(
         lambda d: _allows(d, "effect_triggers", lambda a: [k for k in a if k != "resource_modification"])),

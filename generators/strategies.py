@@ -63,14 +63,15 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
         return Feature(fid, kind, on=on, resources=draw(st.sampled_from([(), ("close",), ("crystal",)]))
                        if on == "payment" else ())
     if kind == "resource_modification":  # «не закрывается после этой атаки», with trigger words or none (540.4.1)
-        return Feature(fid, kind, resources=("close",), modifies="self", trigger=draw(st.sampled_from(("", *triggers))))
+        return Feature(fid, kind, resources=("close",), modifies="self", trigger=draw(st.sampled_from(("", *triggers))),
+                       action_marker=draw(st.booleans()))  # 540.3: its text may waive the action marker
     if kind == "static_modifier":
         return Feature(fid, kind, amount=-1, condition=("source_at_least", "movement", draw(st.integers(1, 3))),
                        applies_to=ATTACKS)
     if kind == "resource_modifier":
         form = draw(st.sampled_from(["stays_open", "closes_only_after_assault", "per_turn"]))
         return Feature(fid, kind, form=form, resources=("close",),
-                       limit=draw(st.integers(1, 2)) if form == "per_turn" else None)
+                       limit=draw(st.integers(1, 2)) if form == "per_turn" else None, action_marker=draw(st.booleans()))
     return f  # reroll, protection, prevention, replacement, block: no parameters
 
 

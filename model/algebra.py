@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-__all__ = ["Concrete", "Ctx", "LEGAL", "STATUS_CODES", "OPAQUE", "exemptions", "short_entries", "number", "dice_fold"]
+__all__ = ["Concrete", "Ctx", "LEGAL", "STATUS_CODES", "OPAQUE", "exemptions", "marker_waived", "short_entries", "number",
+           "dice_fold"]
 
 #: how the vector holds the action's legality (None: not checked yet)
 LEGAL = {None: 0, True: 1, False: 2}
@@ -324,14 +325,15 @@ class Concrete:
         return cards
 
     def push_modification(self, mods: Test, feature: str, ref: str, resources: tuple, form: str = "stays_open",
-                          limit: int | None = None) -> Test:
+                          limit: int | None = None, action_marker: bool = True) -> Test:
         """The action's resource modifications (540.4) with one more: ``feature`` spares the card ``ref``
-        names paying ``resources``."""
+        names paying ``resources`` (``action_marker`` False: its text says the acting card gets no
+        action marker, 540.3)."""
         from .fields import resolve
         from .state import Modification
 
         return lambda s, c: mods(s, c) + (Modification(feature, resolve(s, ref, c.card), resources, s.step, form,
-                                                        limit),)
+                                                        limit, action_marker),)
 
     # --- what an action costs (540.2, 542.2) ---------------------------------------------------------------
     def resource(self, card: str, res: str) -> Test:
@@ -354,6 +356,11 @@ class Concrete:
     # --- aggregates over the world (the concrete world: its cards and their features) ------------------
     def any_exempt(self) -> Test:
         return lambda s, c: bool(exemptions(s))
+
+    def marker_waived(self) -> Test:
+        """540.3 «если иного не указано в тексте особенности»: a feature that modifies the acting card's
+        resources in this action says in its text that the card gets no action marker."""
+        return lambda s, c: marker_waived(s)
 
 
 def number(action, amount):
@@ -442,6 +449,18 @@ def exemptions(s, markers: dict[str, int] | None = None) -> dict[tuple[str, str]
     if markers is None:
         _LAST_EXEMPT[:] = (s, out)
     return out
+
+
+def marker_waived(s) -> bool:
+    """In a concrete state: a modification of the executing action that spares the acting card, or a
+    540.1 text of that card that applies to the action (:func:`~.semantics.exempts`), says the card
+    gets no action marker (540.3)."""
+    src = s.action.source
+    if any(m.card == src and not m.action_marker for m in s.action.modifications):
+        return True
+    card = s.card(src)
+    return any(f.kind == "resource_modifier" and not f.action_marker and f.resources and _exempt_test(f)(s, card)
+               for f in card.features)
 
 
 #: the last state :func:`exemptions` was asked of, and its answer (states are immutable; callers only read it)

@@ -173,6 +173,9 @@ class Symbolic:
     def any_exempt(self):
         return z3.Or(*self.sy.exempt(self.S, True, markers_src=self._markers))
 
+    def marker_waived(self):
+        return self.sy.marker_waived(self.S)
+
     # --- the fields operations read and write (:mod:`.fields`) ------------------------------------------
     def get(self, name: str):
         f = FIELDS[name]
@@ -412,13 +415,16 @@ class Symbolic:
         return Rec("cards", out)
 
     def push_modification(self, mods, feature: str, ref: str, resources: tuple, form: str = "stays_open",
-                          limit: int | None = None):
-        """The vector records, per card, that a modification spares its closing."""
+                          limit: int | None = None, action_marker: bool = True):
+        """The vector records, per card, that a modification spares its closing (and, for the source,
+        that its text waives the action marker, 540.3)."""
         role = self._role(ref)
         if "close" not in resources or role not in ("src", "def"):
             raise ValueError(f"a resource modification of {ref} sparing {resources} is beyond the model")
         t = dict(mods.terms)
         t[f"modified_{role}"] = self.sy.val(1, 1)
+        if not action_marker and role == "src":
+            t["waived_src"] = self.sy.val(1, 1)
         return Rec("modifications", t)
 
     def resource(self, card: str, res: str):

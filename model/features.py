@@ -32,7 +32,8 @@ __all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "CARD_FEATURE_KEYS", "EFFE
 #: features that are not played in a window
 CARD_FEATURE_KINDS = ("static_modifier", "resource_modifier")
 #: the kind-specific keys (``vocabulary.FEATURE_KEYS``) each card feature kind reads
-CARD_FEATURE_KEYS = {"static_modifier": ("applies_to",), "resource_modifier": ("form", "limit", "resources", "applies_to")}
+CARD_FEATURE_KEYS = {"static_modifier": ("applies_to",), "resource_modifier": ("form", "limit", "resources", "applies_to",
+                                                                                   "action_marker")}
 EFFECTS = ("heal", "wound", "leave_zone", "add_modifier")
 X_SOURCES = ("property", "wounds", "resource")
 CONDITIONS = ("source_at_least",)
@@ -68,3 +69,6 @@ class Feature:
     form: str = "stays_open"
     limit: int | None = None
     applies_to: tuple[str, ...] = ("simple_strike", "attack", "spell", "effect")
+    # resource_modification / resource_modifier: False — the text says the acting card gets no action
+    # marker (540.3 «если иного не указано в тексте особенности»)
+    action_marker: bool = True

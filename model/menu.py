@@ -81,11 +81,12 @@ MAGX = (None, "magnitude_chosen", "magnitude_computed", "implicit")
 RM_FORMS = (None, "stays_open", "closes_only_after_assault", "per_turn")
 
 
-def resource_modifier(card: str, form: str, limit: int) -> Feature:
+def resource_modifier(card: str, form: str, limit: int, action_marker: bool = True) -> Feature:
     """The 540.1 text of form ``form`` the menu may give ``card`` (src or def): it spares the card's
-    closing; ``limit`` counts only for ``per_turn`` (540.3.1)."""
+    closing; ``limit`` counts only for ``per_turn`` (540.3.1); ``action_marker`` False: the text says
+    the card gets no action marker (540.3)."""
     return Feature(f"{card}_rm", "resource_modifier", form=form, resources=("close",),
-                   limit=limit if form == "per_turn" else None)
+                   limit=limit if form == "per_turn" else None, action_marker=action_marker)
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("src", _f("a_acts", "payment_trigger", on="acts")),
     Option("src", _f("a_closes", "payment_trigger", on="closes_after")),
     Option("src", _f("a_resmod", "resource_modification", resources=("close",), modifies="source")),
+    # 540.3 «если иного не указано в тексте особенности»: one whose text says the card gets no action marker
+    Option("src", _f("a_resmod_no_marker", "resource_modification", resources=("close",), modifies="source",
+                     action_marker=False)),
     # 540.4.1: a defender's modification «при ударе» fires on its return strike, one «при нападении» does not
     Option("def", _f("d_resmod_strike", "resource_modification", trigger="strike", resources=("close",),
                      modifies="self")),
@@ -148,6 +152,7 @@ WORLD_DOMAINS: dict[str, tuple[int, ...]] = {
     "w_targets_x": (0, 1), "w_magnitude_x": (0, 1, 2, 3), "w_magnitude_x_reads_property": (0, 1), "w_parts_left": (0, 1), "w_src_movement": (0, 1, 2, 3),
     "w_src_movement_mod": (-1, 0, 1), "w_tgt_movement": (0, 1, 2, 3), "w_tgt_movement_mod": (-1, 0, 1), "w_src_crystals": (0, 1, 2, 3),
     "w_src_markers": (0, 1), "w_def_markers": (0, 1), "w_def_wounds": (0, 1, 2), "w_src_rm_form": (0, 1, 2, 3), "w_src_rm_limit": (1, 2),
+    "w_src_rm_no_marker": (0, 1),
     "w_def_rm_form": (0, 1, 2, 3), "w_def_rm_limit": (1, 2), "w_tgt_guard_threshold": (0, 1, 2, 3),
 }
 
@@ -173,6 +178,8 @@ def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
         v["w_magnitude_x_reads_property"] = 0
     if v["w_src_rm_form"] != 3:
         v["w_src_rm_limit"] = 1
+    if not v["w_src_rm_form"]:
+        v["w_src_rm_no_marker"] = 0
     if v["w_def_rm_form"] != 3:
         v["w_def_rm_limit"] = 1
     if not v["w_has_defender"]:
@@ -195,7 +202,8 @@ def world_state(values: dict[str, int]) -> State:
         if has >> i & 1:
             feats[o.card].append(o.feature)
     if v["w_src_rm_form"]:
-        feats["src"].append(resource_modifier("src", RM_FORMS[v["w_src_rm_form"]], v["w_src_rm_limit"]))
+        feats["src"].append(resource_modifier("src", RM_FORMS[v["w_src_rm_form"]], v["w_src_rm_limit"],
+                                              not v.get("w_src_rm_no_marker", 0)))
     if v["w_def_rm_form"]:
         feats["def"].append(resource_modifier("def", RM_FORMS[v["w_def_rm_form"]], v["w_def_rm_limit"]))
     if v["w_tgt_guard_threshold"]:
@@ -257,6 +265,7 @@ def world_of(state: State) -> dict[str, int] | None:
             "w_tgt_movement_mod": tgt.current_value("movement") - tgt.printed_value("movement") & 0xFF,
             "w_src_crystals": src.resource("crystal"), "w_src_markers": src.action_markers, "w_def_markers": d.action_markers if d else 0,
             "w_def_wounds": d.wounds if d else 0, "w_src_rm_form": RM_FORMS.index(rs.form) if rs else 0,
-            "w_src_rm_limit": rs.limit if rs and rs.limit else 1, "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
+            "w_src_rm_limit": rs.limit if rs and rs.limit else 1, "w_src_rm_no_marker": int(rs is not None and not rs.action_marker),
+            "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
             "w_def_rm_limit": rd.limit if rd and rd.limit else 1, "w_tgt_guard_threshold": thr.condition[2] if thr else 0,
             **{f"w_holds{i}": has >> i & 1 for i in range(NOPT)}}

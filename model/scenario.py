@@ -105,6 +105,7 @@ class FeatureSpec(_Strict):
     limit: int | None = None
     applies_to: list[Literal["simple_strike", "attack", "spell", "effect"]] = Field(
         default_factory=lambda: ["simple_strike", "attack", "spell", "effect"])
+    action_marker: bool = True
 
 
 class CardSpec(_Strict):
@@ -217,7 +218,8 @@ def _card(cid: str, c: CardSpec) -> Card:
                           effects=tuple(Effect(e.do, e.card, e.amount, e.prop) for e in f.effects),
                           then_if_healthy=tuple(f.then_if_healthy), resources=tuple(f.resources),
                           modifies=f.modifies, form=f.form,
-                          limit=f.limit, applies_to=tuple(f.applies_to)) for f in c.features)
+                          limit=f.limit, applies_to=tuple(f.applies_to), action_marker=f.action_marker)
+                  for f in c.features)
     return Card(id=cid, name=c.name, controller=c.controller, printed=tuple(sorted(c.printed.items())),
                 modifiers=tuple(sorted(c.modifiers.items())), wounds=c.wounds, closed=c.closed,
                 action_markers=c.action_markers, in_active_zone=c.in_active_zone,

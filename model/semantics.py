@@ -398,6 +398,15 @@ def spend(E, card: str, res: str, amount):
     return {("card", card, ("resource", res)): E.sub(E.card(card, ("resource", res)), amount)}
 
 
+def _give_marker(E, p):
+    """540.3: the acting card gets an action marker, unless the text of a feature that modified its
+    resources in this action says otherwise (``unless_text: false``: whatever the text says)."""
+    given = E.inc(E.get("src_markers"))
+    if not p.get("unless_text", True):
+        return {"src_markers": given}
+    return {"src_markers": E.ite(E.marker_waived(), E.get("src_markers"), given)}
+
+
 def _unpaid_text(before, after, p) -> tuple:
     """The reserved entries not paid, with the feature that spares each (for the reader)."""
     exempt = exemptions(before) if p.get("exempt_modified", True) else {}
@@ -443,9 +452,8 @@ OPERATIONS: dict[str, Operation] = {
                                "prevented": lambda before, after, p: before.action.prevented}),
     # 512.6.6/b3: cards stop being sources, targets, attackers…
     "release_roles": Operation(lambda E, p: {"roles_released": E.lit("roles_released", True)}),
-    # 540.3: the acting card gets an action marker
-    "give_action_marker": Operation(lambda E, p: {"src_markers": E.inc(E.get("src_markers"))},
-                                    {"card": "source", "markers": "src_markers"}),
+    # 540.3: the acting card gets an action marker «если иного не указано в тексте особенности»
+    "give_action_marker": Operation(_give_marker, {"card": "source", "markers": "src_markers"}),
     "pay_reserved": Operation(_pay, {"paid": "paid", "unpaid": _unpaid_text}),
     # 512.7/b3: the feature leaves the stack
     "remove_from_stack": Operation(lambda E, p: {"on_stack": E.lit("on_stack", False)}, {"feature": "feature"}),
@@ -520,7 +528,7 @@ PLAYS: dict[str, Play] = {
     "reduce_to_strength": Play(lambda E, f: {"reduce_to": E.const(f.strength)}),
     "block": Play(lambda E, f: {"blocked": E.true(), "status": E.lit("status", "blocked")}),  # 512.6.4
     "resource_modification": Play(lambda E, f: {"modifications": E.push_modification(
-        E.get("modifications"), f.id, f.modifies, f.resources, f.form, f.limit)}),  # 540.4
+        E.get("modifications"), f.id, f.modifies, f.resources, f.form, f.limit, f.action_marker)}),  # 540.4, 540.3
     **{k: Play(_play_effects) for k in ("sudden_action", "protection", "prevention", "replacement", "effect_trigger",
                                         "after_ability", "payment_trigger")},
 }

@@ -127,6 +127,7 @@ class Modification:
     declared_at: str  # step id, or "printed" for a card's own 540.1 text
     form: str = "stays_open"  # stays_open (540.1.1) | closes_only_after_assault (540.1.2) | per_turn (540.1.3)
     limit: int | None = None  # 540.3.1: stays open while action markers < limit
+    action_marker: bool = True  # False: its text says the acting card gets no action marker (540.3)
 
 
 @cached_hash

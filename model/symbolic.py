@@ -139,7 +139,7 @@ class System:
                 ("parts_left", 2), ("claims", 3), ("visited", len(self.steps))]
         for k in X_KINDS_SYM:
             core += [(f"x_{k}_declared", 1), (f"x_{k}_fixed", 1), (f"x_{k}_not_printed", 1)]
-        core += [("dice_x_value", 8), ("resources_ok", 2), ("reserved_done", 1), ("reserved", 3), ("reserved_crystals", 4), ("modified_src", 1), ("modified_def", 1),
+        core += [("dice_x_value", 8), ("resources_ok", 2), ("reserved_done", 1), ("reserved", 3), ("reserved_crystals", 4), ("modified_src", 1), ("modified_def", 1), ("waived_src", 1),
                  ("legality_checks", 2), ("legal", 2), ("status", 3), ("blocked", 1), ("last_roll", 4), ("raw_die", 4), ("dice_const", 8),
                  ("dice_x_count", 2), ("dice_mods_declared", 1), ("dice_mods_applied", 1), ("final_die", 8), ("final_die_set", 1), ("die_on_stack", 1), ("return_strike", 1),
                  ("magnitude_known", 1), ("effect_applied", 1), ("roles_released", 1), ("paid", 3), ("paid_done", 1), ("on_stack", 1),
@@ -239,6 +239,20 @@ class System:
             out.append(z3.Or(*held, self.t(S[mod])))
         return tuple(out)
 
+    def marker_waived(self, S) -> z3.BoolRef:
+        """540.3 «если иного не указано в тексте особенности»: the source's 540.1 text that applies to the
+        action (its form a world variable) says it gets no action marker (``w_src_rm_no_marker``), or a
+        modification of the action sparing the source says so (``waived_src``)."""
+        E = Symbolic(self, S, "src")
+        held = []
+        for i, name in enumerate(RM_FORMS):
+            if name is None:
+                continue
+            f = resource_modifier("src", name, 1)
+            lim = S["w_src_rm_limit"] if f.limit is not None else None
+            held.append(z3.And(S["w_src_rm_form"] == self.val(i, "w_src_rm_form"), exempts(E, f.form, lim, f.applies_to)))
+        return z3.Or(z3.And(self.t(S["w_src_rm_no_marker"]), z3.Or(*held)), self.t(S["waived_src"]))
+
     def guard(self, text: str, S) -> z3.BoolRef:
         """A ``when:`` guard: its meaning (:mod:`.semantics`) as a term over ``S``."""
         return guard_text(Symbolic(self, S), text)
@@ -256,6 +270,7 @@ class System:
               z3.Implies(S["w_magnitude_x"] != self.val(2, 4), S["w_magnitude_x_reads_property"] == self.val(0, 4))]
         c.append(z3.Implies(S["w_magnitude_x"] != self.val(2, 4), S["w_magnitude_x_reads_property"] == self.val(0, 4)))
         c += [z3.Implies(S["w_src_rm_form"] != self.val(3, 4), S["w_src_rm_limit"] == self.val(1, 4)),
+              z3.Implies(S["w_src_rm_form"] == self.val(0, 4), S["w_src_rm_no_marker"] == self.val(0, 4)),
               z3.Implies(S["w_def_rm_form"] != self.val(3, 4), S["w_def_rm_limit"] == self.val(1, 4))]
         for i, o in enumerate(OPTIONS):
             if o.card == "def":

@@ -137,7 +137,10 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
            "cards stop being sources, targets, attackers…", ("completion",)),
     OpKind("pay_reserved", ("512.7", "540.2"), "оплатить зарезервированные ресурсы",
            "pay the reserved resources", ("payment",), {"exempt_modified": _YES}),
-    OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker"),
+    # unless_text: 540.3 «если иного не указано в тексте особенности» — no marker when the text of a
+    # feature that modified the acting card's resources says so; false: the marker whatever the text says
+    OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker", None,
+           {"unless_text": _YES}),
     # in declaration only when 540.2/542.2's resource check fails (the rulebook marks that an assumption)
     OpKind("remove_from_stack", ("512.7/b3", "540.2", "542.2"), "удалить особенность из стека",
            "remove the feature from the stack", ("declaration", "payment")),
@@ -160,7 +163,7 @@ class FeatureKind:
 #: the keys of a feature that mean something only for some kinds (``amount``, ``x``, ``condition`` and
 #: ``text`` are read by several); a scenario that sets one on another kind is refused (RP164)
 FEATURE_KEYS = ("trigger", "on_status", "on", "strength", "mode", "form", "limit", "modifies", "applies_to",
-                "then_if_healthy", "effects", "resources")
+                "then_if_healthy", "effects", "resources", "action_marker")
 _EFFECTS = ("effects", "then_if_healthy")
 
 
@@ -189,7 +192,7 @@ FEATURE_KINDS: dict[str, FeatureKind] = {f.name: f for f in (
     FeatureKind("resource_modification", _EXECUTING, ("540.4",),
                 "модификация ресурсов выполняющегося игродействия",
                 "resource modification of the executing game action",
-                ("trigger", "resources", "modifies", "form", "limit")),
+                ("trigger", "resources", "modifies", "form", "limit", "action_marker")),
 )}
 
 

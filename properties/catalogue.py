@@ -571,13 +571,34 @@ prop("P540.3-action-marker", ("540.3",), "игродействие с модиф
      "marker, and it can no longer move",
      Monitor("P540.3-action-marker",
              (value("hk_unpaid", 1, "pay_reserved", lambda M, ev, pre, new, h: M.bit(M.unpaid_any(
-                 pre, ev.param("exempt_modified", True))) if not ev.skipped else None),),
-             (Bad(lambda M, S, h: M.and_then(M.and_(M.done(S), M.on(h["hk_unpaid"])), lambda: M.marker_missing(S)),
+                 pre, ev.param("exempt_modified", True))) if not ev.skipped else None),
+              # «если иного не указано в тексте особенности»: a text that waives the marker is P540.3-unless-text's
+              value("hk_waived", 1, "pay_reserved", lambda M, ev, pre, new, h: M.bit(M.marker_waived(pre))
+                    if not ev.skipped else None)),
+             (Bad(lambda M, S, h: M.and_then(M.and_(M.done(S), M.on(h["hk_unpaid"]), M.off(h["hk_waived"])),
+                                             lambda: M.marker_missing(S)),
                   "игродействие с модифицированными ресурсами не дало маркер действия (540.3)",
                   "the resource-modified action gave no action marker (540.3)"),),
-             lambda M, S, h: M.and_(M.done(S), M.on(h["hk_unpaid"])),
-             "a resource-modified action leaves a resource unpaid and completes",
-             "игродействие с модифицированными ресурсами оставляет ресурс неоплаченным и завершается"))
+             lambda M, S, h: M.and_(M.done(S), M.on(h["hk_unpaid"]), M.off(h["hk_waived"])),
+             "a resource-modified action leaves a resource unpaid and completes (no text of it waives the marker)",
+             "игродействие с модифицированными ресурсами оставляет ресурс неоплаченным и завершается (ни один текст "
+             "не отменяет маркер)"))
+
+prop("P540.3-unless-text", ("540.3",), "карта не получает маркер действия, если текст особенности, модифицирующей её "
+     "ресурсы в этом игродействии, говорит иное («если иного не указано в тексте особенности»)",
+     "the acting card gets no action marker when the text of a feature that modifies its resources in this action "
+     "says so («если иного не указано в тексте особенности»)",
+     Monitor("P540.3-unless-text",
+             (flag("hu_waived", "pay_reserved", lambda M, ev, pre, new, h: M.marker_waived(pre)
+                   if not ev.skipped else None),),
+             (Bad(lambda M, S, h: M.and_then(M.and_(M.done(S), M.on(h["hu_waived"])),
+                                             lambda: M.not_(M.marker_missing(S))),
+                  "карта получила маркер действия, хотя текст особенности, модифицирующей её ресурсы, говорит иное "
+                  "(540.3)", "the card got an action marker though the text of a feature that modified its "
+                  "resources says otherwise (540.3)"),),
+             lambda M, S, h: M.and_(M.done(S), M.on(h["hu_waived"])),
+             "the text of a feature that modifies the acting card's resources waives the marker, and the run ends",
+             "текст особенности, модифицирующей ресурсы карты, отменяет маркер, и розыгрыш заканчивается"))
 
 
 def _modification(f, role) -> bool:

@@ -27,7 +27,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from ruleproof.model.algebra import Concrete as Algebra
-from ruleproof.model.algebra import exemptions
+from ruleproof.model.algebra import exemptions, marker_waived
 from ruleproof.model.fields import FIELDS, resolve, x_facts
 from ruleproof.model.semantics import guard_text
 from ruleproof.model.vocabulary import ATTACKS, X_KINDS
@@ -280,6 +280,11 @@ class Concrete:
             x = a.x(amount)
             want.add((card, res, int(amount) if amount.isdigit() else (x.value if x and x.value is not None else 0)))
         return {tuple(r) for r in a.reserved} != want
+
+    def marker_waived(self, S) -> bool:
+        """The text of a feature that modifies the acting card's resources says it gets no action marker
+        (540.3 «если иного не указано в тексте особенности»)."""
+        return marker_waived(S)
 
     def marker_missing(self, S) -> bool:
         """The acting card has no more action markers than when the action began, or can still move (540.3)."""

@@ -219,6 +219,9 @@ class Symbolic:
         want = z3.Concat(sy.b(sy.t(S["x_cost_declared"])), sy.b(sy.t(S["w_has_defender"])), sy.val(1, 1))
         return S["reserved"] != want
 
+    def marker_waived(self, S):
+        return self.sy.marker_waived(S)
+
     def marker_missing(self, S):
         sy = self.sy
         return z3.Or(z3.ULE(z3.ZeroExt(2, S["src_markers"]), S["w_src_markers"]), S["src_markers"] == sy.val(0, 2))

@@ -32,6 +32,8 @@ KILLS: dict[str, list[str]] = {
     "per-turn-first": ["marker-before-payment", "M5"],
     "per-turn-second": ["no-payment"],
     "modified-during-execution": ["no-modification-during-execution", "M5"],
+    "text-waives-marker": ["marker-despite-text", "M5"],
+    "modification-waives-marker": ["marker-despite-text", "no-modification-during-execution"],
     "cost-x": ["M1"],
     "cost-x-too-high": ["no-resource-check", "M1", "short-declaration-goes-on"],
     "targets-x": ["M2", "no-declaration-fix-targets"],
