@@ -28,9 +28,11 @@ def verdict_label(r: CheckResult | Finding | str, lang: str) -> str:
         return t(f"rep_verdict_{r.verdict}", lang)
     v = r.verdict
     if v == "holds":
-        m = re.fullmatch(r"(\d+) examples(?:; premise in (\d+) of (\d+) runs)?", r.note or "")
+        m = re.fullmatch(r"(\d+) examples(?:; premise in (\d+) of (\d+) runs)?"
+                         r"(?:; (\d+) more examples drawn for situations not yet played)?", r.note or "")
         if m and m.group(2) is not None:
-            return t("rep_passed_examples_premise", lang, n=m.group(1), k=m.group(2), runs=m.group(3))
+            label = t("rep_passed_examples_premise", lang, n=m.group(1), k=m.group(2), runs=m.group(3))
+            return label + (t("rep_topped_up", lang, n=m.group(4)) if m.group(4) else "")
         if m:
             return t("rep_passed_examples", lang, n=m.group(1))
         if r.note.startswith("proved"):

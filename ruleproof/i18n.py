@@ -224,6 +224,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "rep_verdict_error": ("сбой проверки", "engine error"),
     "rep_verdict_uncovered": ("не покрыт", "not covered"),
     "rep_passed_examples": ("выполнено на {n} примерах", "holds on {n} examples"),
+    "rep_topped_up": ("; ещё {n} примеров — для ситуаций, которые не сыграли", "; {n} more examples for situations not yet played"),
     "rep_passed_examples_premise": ("выполнено на {n} примерах (ситуация свойства — в {k} из {runs} прогонов)",
                                     "holds on {n} examples (its situation in {k} of {runs} runs)"),
     "rep_findings": ("Находки", "Findings"),

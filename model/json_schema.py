@@ -1,0 +1,139 @@
+"""JSON Schemas of the rulebook and the scenario (ruling) formats, for an editor.
+
+Generated from the loader's own pydantic models (:mod:`.schema`, :mod:`.scenario`), with the
+vocabulary as enums — operations and their parameters, step kinds, guards, feature kinds and the keys
+each reads, effects, trigger words, the windows of a rulebook, the catalogue's properties — and ru/en
+descriptions from the same records.  An editor that speaks the YAML language server reads them from a
+first line ``# yaml-language-server: $schema=…``; ``ruleproof schema rulebook|scenario`` writes them.
+A schema is a help for writing, not the judge: the loader's checks (clause ids, references, placement)
+still decide.  Draft-07, the dialect editors support most widely.
+
+>>> s = rulebook_schema("en")
+>>> "give_action_marker" in s["definitions"]["OperationSpec"]["properties"]["op"]["enum"]
+True
+>>> sorted(scenario_schema("en")["definitions"]["FeatureSpec"]["properties"]["kind"]["enum"])[:2]
+['after_ability', 'block']
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, EFFECTS
+from .schema import RulebookSpec
+from .scenario import ScenarioSpec
+from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, Param
+
+__all__ = ["rulebook_schema", "scenario_schema", "SCHEMAS", "schema_of"]
+
+DRAFT = "http://json-schema.org/draft-07/schema#"
+_REF = "#/definitions/{model}"
+
+#: what each schema is of: the kind name -> its generator
+SCHEMAS = ("rulebook", "scenario")
+
+
+def _base(model, title: str, lang: str) -> dict:
+    s = model.model_json_schema(ref_template=_REF)
+    defs = s.pop("$defs", {})
+    _words(s)
+    _words(defs)
+    return {"$schema": DRAFT, **s, "title": title, "definitions": defs}
+
+
+def _words(node: Any) -> None:
+    """Ids and clause ids may be written unquoted (540.3): the loader keeps their text, so the schema
+    takes a number where it takes a word."""
+    if isinstance(node, dict):
+        if isinstance(node.get("title"), str):  # pydantic's titles are the field names, in English
+            del node["title"]
+        if node.get("type") == "string" and "enum" not in node and "const" not in node and "pattern" not in node:
+            node["type"] = ["string", "number"]
+        for v in node.values():
+            _words(v)
+    elif isinstance(node, list):
+        for v in node:
+            _words(v)
+
+
+def _d(ru: str, en: str, lang: str) -> str:
+    return ru if lang == "ru" else en
+
+
+def _param(p: Param, lang: str) -> dict:
+    if p.kind == "bool":
+        return {"type": "boolean", "default": p.default} if p.default is not None else {"type": "boolean"}
+    if p.kind == "choice":
+        return {"enum": list(p.choices), **({"default": p.default} if p.default is not None else {})}
+    if p.kind == "features":
+        return {"type": "array", "items": {"enum": sorted(FEATURE_KINDS)}, "uniqueItems": True}
+    return {"type": ["string", "number"]}
+
+
+def _guard_pattern() -> str:
+    names = [re.escape(g.name) + (r"\s*\(\s*[A-Za-z0-9_\-]+\s*\)" if g.takes_step else "")
+             for g in GUARDS.values()]
+    return r"^\s*(not\s+)?(" + "|".join(names) + r")\s*$"
+
+
+def rulebook_schema(lang: str = "en") -> dict:
+    """The rulebook format (``ruleproof-rulebook/1``)."""
+    s = _base(RulebookSpec, _d("Свод правил ruleproof (ruleproof-rulebook/1)", "ruleproof rulebook (ruleproof-rulebook/1)",
+                               lang), lang)
+    defs = s["definitions"]
+    guard = {"type": "string", "pattern": _guard_pattern(), "description": "; ".join(
+        f"{g.name}{'(STEP)' if g.takes_step else ''}: {_d(g.ru, g.en, lang)}" for g in GUARDS.values())}
+    op = defs["OperationSpec"]
+    common = {k: v for k, v in op["properties"].items() if k != "op"}
+    common["when"] = guard
+    op["properties"]["op"] = {"enum": sorted(OPERATIONS), "description": _d(
+        "операция из словаря (ruleproof/model/vocabulary.py)", "an operation of the vocabulary", lang)}
+    op["properties"]["when"] = guard
+    op["allOf"] = [{"if": {"properties": {"op": {"const": k.name}}, "required": ["op"]},
+                    "then": {"description": f"{k.name}: {_d(k.ru, k.en, lang)} ({', '.join(k.cites)})",
+                             "properties": {"op": {"const": k.name}, **common,
+                                            **{n: _param(p, lang) for n, p in k.params.items()}},
+                             "required": ["op", *[n for n, p in k.params.items() if p.required]],
+                             "additionalProperties": False}}
+                   for k in OPERATIONS.values()]
+    op.pop("additionalProperties", None)
+    defs["EdgeSpec"]["properties"]["when"] = guard
+    defs["StepSpec"]["properties"]["kind"] = {"enum": list(STEP_KINDS), "description": "; ".join(
+        f"{k.name}: {_d(k.ru, k.en, lang)}" for k in STEP_KINDS.values())}
+    s["properties"]["format"] = {"const": "ruleproof-rulebook/1"}
+    s["properties"]["tables"]["propertyNames"] = {"enum": sorted(TABLES)}
+    return s
+
+
+def scenario_schema(lang: str = "en", windows: tuple[str, ...] | None = None) -> dict:
+    """The scenario format (``ruleproof-scenario/1``); ``windows``: the window ids a response may name
+    (the rulebook's; default the bundled rulebook's)."""
+    from ruleproof.properties.catalogue import PROPERTIES
+
+    from .scenario import _bundled_windows
+
+    s = _base(ScenarioSpec, _d("Разъяснение ruleproof (ruleproof-scenario/1)", "ruleproof ruling (ruleproof-scenario/1)",
+                               lang), lang)
+    defs = s["definitions"]
+    kinds = {**{k.name: _d(k.ru, k.en, lang) for k in FEATURE_KINDS.values()},
+             **{k: k for k in CARD_FEATURE_KINDS}}
+    feature = defs["FeatureSpec"]
+    feature["properties"]["kind"] = {"enum": sorted(kinds), "description": "; ".join(
+        f"{k}: {v}" for k, v in sorted(kinds.items()))}
+    keys = {k.name: set(k.keys) for k in FEATURE_KINDS.values()} | {k: set(v) for k, v in CARD_FEATURE_KEYS.items()}
+    every = set(FEATURE_KEYS)
+    # a key that means something only for some kinds is refused on the others (RP164)
+    feature["allOf"] = [{"if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+                         "then": {"not": {"anyOf": [{"required": [k]} for k in sorted(every - mine)]}}}
+                        for kind, mine in sorted(keys.items()) if every - mine]
+    defs["EffectSpec"]["properties"]["do"] = {"enum": list(EFFECTS)}
+    defs["ResponseSpec"]["properties"]["window"] = {"enum": list(windows if windows is not None else _bundled_windows())}
+    defs["ExpectSpec"]["properties"]["properties"] = {"type": "array", "items": {"enum": [p.id for p in PROPERTIES]}}
+    s["properties"]["format"] = {"const": "ruleproof-scenario/1"}
+    return s
+
+
+def schema_of(kind: str, lang: str = "en", windows: tuple[str, ...] | None = None) -> dict:
+    """The schema of ``kind`` (one of :data:`SCHEMAS`)."""
+    return rulebook_schema(lang) if kind == "rulebook" else scenario_schema(lang, windows)

@@ -1,0 +1,54 @@
+"""`ruleproof schema rulebook|scenario`: the JSON Schema of a file format, for an editor.
+
+The schemas are generated from the loader's own models with the vocabulary as enums
+(:mod:`ruleproof.model.json_schema`); a scenario's windows are those of ``--rulebook`` (default: the
+bundled rulebook).  Written to ``-o FILE`` (atomically) or printed.  The repository keeps the
+generated files in ``schemas/`` and every shipped YAML names its schema on its first line
+(``# yaml-language-server: $schema=…``).  Exit 0, or 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ruleproof.errors import EXIT_OK
+from ruleproof.i18n import t
+
+__all__ = ["add_parser", "run", "render"]
+
+
+def add_parser(sub, common, texts) -> None:
+    from ruleproof.model.json_schema import SCHEMAS
+
+    p = sub.add_parser("schema", parents=[common],
+                       help="write the JSON Schema of the rulebook or the scenario format (for an editor)")
+    p.add_argument("kind", choices=SCHEMAS, help="which format")
+    p.add_argument("--rulebook", help="scenario: the rulebook whose windows a response may name (default: bundled)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    p.set_defaults(run=run)
+
+
+def render(kind: str, lang: str, rulebook: str | None = None) -> str:
+    """The schema of ``kind`` as the text ``schema`` writes."""
+    from ruleproof.model.json_schema import schema_of
+
+    windows = None
+    if kind == "scenario" and rulebook:
+        from ruleproof.model.rulebook import load_rulebook
+        from ruleproof.model.scenario import window_ids
+
+        windows = window_ids(load_rulebook(rulebook))
+    return json.dumps(schema_of(kind, lang, windows), ensure_ascii=False, indent=1) + "\n"
+
+
+def run(args, lang: str) -> int:
+    from ruleproof.fileio import write_atomic
+
+    text = render(args.kind, lang, args.rulebook)
+    if args.output:
+        write_atomic(args.output, text)
+        print(t("written", lang, path=args.output), file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
