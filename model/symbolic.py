@@ -206,7 +206,7 @@ class System:
 
     # --- world predicates -----------------------------------------------------------------------------------
     def is_kind(self, S, *names) -> z3.BoolRef:
-        return z3.Or([S["w_kind"] == self.val(KINDS.index(n), 4) for n in names])
+        return z3.Or([S["w_kind"] == self.val(KINDS.index(n), 4) for n in names]) if names else self.false()
 
     def is_attack(self, S):
         return self.is_kind(S, "simple_strike", "attack")

@@ -561,6 +561,16 @@ class _Sig(NamedTuple):
     pulses: tuple  # the pulse variables among the entries
 
 
+class _Premise(NamedTuple):
+    """A premise in the shape :func:`bad_reads` probes (``test(M, S, h)``)."""
+
+    test: object
+
+
+def _no_keys(H) -> tuple:
+    return ()
+
+
 class Tracker:
     """Monitors run incrementally: :meth:`feed` takes a track and the next events of the run.  What
     each monitor does at an event depends on the event's facts (:class:`~.monitor.Ev`; its signature: the
@@ -591,9 +601,34 @@ class Tracker:
         self._memo = [(how == "at", itemgetter(*sorted(keys)), {}) if how != "state" and keys else None
                       for _, _, how, keys in self._bads]
         self._state = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how == "state")
+        # the premises, asked at the end of a run: one that reads the state only through done/ended is
+        # a function of the variables it reads (and of how the run ended): its answers kept
+        self._premise_memo = []
+        for m in self.monitors:
+            how, keys = bad_reads(_Premise(m.premise), self.view)
+            self._premise_memo.append(None if how == "state" else
+                                      ((itemgetter(*sorted(keys)) if keys else _no_keys), {}))
         self._at = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how != "history")
         world = tuple((f.key, f.role, f.player, f.feature) for f in self.view.handles(_any))
         self._live = _LIVE.setdefault((tuple(self.monitors), world), {})
+
+    def _premises(self, premised: tuple, op: str, S, H) -> tuple:
+        """At the end of a run (``op``): which monitors' premises held in it.  A premise that reads only
+        history variables (and whether the run ended or deadlocked) is kept by their values."""
+        out = list(premised)
+        for mi, was in enumerate(premised):
+            if was:
+                continue
+            memo = self._premise_memo[mi]
+            if memo is None:
+                out[mi] = bool(self.monitors[mi].premise(self.M, S, H))
+                continue
+            key = (op, memo[0](H))
+            held = memo[1].get(key)
+            if held is None:
+                held = memo[1][key] = bool(self.monitors[mi].premise(self.M, S, H))
+            out[mi] = held
+        return tuple(out)
 
     def _keys(self, v) -> list[str]:
         return [v.name] if v.each is None else [v.name + f.key for f in self.view.handles(v.each)]
@@ -741,7 +776,8 @@ class Tracker:
                 if ev is None:
                     ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
                 M.done_now, M.ev = True, ev
-                premised = tuple(was or bool(m.premise(M, new, H)) for was, m in zip(premised, self.monitors))
+                if not all(premised):
+                    premised = self._premises(premised, op, new, H)
             gated = end or (op == PART_EVENT and not skipped)  # where an ``at`` condition reads the state
             if asked:
                 for gi in asked:

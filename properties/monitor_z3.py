@@ -92,11 +92,12 @@ class Symbolic:
     def false(self):
         return self.sy.false()
 
+    # an empty And/Or is built in the system's context, never z3's default one
     def and_(self, *xs):
-        return z3.And([self._b(x) for x in xs])
+        return z3.And([self._b(x) for x in xs]) if xs else self.sy.true()
 
     def or_(self, *xs):
-        return z3.Or([self._b(x) for x in xs])
+        return z3.Or([self._b(x) for x in xs]) if xs else self.sy.false()
 
     def not_(self, x):
         return z3.Not(self._b(x))
@@ -149,7 +150,8 @@ class Symbolic:
     def after_declare(self, S):
         sy = self.sy
         after = sorted({sy.next_loc(d.step, d.op_index) for d in sy.disjuncts if d.event == "declare" and not d.skipped})
-        return z3.Or([S["pc"] == sy.val(loc, "pc") for loc in after])
+        # a rulebook with no declaration (a draft that dropped it) has no such state
+        return z3.Or([S["pc"] == sy.val(loc, "pc") for loc in after]) if after else sy.false()
 
     def visited_any(self, S):
         return self.sy.bit(S["visited"], 0)
@@ -186,7 +188,7 @@ class Symbolic:
         return z3.And(S["w_tgt_guard_threshold"] != sy.val(0, 4), sy.is_attack(S), (printed >= thr) != (current >= thr))
 
     def x_not_printed(self, S, kinds: tuple):
-        return z3.Or([self.sy.t(S[f"x_{k}_not_printed"]) for k in kinds])
+        return z3.Or([self.sy.t(S[f"x_{k}_not_printed"]) for k in kinds]) if kinds else self.sy.false()
 
     def x_reads_modified(self, S):
         sy = self.sy

@@ -38,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     if paths:
         print(t("rep_written", args.lang, paths=", ".join(str(x) for x in paths)), file=sys.stderr)
+    if "itf" in formats and not report.counterexamples:
+        print(t("rep_no_itf", args.lang), file=sys.stderr)
     return report.exit_code
 
 

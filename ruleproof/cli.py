@@ -332,6 +332,8 @@ def cmd_check(args, lang: str) -> int:
         paths = write_reports(report, args.report, formats, lang, clause_text, console=_console())
         if paths:
             print(t("rep_written", lang, paths=", ".join(str(x) for x in paths)), file=sys.stderr)
+        if "itf" in formats and not report.counterexamples:  # the ITF writer has nothing to write: say so
+            print(t("rep_no_itf", lang), file=sys.stderr)
     elif "json" in formats:
         from ruleproof.reports.json_report import render as render_json
 

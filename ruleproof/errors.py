@@ -94,8 +94,8 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("в файле {count} YAML-документа(ов), нужен один", "уберите разделители '---'"),
     },
     "RP110": {
-        "en": ("{field}: {problem}", "see the rulebook format in the README"),
-        "ru": ("{field}: {problem_ru}", "см. формат свода правил в README"),
+        "en": ("{field}: {problem}", "see the rulebook format in docs/rulebook-format.md"),
+        "ru": ("{field}: {problem_ru}", "см. формат свода правил в docs/rulebook-format.md"),
     },
     "RP111": {
         "en": ("required key '{key}' is missing in {field}", "add '{key}:' here"),

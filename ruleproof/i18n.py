@@ -283,6 +283,8 @@ _LABELS: dict[str, tuple[str, str]] = {
     "rep_seconds": ("{engine}: {seconds} с", "{engine}: {seconds} s"),
     "rep_itf_files": ("Трассы в формате ITF", "Traces in ITF"),
     "rep_written": ("Отчёты записаны: {paths}", "Reports written: {paths}"),
+    "rep_no_itf": ("ITF: контрпримеров нет — файл трассы не записан.",
+                   "ITF: no counterexample, so no trace file was written."),
     # exhaustive exploration (ruleproof explore) — keys ex_*
     "prove_disagreement": ("Модель Z3 расходится с интерпретатором на этом своде правил, доказательства не "
                            "принимаются: {text}",

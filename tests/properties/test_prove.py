@@ -172,3 +172,16 @@ def test_prove_on_a_rulebook_whose_model_disagrees_gives_no_proof(monkeypatch, c
     out = capsys.readouterr().out
     assert "расходится с интерпретатором" in out and "модель Z3 расходится" in out.split("\n", 2)[-1]
     assert not any(w in out for w in ("disagrees", "interpreter", "reach different"))
+
+
+def test_a_rulebook_without_a_declaration_gets_a_verdict_not_a_crash():
+    """Regression: on a draft that dropped `declare`, "right after a declaration" (P512.6-may-declare)
+    was an empty z3.Or built in z3's default context — a Context mismatch traceback, not a verdict."""
+    import yaml
+
+    from ruleproof.generators.selftest import drafts
+
+    d = next(d for d in drafts() if d.id == "drop:declaration:0")
+    rb = load_rulebook_text(yaml.safe_dump(d.data, allow_unicode=True, sort_keys=False))
+    v = prove_one(rb, "P512.6-may-declare", timeout_ms=5000, vacuity=False)
+    assert v.verdict in ("unknown", "violated", "proved") or v.verdict.startswith("holds to depth")
