@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import difflib
 import types
 from dataclasses import dataclass, field
 from importlib import resources
@@ -20,7 +19,7 @@ from typing import Any, Iterator
 
 from pydantic import ValidationError
 
-from ruleproof.errors import Location, RuleproofError
+from ruleproof.errors import Location, RuleproofError, Suggestion, suggest
 
 from .clauses import ClauseIndex, default_index, is_clause_id
 from .schema import FORMAT, OperationSpec, RulebookSpec
@@ -121,8 +120,7 @@ def check_clause_ids(ids: list[str], locate, index: ClauseIndex) -> None:
         if not is_clause_id(cid):
             raise RuleproofError("RP122", locate(j), clause=cid)
         if cid not in index:
-            near = index.suggest(cid)
-            raise RuleproofError("RP121", locate(j), clause=cid, hint=f" (did you mean {near}?)" if near else "")
+            raise RuleproofError("RP121", locate(j), clause=cid, hint=Suggestion(index.suggest(cid)))
 
 
 # --- shape errors from pydantic -------------------------------------------------------------------
@@ -278,9 +276,7 @@ class _Semantics:
     def _operation(self, op: OperationSpec, path: tuple) -> None:
         kind = OPERATIONS.get(op.op)
         if kind is None:
-            near = difflib.get_close_matches(op.op, list(OPERATIONS), n=1)
-            raise RuleproofError("RP120", self.rb.where(path + ("op",)), op=op.op,
-                                 hint=f" (did you mean '{near[0]}'?)" if near else "",
+            raise RuleproofError("RP120", self.rb.where(path + ("op",)), op=op.op, hint=suggest(op.op, OPERATIONS),
                                  known=", ".join(OPERATIONS))
         params = op.params
         for key, value in params.items():

@@ -48,7 +48,6 @@ clauses and the offending events — the expectation of a counterexample saved a
 
 from __future__ import annotations
 
-import difflib
 from functools import lru_cache
 
 from dataclasses import dataclass, field
@@ -57,7 +56,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ruleproof.errors import RuleproofError
+from ruleproof.errors import RuleproofError, suggest
 
 from .clauses import ClauseIndex, default_index
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, X_SOURCES, Effect, Feature
@@ -252,13 +251,15 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
 
     def card_ref(ref: str, path: tuple, extra: tuple[str, ...] = ()) -> None:
         if ref not in cards and ref not in extra:
-            raise RuleproofError("RP161", sc.where(path), card=ref, known=", ".join([*extra, *sorted(cards)]))
+            raise RuleproofError("RP161", sc.where(path), card=ref, hint=suggest(ref, [*extra, *cards]),
+                                 known=", ".join([*extra, *sorted(cards)]))
 
     for cid, card in spec.cards.items():
         for i, f in enumerate(card.features):
             path = ("cards", cid, "features", i)
             if f.kind not in FEATURE_KINDS and f.kind not in CARD_FEATURE_KINDS:
                 raise RuleproofError("RP163", sc.where(path + ("kind",)), kind=f.kind,
+                                     hint=suggest(f.kind, [*FEATURE_KINDS, *CARD_FEATURE_KINDS]),
                                      known=", ".join([*FEATURE_KINDS, *CARD_FEATURE_KINDS]))
             allowed = (FEATURE_KINDS[f.kind].keys if f.kind in FEATURE_KINDS else CARD_FEATURE_KEYS[f.kind])
             for key in FEATURE_KEYS:
@@ -306,11 +307,12 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
     for j, r in enumerate(spec.responses):
         if r.play not in feature_ids:
             raise RuleproofError("RP162", sc.where(("responses", j, "play")), feature=r.play,
+                                 hint=suggest(r.play, feature_ids),
                                  known=", ".join(sorted(feature_ids)) or "—")
     scripted = {r.play for r in spec.responses}
     for j, f in enumerate(spec.expect.unused):
         if f not in scripted:
-            raise RuleproofError("RP162", sc.where(("expect", "unused", j)), feature=f,
+            raise RuleproofError("RP162", sc.where(("expect", "unused", j)), feature=f, hint=suggest(f, scripted),
                                  known=", ".join(sorted(scripted)) or "— (script it under responses first)")
     if spec.expect.properties:
         from ruleproof.properties.catalogue import BY_ID
@@ -427,9 +429,8 @@ def check_windows(sc: Scenario, rb: Rulebook) -> None:
     known = window_ids(rb)
     for j, r in enumerate(sc.spec.responses):
         if r.window not in known and r.window not in _bundled_windows():
-            near = difflib.get_close_matches(r.window, list(known), n=1)  # the likeliest first
             raise RuleproofError("RP165", sc.where(("responses", j, "window")), window=r.window,
-                                 known=", ".join([*near, *(k for k in known if k not in near)]))
+                                 hint=suggest(r.window, known), known=", ".join(known))
 
 
 def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:

@@ -13,9 +13,10 @@ draft.yaml:12:5: error RP125: an edge of step 'dice' leads to 'dise', which is n
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
-__all__ = ["Location", "RuleproofError", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
+__all__ = ["Location", "RuleproofError", "Suggestion", "suggest", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
            "EXIT_INCONCLUSIVE", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
 EXIT_OK = 0
@@ -229,16 +230,16 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "начните фрагмент со строки с номером пункта или присоедините его к тому файлу"),
     },
     "RP161": {
-        "en": ("unknown card '{card}'", "name one of: {known}"),
-        "ru": ("неизвестная карта '{card}'", "укажите одну из: {known}"),
+        "en": ("unknown card '{card}'{hint}", "name one of: {known}"),
+        "ru": ("неизвестная карта '{card}'{hint}", "укажите одну из: {known}"),
     },
     "RP162": {
-        "en": ("unknown feature '{feature}'", "play one of the features of the scenario's cards: {known}"),
-        "ru": ("неизвестная особенность '{feature}'", "разыграйте одну из особенностей карт сценария: {known}"),
+        "en": ("unknown feature '{feature}'{hint}", "play one of the features of the scenario's cards: {known}"),
+        "ru": ("неизвестная особенность '{feature}'{hint}", "разыграйте одну из особенностей карт сценария: {known}"),
     },
     "RP163": {
-        "en": ("unknown feature kind '{kind}'", "use one of: {known}"),
-        "ru": ("неизвестный вид особенности '{kind}'", "используйте один из: {known}"),
+        "en": ("unknown feature kind '{kind}'{hint}", "use one of: {known}"),
+        "ru": ("неизвестный вид особенности '{kind}'{hint}", "используйте один из: {known}"),
     },
     "RP164": {
         "en": ("'{key}' means nothing for a feature of kind '{kind}': it would be ignored",
@@ -247,8 +248,8 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "уберите его или смените вид: '{key}' читается только для {kinds}"),
     },
     "RP165": {
-        "en": ("no window '{window}' in this rulebook", "name one of its windows: {known}"),
-        "ru": ("в своде нет окна '{window}'", "укажите одно из его окон: {known}"),
+        "en": ("no window '{window}' in this rulebook{hint}", "name one of its windows: {known}"),
+        "ru": ("в своде нет окна '{window}'{hint}", "укажите одно из его окон: {known}"),
     },
     "RP170": {
         "en": ("unknown property '{property}' in --only", "name properties of the catalogue: {known}"),
@@ -287,6 +288,25 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
 _LABEL = {"en": ("error", "fix"), "ru": ("ошибка", "как исправить")}
 
 
+@dataclass(frozen=True)
+class Suggestion:
+    """«Did you mean …?» for a misspelt name, in the message's language (nothing when no known name is
+    close).  A message parameter; see :func:`suggest`."""
+
+    near: str | None
+
+    def text(self, lang: str) -> str:
+        if not self.near:
+            return ""
+        return f" (возможно, имелось в виду '{self.near}'?)" if lang == "ru" else f" (did you mean '{self.near}'?)"
+
+
+def suggest(name: object, known) -> Suggestion:
+    """The known name closest to a misspelt ``name`` (difflib's ratio ≥ 0.6), as a message parameter."""
+    near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
+    return Suggestion(near[0] if near else None)
+
+
 class RuleproofError(Exception):
     """A user error: stable ``code``, optional ``location``, parameters for the message."""
 
@@ -298,11 +318,14 @@ class RuleproofError(Exception):
         self.params = params
         super().__init__(self.render("en"))
 
+    def _params(self, lang: str) -> dict:
+        return {k: (v.text(_lang(lang)) if isinstance(v, Suggestion) else v) for k, v in self.params.items()}
+
     def what(self, lang: str = "en") -> str:
-        return MESSAGES[self.code][_lang(lang)][0].format(**self.params)
+        return MESSAGES[self.code][_lang(lang)][0].format(**self._params(lang))
 
     def fix(self, lang: str = "en") -> str:
-        return MESSAGES[self.code][_lang(lang)][1].format(**self.params)
+        return MESSAGES[self.code][_lang(lang)][1].format(**self._params(lang))
 
     def render(self, lang: str = "en") -> str:
         err, fix = _LABEL[_lang(lang)]

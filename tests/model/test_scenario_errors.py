@@ -83,7 +83,30 @@ def test_a_misspelt_window_in_a_response(write_scenario, capsys):
     expectation could pass for the wrong reason); the likeliest window is named first."""
     def edit(d):
         d["responses"][0]["window"] = "effect_trigers"
-    bad(write_scenario(edit), capsys, "RP165", "'effect_trigers'", "name one of its windows: effect_triggers, ")
+    bad(write_scenario(edit), capsys, "RP165", "'effect_trigers'", "did you mean 'effect_triggers'?",
+        "name one of its windows: reroll, ")
+
+
+@pytest.mark.parametrize("edit,code,near", [
+    (lambda d: d["action"].update(source="kelle"), "RP161", "kele"),
+    (lambda d: d["responses"][0].update(play="kele_hel"), "RP162", "kele_heal"),
+    (lambda d: d["cards"]["kele"]["features"][0].update(kind="efect_trigger"), "RP163", "effect_trigger"),
+    (lambda d: d["responses"][0].update(window="effect_trigers"), "RP165", "effect_triggers"),
+])
+@pytest.mark.parametrize("lang,says", [("en", "did you mean '{}'?"), ("ru", "возможно, имелось в виду '{}'?")])
+def test_a_misspelt_name_gets_the_nearest_in_the_message_language(write_scenario, capsys, edit, code, near, lang,
+                                                                   says):
+    path = write_scenario(edit)
+    assert main(["--lang", lang, "run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f" {code}:" in err and says.format(near) in err
+    if lang == "ru":  # nothing of the English hint in a Russian message
+        assert "did you mean" not in err
+
+
+def test_a_name_nothing_is_close_to_gets_no_guess(write_scenario, capsys):
+    err = bad(write_scenario(lambda d: d["action"].update(source="zzzz")), capsys, "RP161", "'zzzz'")
+    assert "'zzzz'" in err and "did you mean" not in err
 
 
 def test_unknown_clause(write_scenario, capsys):
