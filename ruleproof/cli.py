@@ -24,7 +24,7 @@ from ruleproof.errors import (EXIT_BAD_INPUT, EXIT_FINDING, EXIT_INTERNAL, EXIT_
 from ruleproof.i18n import LANGS, default_lang, t
 from ruleproof.orchestrate import ENGINES
 
-__all__ = ["main", "build_parser", "parse_names", "check_timeout", "check_writable", "split_only"]
+__all__ = ["main", "build_parser", "parse_names", "check_timeout", "check_writable", "split_only", "write_text"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -537,21 +537,27 @@ def cmd_selftest(args, lang: str) -> int:
     return EXIT_FINDING if bad else EXIT_OK
 
 
+def write_text(text: str, output: str | None, lang: str) -> int:
+    """A command's text output: into the file ``output`` (atomically, saying so) or on stdout."""
+    from ruleproof.fileio import write_atomic
+
+    if output:
+        write_atomic(output, text)
+        print(t("written", lang, path=output), file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 def cmd_graph(args, lang: str) -> int:
-    from ruleproof.fileio import atomic_path, write_atomic
+    from ruleproof.fileio import atomic_path
     from ruleproof.model.draw import to_dot, to_image, to_mermaid
     from ruleproof.model.graph import build_graph
     from ruleproof.model.rulebook import load_rulebook
 
     G = build_graph(load_rulebook(args.rulebook))
     if args.format in ("dot", "mermaid"):
-        text = (to_dot if args.format == "dot" else to_mermaid)(G, lang)
-        if args.output:
-            write_atomic(args.output, text)
-            print(t("written", lang, path=args.output), file=sys.stderr)
-        else:
-            sys.stdout.write(text)
-        return EXIT_OK
+        return write_text((to_dot if args.format == "dot" else to_mermaid)(G, lang), args.output, lang)
     out = Path(args.output or f"phase-graph.{args.format}")
     if out.suffix.lower() != f".{args.format}":
         raise RuleproofError("RP150", Location(str(out)), problem=f"the file name does not end in .{args.format}",

@@ -10,10 +10,6 @@ generated files in ``schemas/`` and every shipped YAML names its schema on its f
 from __future__ import annotations
 
 import json
-import sys
-
-from ruleproof.errors import EXIT_OK
-from ruleproof.i18n import t
 
 __all__ = ["add_parser", "run", "render"]
 
@@ -43,12 +39,6 @@ def render(kind: str, lang: str, rulebook: str | None = None) -> str:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.fileio import write_atomic
+    from ruleproof.cli import write_text
 
-    text = render(args.kind, lang, args.rulebook)
-    if args.output:
-        write_atomic(args.output, text)
-        print(t("written", lang, path=args.output), file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-    return EXIT_OK
+    return write_text(render(args.kind, lang, args.rulebook), args.output, lang)
