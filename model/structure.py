@@ -12,6 +12,7 @@ function).  ``run_structure_checks`` runs them all.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -249,8 +250,13 @@ def check_placement(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
 def run_structure_checks(G: nx.DiGraph, index: ClauseIndex | None = None) -> list[CheckResult]:
     """Run every registered structural check on ``G``."""
     index = index or default_index()
-    return [CheckResult(c.id, c.clauses, {"ru": c.ru, "en": c.en}, "graph", tuple(c.run(G, index)))
-            for c in STRUCTURE_CHECKS]
+    out = []
+    for c in STRUCTURE_CHECKS:
+        started = time.perf_counter()
+        findings = tuple(c.run(G, index))
+        out.append(CheckResult(c.id, c.clauses, {"ru": c.ru, "en": c.en}, "graph", findings,
+                               seconds=time.perf_counter() - started))
+    return out
 
 
 @_check("S8-die-faces", ("512.6.2/b1", "512.6.2/b4.1.1"),

@@ -347,6 +347,7 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
     results = []
     for p, v in zip(wanted, verdicts):
         note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
-        results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note))
+        results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note,
+                                   seconds=v.seconds))
     return ProveOutcome(results, verdicts, z3.get_version_string(), seed, time.perf_counter() - started,
                         timeout_ms, max_depth, extra={"jobs": workers}, disagreement=disagreement)

@@ -174,7 +174,7 @@ def _timeless(r: CheckResult) -> CheckResult:
     """A note without durations (e.g. Z3's ``proved (bmc, 0.12 s)``): timings vary between runs and
     live in ``meta["generated"]``, so that the rest of a report is deterministic."""
     note = _DURATION.sub("", r.note).replace("()", "").replace("( ", "(").strip()
-    return r if note == r.note else dataclasses.replace(r, note=note)
+    return r if note == r.note and r.seconds is None else dataclasses.replace(r, note=note, seconds=None)
 
 
 def report_from_check(check, *, lang: str = "en", rules_text: str | None = None, timestamp: str | None = None,
@@ -186,6 +186,7 @@ def report_from_check(check, *, lang: str = "en", rules_text: str | None = None,
     h = getattr(check, "hypothesis", None)
     sections = []
     seconds: dict[str, float] = {}
+    check_seconds: dict[str, float] = {}  # "group/check" -> its own time, where the engine measured one
     for group in ENGINE_GROUPS:
         results, outcome = (extra or {}).get(group), None
         if results is None:
@@ -203,6 +204,7 @@ def report_from_check(check, *, lang: str = "en", rules_text: str | None = None,
                 seconds[group] = round(outcome.seconds, 1)
         if group == "hypothesis" and h is not None:
             results = [_with_seed(r, h.seed) for r in results]
+        check_seconds.update({f"{group}/{r.check}": round(r.seconds, 3) for r in results if r.seconds is not None})
         sections.append(Section(group, tuple(_timeless(r) for r in results), stats))
     counts = check.counts() if hasattr(check, "counts") else {}
     assumptions = {aid: _plain_assumption(a) for aid, a in G.graph.get("assumptions", {}).items()}
@@ -210,7 +212,7 @@ def report_from_check(check, *, lang: str = "en", rules_text: str | None = None,
             "examples": h.examples if h is not None else 0, "rules_text": str(rules_text) if rules_text else None,
             "versions": versions(),
             "generated": {"at": timestamp or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                          "seconds": seconds}}
+                          "seconds": seconds, "check_seconds": check_seconds}}
     return Report(
         rulebook={"id": rb.spec.id, "path": str(rb.path), "title": rb.spec.title.model_dump(),
                   "edition": rb.spec.edition, "counts": counts},
@@ -238,6 +240,6 @@ def mask_generated(text: str) -> str:
     >>> mask_generated('a\\n*Generated: 2026-01-01T00:00:00Z (hypothesis: 3.1 s)*\\nb')
     'a\\n<generated>\\nb'
     """
-    text = re.sub(r'"seconds": \{[^}]*\}', '"seconds": {}', text)
+    text = re.sub(r'"(check_)?seconds": \{[^}]*\}', r'"\1seconds": {}', text)
     text = re.sub(r' time="[^"]*"', ' time=""', text)
     return "\n".join("<generated>" if GENERATED_RE.search(line) else line for line in text.split("\n"))

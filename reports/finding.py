@@ -87,6 +87,9 @@ class CheckResult:
     engine: str
     findings: tuple[Finding, ...] = field(default_factory=tuple)
     note: str = ""  # e.g. "500 examples"
+    # the check's own time, where the engine measures one per check (a ruling, a proof, a structural
+    # check); None where one pass decides many checks at once (exhaustive, Hypothesis, consistency)
+    seconds: float | None = None
 
     @property
     def holds(self) -> bool:

@@ -2,7 +2,10 @@
 test.  One ``testsuite`` per engine group; a finding is a ``failure`` (violated) or an ``error``
 (inconclusive: Z3 unknown, timeout, engine error) with the message as its ``message`` and the
 details — clauses, trace, replay — in its body.  Clause units nothing covers are ``skipped`` tests of
-a ``coverage`` suite (information, not a failure).  Valid against the Jenkins xUnit JUnit schema
+a ``coverage`` suite (information, not a failure).  A test case has a ``time`` where its engine
+measured one per check (a structural check, a ruling, a Z3 proof — ``meta["generated"]["check_seconds"]``);
+one pass that decides many checks at once (exhaustive, Hypothesis) has its time on the suite only.
+Valid against the Jenkins xUnit JUnit schema
 (``tests/data/junit-10.xsd``)."""
 
 from __future__ import annotations
@@ -47,8 +50,11 @@ def finding_body(f: Finding, lang: str, clause_text: ClauseText) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _case(suite: ET.Element, name: str, classname: str, findings, lang: str, clause_text: ClauseText) -> None:
+def _case(suite: ET.Element, name: str, classname: str, findings, lang: str, clause_text: ClauseText,
+          seconds: float | None = None) -> None:
     case = ET.SubElement(suite, "testcase", name=name, classname=classname)
+    if seconds is not None:  # measured per check (a ruling, a proof, a structural check)
+        case.set("time", f"{seconds:.3f}")
     for f in findings:
         if not f.failed:
             continue
@@ -76,7 +82,8 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
                      *((k, str(v)) for k, v in s.stats.items() if v is not None)):
             ET.SubElement(props, "property", name=k, value=str(v))
         for r in s.results:
-            _case(suite, r.check, f"ruleproof.{s.group}", r.findings, lang, clause_text)
+            _case(suite, r.check, f"ruleproof.{s.group}", r.findings, lang, clause_text,
+                  gen.get("check_seconds", {}).get(f"{s.group}/{r.check}"))
         total["tests"] += len(s.results)
         total["failures"] += failures
         total["errors"] += errors

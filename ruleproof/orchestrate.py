@@ -99,6 +99,7 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
     results = []
     arg = f" --rulebook {opts['rulebook_arg']}" if opts.get("rulebook_arg") else ""
     for path in shipped_rulings():
+        one = time.perf_counter()
         sc = load_scenario(path, rb.index)
         res = run_scenario(sc, rb)
         findings = ()
@@ -111,7 +112,7 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
                                 replay=f"ruleproof run {rel}{arg}", scenario=rel,
                                 trace=tuple(trace_to_json(res.trace))),)
         results.append(CheckResult(sc.spec.id, tuple(sc.spec.clauses), sc.spec.title.model_dump(), "interpreter",
-                                   findings))
+                                   findings, seconds=time.perf_counter() - one))
     return EngineRun("rulings", results, time.perf_counter() - started, {"rulings": len(results)})
 
 

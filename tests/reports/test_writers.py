@@ -156,6 +156,10 @@ def test_junit_valid_against_xsd(which, lang, request):
         assert el.getparent().get("name") == f.check
         if f.trace:
             assert "▶" in el.text and (f.replay in el.text)
+    # a time per test case where the engine measured one per check: here the structural checks
+    timed = {c.get("name") for c in doc.findall(".//testsuite[@package='ruleproof.structure']/testcase[@time]")}
+    assert timed == {r.check for r in report.section("structure").results}
+    assert all(float(c.get("time")) >= 0 for c in doc.findall(".//testcase[@time]"))
 
 
 def test_junit_rejects_what_the_xsd_forbids():
