@@ -23,7 +23,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ruleproof.errors import Location, RuleproofError
+from ruleproof.errors import Localized, Location, RuleproofError, yaml_problem
 
 __all__ = ["LocMap", "RawInt", "RawFloat", "load_yaml", "load_yaml_text", "read_text", "MAX_NODES", "MAX_DEPTH",
            "MAX_BYTES", "MAX_ITEMS", "MAX_STRING", "MAX_NUMBER"]
@@ -129,9 +129,9 @@ def load_yaml_text(text: str, name: str = "<input>", what: str = "rulebook") -> 
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(name, mark.line + 1, mark.column + 1) if mark else Location(name)
-        raise RuleproofError("RP103", loc, problem=exc.problem or exc.context or "syntax error") from None
+        raise RuleproofError("RP103", loc, problem=yaml_problem(exc.problem or exc.context or "syntax error")) from None
     except yaml.YAMLError as exc:  # pragma: no cover - PyYAML raises marked errors in practice
-        raise RuleproofError("RP103", Location(name), problem=str(exc)) from None
+        raise RuleproofError("RP103", Location(name), problem=yaml_problem(str(exc))) from None
     docs = [d for d in docs if d is not None]
     if not docs:
         raise RuleproofError("RP104", Location(name), what=what)
@@ -206,7 +206,8 @@ class _Builder:
             if key_node.tag == _CORE + "merge":
                 raise RuleproofError("RP106", _loc(self.name, key_node), tag="<< (merge key)")
             if not isinstance(key_node, ScalarNode):
-                raise RuleproofError("RP103", _loc(self.name, key_node), problem="a mapping key must be a plain value")
+                raise RuleproofError("RP103", _loc(self.name, key_node), problem=Localized("ключ отображения должен быть простым значением",
+                                                                  "a mapping key must be a plain value"))
             key = self._scalar(key_node)
             key = key.raw if hasattr(key, "raw") else key
             if isinstance(key, (int, float)) or key is None or isinstance(key, bool):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-__all__ = ["Location", "RuleproofError", "Suggestion", "suggest", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
+__all__ = ["Location", "RuleproofError", "Suggestion", "suggest", "Localized", "yaml_problem", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
            "EXIT_INCONCLUSIVE", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
 EXIT_OK = 0
@@ -301,6 +301,49 @@ class Suggestion:
         return f" (возможно, имелось в виду '{self.near}'?)" if lang == "ru" else f" (did you mean '{self.near}'?)"
 
 
+@dataclass(frozen=True)
+class Localized:
+    """A message parameter said in each language (e.g. a YAML parser's problem put into words)."""
+
+    ru: str
+    en: str
+
+    def text(self, lang: str) -> str:
+        return self.ru if lang == "ru" else self.en
+
+
+#: the YAML parser's problems as a rules editor would say them (the parser's own words: English only)
+_YAML_PROBLEMS = (
+    ("expected <block end>, but found", "a line is indented differently from the lines of its level (too far, or not far enough)",
+     "строка сдвинута не так, как строки её уровня (слишком далеко или недостаточно)"),
+    ("mapping values are not allowed here", "a colon where no key can start: indent the line under its key, or quote a "
+     "value that contains ': '", "двоеточие там, где ключ начаться не может: сдвиньте строку под её ключ или возьмите "
+     "в кавычки значение, в котором есть «: »"),
+    ("could not find expected ':'", "a key without its colon, or a line that continues an unclosed quote",
+     "ключ без двоеточия или строка, продолжающая незакрытые кавычки"),
+    ("found character '\t' that cannot start any token", "a tab character: YAML indents with spaces only",
+     "символ табуляции: в YAML отступы делаются только пробелами"),
+    ("expected ',' or '}'", "an inline mapping {…} is not closed, or lacks a comma between entries",
+     "встроенное отображение {…} не закрыто или между записями нет запятой"),
+    ("expected ',' or ']'", "an inline list […] is not closed, or lacks a comma between items",
+     "встроенный список […] не закрыт или между элементами нет запятой"),
+    ("expected the node content, but found '<stream end>'", "the file ends where a value was still expected "
+     "(an unclosed bracket or quote)", "файл кончается там, где ещё ожидалось значение (незакрытая скобка или кавычка)"),
+    ("found unexpected end of stream", "the file ends inside a quote or a bracket",
+     "файл кончается внутри кавычек или скобок"),
+    ("found duplicate anchor", "the same anchor (&name) is defined twice", "один и тот же якорь (&имя) задан дважды"),
+)
+
+
+def yaml_problem(raw: str) -> Localized:
+    """The YAML parser's ``raw`` problem in a rules editor's words, in each language; one it does not
+    know is quoted as the parser said it."""
+    for start, en, ru in _YAML_PROBLEMS:
+        if raw.startswith(start):
+            return Localized(ru, en)
+    return Localized(f"разборщик YAML сообщает: «{raw}»", raw)
+
+
 def suggest(name: object, known) -> Suggestion:
     """The known name closest to a misspelt ``name`` (difflib's ratio ≥ 0.6), as a message parameter."""
     near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
@@ -319,7 +362,8 @@ class RuleproofError(Exception):
         super().__init__(self.render("en"))
 
     def _params(self, lang: str) -> dict:
-        return {k: (v.text(_lang(lang)) if isinstance(v, Suggestion) else v) for k, v in self.params.items()}
+        return {k: (v.text(_lang(lang)) if isinstance(v, (Suggestion, Localized)) else v)
+                for k, v in self.params.items()}
 
     def what(self, lang: str = "en") -> str:
         return MESSAGES[self.code][_lang(lang)][0].format(**self._params(lang))

@@ -143,3 +143,20 @@ def test_missing_scenario_file(tmp_path, capsys):
     rc = main(["run", str(tmp_path / "nope.yaml")])
     err = capsys.readouterr().err
     assert rc == 2 and "RP100" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("lang,says", [
+    ("en", "a line is indented differently from the lines of its level"),
+    ("ru", "строка сдвинута не так, как строки её уровня"),
+])
+def test_a_mis_indented_line_is_named_in_the_users_words(write_scenario, capsys, lang, says):
+    """The YAML parser's own words ("expected <block end>, but found …") become a sentence in the message's
+    language, at the line that is mis-indented."""
+    lines = KELE.read_text("utf-8").split("\n")
+    i = next(k for k, ln in enumerate(lines) if ln.strip().startswith("controller:"))
+    lines[i] = lines[i][1:]  # one space less than its siblings
+    path = write_scenario(text="\n".join(lines))
+    assert main(["--lang", lang, "run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:{i + 1}:") and " RP103:" in err and says in err
+    assert "block end" not in err

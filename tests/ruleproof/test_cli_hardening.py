@@ -188,8 +188,9 @@ def test_an_interrupt_while_writing_comes_after_the_whole_set(tmp_path, monkeypa
     """SIGINT raised while the report files are renamed one by one is held back until all are in place."""
     import os
     import signal
+    import time
 
-    from ruleproof import fileio
+    from ruleproof import fileio, interrupt
     from ruleproof.reports.writers import write_files
 
     real = os.replace
@@ -202,8 +203,18 @@ def test_an_interrupt_while_writing_comes_after_the_whole_set(tmp_path, monkeypa
         real(src, dst)
 
     monkeypatch.setattr(fileio.os, "replace", replace)
-    with pytest.raises(KeyboardInterrupt):
-        write_files({"a.json": "{}", "b.md": "new", "c.html": "<p>"}, tmp_path / "out")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            write_files({"a.json": "{}", "b.md": "new", "c.html": "<p>"}, tmp_path / "out")
+    finally:
+        # what the command does once it has the KeyboardInterrupt: where an earlier test installed the
+        # Ctrl-C watcher (ruleproof.interrupt) in this process, it would otherwise go on interrupting
+        # the process every 50 ms — the next test, or under pytest-xdist the worker itself
+        interrupt.taken()
+        try:
+            time.sleep(0.2)  # an interrupt the watcher sent just before lands here
+        except KeyboardInterrupt:
+            pass
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.json", "b.md", "c.html"]
 
 
