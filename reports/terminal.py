@@ -23,6 +23,8 @@ ClauseText = Callable[[str], str | None]
 def print_check_results(console: Console, title: str, results: list[CheckResult], lang: str,
                         clause_text: ClauseText) -> None:
     """One row per check, then each finding: where, element, message, and the clauses it cites."""
+    from .common import verdict_label
+
     table = Table(title=title, show_lines=False)
     table.add_column(t("check", lang), no_wrap=True)
     table.add_column(t("clauses", lang))
@@ -31,14 +33,15 @@ def print_check_results(console: Console, title: str, results: list[CheckResult]
     for r in results:
         if r.holds and r.note:
             verdict = t("passed_note", lang, note=r.note)
-        else:
-            verdict = t("holds", lang) if r.holds else f"{t('violated', lang)} ({len(r.findings)})"
-        style = "green" if r.holds else "bold red"
+        else:  # an inconclusive check (Z3 unknown, not exercised, stopped by a bound) is not "violated"
+            verdict = t("holds", lang) if r.holds else verdict_label(r, lang)
+        style = "green" if r.holds else "yellow" if r.verdict == "unknown" else "bold red"
         table.add_row(r.check, ", ".join(r.clauses), escape(r.statement[lang]), f"[{style}]{verdict}[/]")
     console.print(table)
     for r in results:
         for f in r.findings:
-            console.print(f"[bold red]✗ {f.check}[/] {escape(f.where or '')}", highlight=False)
+            mark = "[bold yellow]?" if f.inconclusive else "[bold red]✗"
+            console.print(f"{mark} {f.check}[/] {escape(f.where or '')}", highlight=False)
             console.print(f"  {t('element', lang)}: {escape(f.element)}", highlight=False)
             console.print(f"  {escape(f.text(lang))}", highlight=False)
             for cid in f.clauses:

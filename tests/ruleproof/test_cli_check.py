@@ -141,6 +141,17 @@ def test_check_on_the_bundled_rulebook_with_every_report(tmp_path, capsys):
     assert "Summary" in term and "Exhaustive" in term or "exhaustive" in term
 
 
+@pytest.mark.parametrize("lang,says", [("en", "inconclusive"), ("ru", "не установлено")])
+def test_explore_table_calls_a_property_it_never_exercised_inconclusive_not_violated(capsys, lang, says):
+    """A property whose situation no bounded world plays is reported as inconclusive — in the table row
+    and in the finding's mark — never as "violated"."""
+    main(["--lang", lang, "explore", "--bounds", "x=0,loadouts=none", "--only", "P540.3-unless-text"])
+    out = capsys.readouterr().out
+    [row] = [ln for ln in out.splitlines() if ln.startswith("│ P540.3-unless-text")]
+    assert says in row and "violated" not in row and "нарушено" not in row
+    assert "? P540.3-unless-text" in out and "✗ P540.3-unless-text" not in out
+
+
 def test_check_jobs_2_gives_the_same_results_as_1(capsys):
     from ruleproof.orchestrate import run_check
     from ruleproof.cmd_explore import parse_bounds
