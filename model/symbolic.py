@@ -220,38 +220,36 @@ class System:
     def card_present(self, S, card: str):
         return self.t(S["w_has_defender"]) if card == "def" else self.true()
 
-    def exempt(self, S, exempt_modified: bool = True, markers_src=None) -> tuple:
-        """(source's close exempt, defender's close exempt): the meaning :func:`.semantics.exempts` of
-        each 540.1 text the menu may give the card (its form a world variable), or a 540.4 modification
-        of the action.  ``markers_src``: the source's markers to count (default: the vector's)."""
-        if not exempt_modified:
-            return self.false(), self.false()
-        out = []
-        for card, form, limit, mod in (("src", "w_src_rm_form", "w_src_rm_limit", "modified_src"), ("def", "w_def_rm_form", "w_def_rm_limit", "modified_def")):
-            E = Symbolic(self, S, card, markers=markers_src if card == "src" else None)
-            held = []
-            for i, name in enumerate(RM_FORMS):
-                if name is None:
-                    continue
-                f = resource_modifier(card, name, 1)
-                lim = S[limit] if f.limit is not None else None
-                held.append(z3.And(S[form] == self.val(i, form), exempts(E, f.form, lim, f.applies_to)))
-            out.append(z3.Or(*held, self.t(S[mod])))
-        return tuple(out)
-
-    def marker_waived(self, S) -> z3.BoolRef:
-        """540.3 «если иного не указано в тексте особенности»: the source's 540.1 text that applies to the
-        action (its form a world variable) says it gets no action marker (``w_src_rm_no_marker``), or a
-        modification of the action sparing the source says so (``waived_src``)."""
-        E = Symbolic(self, S, "src")
+    def own_text_applies(self, S, card: str, markers=None) -> z3.BoolRef:
+        """The 540.1 text the menu may give ``card`` (src or def; its form and limit world variables)
+        applies to the action: the meaning :func:`.semantics.exempts` of each form.  ``markers``: the
+        source's markers to count (default: the vector's)."""
+        form, limit = f"w_{card}_rm_form", f"w_{card}_rm_limit"
+        E = Symbolic(self, S, card, markers=markers)
         held = []
         for i, name in enumerate(RM_FORMS):
             if name is None:
                 continue
-            f = resource_modifier("src", name, 1)
-            lim = S["w_src_rm_limit"] if f.limit is not None else None
-            held.append(z3.And(S["w_src_rm_form"] == self.val(i, "w_src_rm_form"), exempts(E, f.form, lim, f.applies_to)))
-        return z3.Or(z3.And(self.t(S["w_src_rm_no_marker"]), z3.Or(*held)), self.t(S["waived_src"]))
+            f = resource_modifier(card, name, 1)
+            lim = S[limit] if f.limit is not None else None
+            held.append(z3.And(S[form] == self.val(i, form), exempts(E, f.form, lim, f.applies_to)))
+        return z3.Or(*held)
+
+    def exempt(self, S, exempt_modified: bool = True, markers_src=None) -> tuple:
+        """(source's close exempt, defender's close exempt): a 540.1 text of the card that applies
+        (:meth:`own_text_applies`), or a 540.4 modification of the action.  ``markers_src``: the source's
+        markers to count (default: the vector's)."""
+        if not exempt_modified:
+            return self.false(), self.false()
+        return (z3.Or(self.own_text_applies(S, "src", markers_src), self.t(S["modified_src"])),
+                z3.Or(self.own_text_applies(S, "def"), self.t(S["modified_def"])))
+
+    def marker_waived(self, S) -> z3.BoolRef:
+        """540.3 «если иного не указано в тексте особенности»: the source's 540.1 text that applies to the
+        action says it gets no action marker (``w_src_rm_no_marker``), or a modification of the action
+        sparing the source says so (``waived_src``)."""
+        return z3.Or(z3.And(self.t(S["w_src_rm_no_marker"]), self.own_text_applies(S, "src")),
+                     self.t(S["waived_src"]))
 
     def guard(self, text: str, S) -> z3.BoolRef:
         """A ``when:`` guard: its meaning (:mod:`.semantics`) as a term over ``S``."""
