@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from pydantic import ValidationError
 
-from ruleproof.errors import Location, RuleproofError, Suggestion, suggest
+from ruleproof.errors import Location, RuleproofError, did_you_mean, suggest
 
 from .clauses import ClauseIndex, default_index, is_clause_id
 from .schema import FORMAT, OperationSpec, RulebookSpec
@@ -120,7 +120,7 @@ def check_clause_ids(ids: list[str], locate, index: ClauseIndex) -> None:
         if not is_clause_id(cid):
             raise RuleproofError("RP122", locate(j), clause=cid)
         if cid not in index:
-            raise RuleproofError("RP121", locate(j), clause=cid, hint=Suggestion(index.suggest(cid)))
+            raise RuleproofError("RP121", locate(j), clause=cid, hint=did_you_mean(index.suggest(cid)))
 
 
 # --- shape errors from pydantic -------------------------------------------------------------------

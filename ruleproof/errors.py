@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-__all__ = ["Location", "RuleproofError", "Suggestion", "suggest", "Localized", "yaml_problem", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
+__all__ = ["Location", "RuleproofError", "suggest", "did_you_mean", "Localized", "yaml_problem", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
            "EXIT_INCONCLUSIVE", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
 EXIT_OK = 0
@@ -289,19 +289,6 @@ _LABEL = {"en": ("error", "fix"), "ru": ("ошибка", "как исправи�
 
 
 @dataclass(frozen=True)
-class Suggestion:
-    """«Did you mean …?» for a misspelt name, in the message's language (nothing when no known name is
-    close).  A message parameter; see :func:`suggest`."""
-
-    near: str | None
-
-    def text(self, lang: str) -> str:
-        if not self.near:
-            return ""
-        return f" (возможно, имелось в виду '{self.near}'?)" if lang == "ru" else f" (did you mean '{self.near}'?)"
-
-
-@dataclass(frozen=True)
 class Localized:
     """A message parameter said in each language (e.g. a YAML parser's problem put into words)."""
 
@@ -344,10 +331,17 @@ def yaml_problem(raw: str) -> Localized:
     return Localized(f"разборщик YAML сообщает: «{raw}»", raw)
 
 
-def suggest(name: object, known) -> Suggestion:
-    """The known name closest to a misspelt ``name`` (difflib's ratio ≥ 0.6), as a message parameter."""
+def did_you_mean(near: str | None) -> Localized:
+    """«Did you mean …?» after a misspelt name, in each language (nothing when ``near`` is None)."""
+    if not near:
+        return Localized("", "")
+    return Localized(f" (возможно, имелось в виду '{near}'?)", f" (did you mean '{near}'?)")
+
+
+def suggest(name: object, known) -> Localized:
+    """:func:`did_you_mean` the known name closest to a misspelt ``name`` (difflib's ratio ≥ 0.6)."""
     near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
-    return Suggestion(near[0] if near else None)
+    return did_you_mean(near[0] if near else None)
 
 
 class RuleproofError(Exception):
@@ -362,7 +356,7 @@ class RuleproofError(Exception):
         super().__init__(self.render("en"))
 
     def _params(self, lang: str) -> dict:
-        return {k: (v.text(_lang(lang)) if isinstance(v, (Suggestion, Localized)) else v)
+        return {k: (v.text(_lang(lang)) if isinstance(v, Localized) else v)
                 for k, v in self.params.items()}
 
     def what(self, lang: str = "en") -> str:
