@@ -335,7 +335,7 @@ class System:
         new = {v.name: changes.get(v.name, pre[v.name]) for v in self.vars if v.group != "hist"}
         for h in self.histories:
             e = h.update(self, d, pre, new)
-            if not z3.eq(e, pre[h.name]):
+            if e is not pre[h.name] and not z3.eq(e, pre[h.name]):  # (most keep the very term: no Z3 call)
                 changes[h.name] = e
         return guard, changes
 

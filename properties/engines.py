@@ -18,7 +18,7 @@ from ruleproof.model.symbolic import OPTIONS, System, world_state
 
 from .replay import Counterexample, replay
 
-__all__ = ["coi", "spacer", "follow", "repair", "bmc", "k_induction", "extract", "find_violation", "spacer_refined",
+__all__ = ["GUARD_LEVELS", "REFINEMENTS", "coi", "refuted_by", "spacer", "follow", "repair", "bmc", "k_induction", "extract", "find_violation", "spacer_refined",
            "SPACER_OPTIONS"]
 
 #: Fixedpoint options for every Spacer query (measured in benchmarks/README.md)
@@ -30,15 +30,24 @@ def _set_seed(ctx: z3.Context, seed: int) -> None:
     z3.set_param("sat.random_seed", seed)
 
 
-def coi(sy: System, target, exact: bool, windows: bool = True) -> frozenset[str]:
+#: how much of the rulebook's control flow a cone keeps, finest first: every guard (``exact``); the
+#: guards of the operations, the gotos and the deadlocks (not of window turns); those of the gotos
+#: and deadlocks (which step comes next); none (only what the target reads, transitively)
+GUARD_LEVELS = ("exact", "operations", "steps", "none")
+
+
+def coi(sy: System, target, exact: bool, windows: bool = True, guards: str = "operations",
+        also: frozenset[str] = frozenset()) -> frozenset[str]:
     """The variables ``target`` depends on (cone of influence).  ``exact``: also everything any guard
-    reads, so removing the rest changes no behaviour; otherwise the guards of window plays are left
-    out, and the variables only they read become free — an over-approximation (sound for proofs).
-    ``windows``: keep who has priority and the passes in a row (the windows' shape) in any case."""
-    guards, reads = _flow(sy, exact)
-    keep = _names(target) | {"pc"} | ({"window_player", "window_passes"} if windows else set())
-    todo = list(keep | guards)
-    keep |= guards
+    reads, so removing the rest changes no behaviour; otherwise only the guards of ``guards`` (one of
+    :data:`GUARD_LEVELS`) are kept, and the variables only the others read become free — an
+    over-approximation (sound for proofs; a path through it is checked on the exact system).
+    ``windows``: keep who has priority and the passes in a row (the windows' shape) in any case.
+    ``also``: more names to start from (those a spurious path's failing guards read, :func:`refuted_by`)."""
+    read_by_guards, reads = _flow(sy, "exact" if exact else guards)
+    keep = _names(target) | {"pc"} | set(also) | ({"window_player", "window_passes"} if windows else set())
+    todo = list(keep | read_by_guards)
+    keep |= read_by_guards
     while todo:  # every variable a kept variable's new value reads
         for n in reads.get(todo.pop(), ()):
             if n not in keep:
@@ -47,23 +56,30 @@ def coi(sy: System, target, exact: bool, windows: bool = True) -> frozenset[str]
     return frozenset(k for k in keep if k in sy.width)
 
 
-def _flow(sy: System, exact: bool) -> tuple[set, dict]:
-    """What :func:`coi` starts from and follows: the names the kept guards read (``exact``: every
-    guard; else those of the operations, the gotos and the deadlocks, not of window turns), and per
+def _kept_guard(d, level: str) -> bool:
+    if level in ("exact", "none"):
+        return level == "exact"
+    if d.event in ("goto", "deadlock"):
+        return True
+    return level == "operations" and d.op_index is not None and d.event not in (
+        "play", "pass", "window", "window_closed")
+
+
+def _flow(sy: System, level: str) -> tuple[set, dict]:
+    """What :func:`coi` starts from and follows: the names the guards of ``level`` read, and per
     variable, the names any disjunct's new value of it reads."""
     cache = sy.__dict__.setdefault("_flow_cache", {})
-    if exact not in cache:
+    if level not in cache:
         deps = _deps(sy)
         guards: set = set()
         reads: dict = {}
         for d in sy.disjuncts:
-            if exact or d.event in ("goto", "deadlock") or (d.op_index is not None and d.event not in (
-                    "play", "pass", "window", "window_closed")):
+            if _kept_guard(d, level):
                 guards |= deps[d.id][0]
             for v, names in deps[d.id][1].items():
                 reads.setdefault(v, set()).update(names)
-        cache[exact] = (guards, reads)
-    return cache[exact]
+        cache[level] = (guards, reads)
+    return cache[level]
 
 
 def _deps(sy: System) -> dict:
@@ -232,12 +248,14 @@ def _change_ids(sy: System) -> dict[int, dict[str, int]]:
     return sy._chid_cache
 
 
-def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_000):
+def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_000, why: list | None = None):
     """Check a sequence of disjuncts on the exact system — a straight line, executed symbolically from
     the initial state (no frame variables) — and that it ends in a ``target`` state: (model, path
     record, depth) or None when it is spurious.  A step may be a tuple of disjuncts (one merged rule
-    of :func:`spacer`): the solver picks one of them."""
+    of :func:`spacer`): the solver picks one of them.  ``why``: when spurious, receives the disjuncts
+    whose guards the solver's unsat core names (what refutes the path)."""
     path = repair(sy, path)
+    tracked: dict = {}
     rec = _Path(sy)
     solver = z3.SolverFor("QF_BV", ctx=sy.ctx)
     solver.set("timeout", timeout_ms)
@@ -253,12 +271,13 @@ def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_0
         if len(alts) == 1:
             d, guard, changes = alts[0]
             rec.acts.append(z3.BitVecVal(d.id, 10, sy.ctx))
-            solver.add(guard)
+            _track(solver, guard, tracked, i, group, why)
             state.update({n: z3.simplify(e) for n, e in changes.items()})
             continue
         # several disjuncts share Spacer's rule: a choice, made by the solver
         sel = z3.BitVec(f"sel@{i}", 10, sy.ctx)
-        solver.add(z3.Or([z3.And(sel == z3.BitVecVal(d.id, 10, sy.ctx), g) for d, g, _ in alts]))
+        _track(solver, z3.Or([z3.And(sel == z3.BitVecVal(d.id, 10, sy.ctx), g) for d, g, _ in alts]), tracked, i,
+               group, why)
         rec.acts.append(sel)
         touched = {n for _, _, ch in alts for n in ch}
         new = {}
@@ -273,10 +292,28 @@ def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_0
     solver.push()
     solver.add(_subst(target(sy, sy.pre), [(sy.pre[n], state[n]) for n in state]))
     if solver.check() != z3.sat:
+        if why is not None and tracked:
+            why.extend(d for c in solver.unsat_core() for d in tracked.get(str(c), ()))
         return None
     model = solver.model()
     solver.pop()
     return model, rec, len(path)
+
+
+def _track(solver, guard, tracked: dict, i: int, group: tuple, why: list | None) -> None:
+    """Assert a step's guard — tracked by a literal when the caller asked ``why`` a path fails."""
+    if why is None:
+        solver.add(guard)
+        return
+    name = f"step{i}"
+    tracked[name] = group
+    solver.assert_and_track(guard, z3.Bool(name, solver.ctx))
+
+
+def refuted_by(sy: System, why: list) -> frozenset[str]:
+    """The names the guards of the disjuncts ``why`` (:func:`follow`) read."""
+    deps = _deps(sy)
+    return frozenset(n for d in why for n in deps[d.id][0])
 
 
 class _Path:
@@ -477,30 +514,50 @@ def find_violation(rb: Rulebook, sy: System, bad, pid: str, max_depth: int, time
 
 
 def spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms: int, seed: int,
-                    order: tuple[bool, ...] = (False, True), options: dict | None = None):
+                    order: tuple[bool, ...] = (False, True), options: dict | None = None, coarse: bool = False):
     """Spacer on the cone of influence without the windows' shape, then — if its path is spurious
-    on the exact system — with it.  Returns (result, followed path or None, replayed counterexample)."""
+    on the exact system — with it.  ``coarse``: first on the coarsest cone (:func:`coi` without any
+    guard's names, under a quarter of the time limit) — most proofs need little of the control flow
+    — refined by what refutes each spurious path (the names of the guards in the unsat core of
+    :func:`follow`, at most :data:`REFINEMENTS` times), then with the steps' guards, then as above.
+    Returns (result, followed path or None, replayed counterexample)."""
     last = "unknown: not run"
-    for windows in order:
-        path: list = []
-        try:
-            r = spacer(sy, target, timeout_ms, seed, keep=coi(sy, target(sy, sy.pre), False, windows), path=path,
-                       options=options)
-        except z3.Z3Exception as exc:  # anything the engine raises is "unknown", never a proof
-            interrupt.check()
-            r = f"unknown: {exc}"
-        if r == "unsat":
-            return r, None, None
-        last = r
-        if r != "sat" or not path:
-            continue
-        found = follow(sy, target, path, seed)
-        if found is None:
-            continue  # spurious: refine
-        cx = replay(rb, extract(sy, *found), pid)
-        if pid is None or cx.reproduced:
-            return r, found, cx
+    ladder = [(w, "operations", timeout_ms, False) for w in order]
+    if coarse:
+        quick = min(timeout_ms, max(1000, timeout_ms // 4))
+        ladder = [(order[0], "none", quick, True)] + [(w, "steps", timeout_ms, False) for w in order] + ladder
+    for windows, guards, limit, refine in ladder:
+        also: frozenset[str] = frozenset()
+        for _ in range(1 + REFINEMENTS * refine):
+            path: list = []
+            keep = coi(sy, target(sy, sy.pre), False, windows, guards, also)
+            try:
+                r = spacer(sy, target, limit, seed, keep=keep, path=path, options=options)
+            except z3.Z3Exception as exc:  # anything the engine raises is "unknown", never a proof
+                interrupt.check()
+                r = f"unknown: {exc}"
+            if r == "unsat":
+                return r, None, None
+            last = r
+            if r != "sat" or not path:
+                break
+            why: list = []
+            found = follow(sy, target, path, seed, why=why if refine else None)
+            if found is None:
+                more = refuted_by(sy, why) - keep
+                if not more:
+                    break
+                also |= more
+                continue  # spurious: refine
+            cx = replay(rb, extract(sy, *found), pid)
+            if pid is None or cx.reproduced:
+                return r, found, cx
+            break
     return last, None, None
+
+
+#: how many times a coarse cone is refined by the guards that refute its spurious paths
+REFINEMENTS = 3
 
 
 def _options(form) -> dict:

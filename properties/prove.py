@@ -100,7 +100,7 @@ def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, s
     """Spacer on ``bad``; when that does not settle it (a path the replay does not confirm, unknown), on
     each disjunct of ``bad`` on its own (each has a smaller cone of influence): unsat when every part
     is; the first part with a confirmed path gives the counterexample."""
-    r, found, cx = spacer_refined(rb, sy, bad, pid, timeout_ms, seed, order, options)
+    r, found, cx = spacer_refined(rb, sy, bad, pid, timeout_ms, seed, order, options, coarse=True)
     if r == "unsat" or (cx is not None and cx.reproduced):
         return r, found, cx
     whole = bad(sy, sy.pre)
@@ -109,7 +109,8 @@ def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, s
         return r, found, cx
     results = []
     for part in parts:
-        r, found, cx = spacer_refined(rb, sy, lambda _sy, _S, part=part: part, pid, timeout_ms, seed, order, options)
+        r, found, cx = spacer_refined(rb, sy, lambda _sy, _S, part=part: part, pid, timeout_ms, seed, order, options,
+                                       coarse=True)
         if r == "sat" and cx is not None and cx.reproduced:
             return r, found, cx
         results.append(r)
@@ -277,8 +278,18 @@ def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], kw: dict) -> list[Ve
     return verdicts
 
 
+def _disagreement(rb: Rulebook, seed: int):
+    """Where the interpreter and the Z3 model of ``rb`` disagree (:mod:`ruleproof.model.conformance`), or None."""
+    from ruleproof.model.conformance import conformance
+
+    return conformance(rb, seed=seed).disagreement
+
+
 def _run_task(rb: Rulebook, sy: System, task: Task, kw: dict) -> list:
-    """A proof task: its verdict; a witness task: (pid, vacuous, witness, seconds) per property."""
+    """A proof task: its verdict; a witness task: (pid, vacuous, witness, seconds) per property; the
+    conformance task: the disagreement (or None)."""
+    if task.kind == "conformance":
+        return [_disagreement(rb, kw["seed"])]
     opts = _proof_opts(sy, **kw)
     if task.kind == "witness":
         stubs = [Verdict(pid, "proved", "", 0.0) for pid in task.pids]
@@ -291,10 +302,11 @@ def _run_task(rb: Rulebook, sy: System, task: Task, kw: dict) -> list:
 
 
 def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task], jobs: int,
-                    kw: dict) -> list[Verdict]:
+                    kw: dict) -> tuple[list[Verdict], object]:
     """``tasks`` (:func:`plan`) handed out to ``jobs`` forked processes as they come free (each a copy
     of ``sy``, compiled once here), then put together: a split form's parts as :func:`_prove_split`
-    would (the first violated part), the witnesses on the proved properties."""
+    would (the first violated part), the witnesses on the proved properties.  Returns the verdicts and
+    the conformance task's disagreement (None: agreed, or not asked)."""
     from ruleproof.forked import fork_map
 
     _steps(sy), _deps(sy), _pc_successors(sy), _change_ids(sy)  # computed once, inherited by every worker
@@ -310,7 +322,8 @@ def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task]
         if v.pid in found and v.verdict in ("proved", "holds to depth k"):
             v.vacuous, v.witness, seconds = found[v.pid]
             v.seconds += seconds
-    return verdicts
+    disagreement = next((out[0] for t, out in done.items() if t.kind == "conformance"), None)
+    return verdicts, disagreement
 
 
 def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
@@ -318,25 +331,22 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
           shortest: bool = False, jobs: int = 1, agree: bool = True) -> ProveOutcome:
     """Every catalogue property (or ``only`` these ids) on ``rb``.  ``jobs`` > 1: the proofs and the
     witness searches (:func:`plan`) handed out to that many forked processes (each with its own copy
-    of the Z3 context); the verdicts are the same.  ``agree``: first check that the interpreter and
-    the Z3 model of ``rb`` agree (:mod:`ruleproof.model.conformance`); where they do not, no verdict
-    that would hold is given (each is *unknown*, with the disagreement as the reason)."""
+    of the Z3 context); the verdicts are the same.  ``agree``: also check that the interpreter and
+    the Z3 model of ``rb`` agree (:mod:`ruleproof.model.conformance`; one more task beside the proofs);
+    where they do not, no verdict that would hold is given (each is *unknown*, with the disagreement
+    as the reason)."""
     started = time.perf_counter()
-    disagreement = None
-    if agree:
-        from ruleproof.model.conformance import conformance
-
-        disagreement = conformance(rb, seed=seed).disagreement
     wanted = [p for p in PROPERTIES if only is None or p.id in set(only)]
     pids = [p.id for p in wanted]
     kw = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kinduction=kinduction,
               shortest=shortest)
     sy = shared_system(rb, pids, seed) if pids else None  # compiled once (before any fork)
-    tasks = plan(pids, jobs, vacuity)
+    tasks = plan(pids, jobs, vacuity, agree)
     workers = max(1, min(jobs, len(tasks)))
     if workers > 1:
-        verdicts = _prove_parallel(rb, sy, pids, tasks, workers, kw)
+        verdicts, disagreement = _prove_parallel(rb, sy, pids, tasks, workers, kw)
     else:
+        disagreement = _disagreement(rb, seed) if agree else None
         verdicts = _prove_chunk(rb, sy, pids, kw) if pids else []
     if disagreement is not None:
         for v in verdicts:

@@ -174,6 +174,19 @@ def test_prove_on_a_rulebook_whose_model_disagrees_gives_no_proof(monkeypatch, c
     assert not any(w in out for w in ("disagrees", "interpreter", "reach different"))
 
 
+def test_with_two_workers_the_agreement_is_checked_beside_the_proofs(monkeypatch):
+    """Under ``jobs`` > 1 the conformance check is one more task in the pool, and its disagreement
+    still turns every would-be proof into unknown."""
+    from ruleproof.model import interpreter
+    from ruleproof.properties.schedule import plan
+
+    assert [t.kind for t in plan(["P512.5-claims-resolved"], 2, agree=True)].count("conformance") == 1
+    monkeypatch.setitem(interpreter.HANDLERS, "remove_from_stack", lambda r, s, op: interpreter._done(r, s, op))
+    out = prove(BUNDLED, only=["P512.5-claims-resolved", "P512.6.1-order"], jobs=2)
+    assert out.disagreement is not None
+    assert [v.verdict for v in out.verdicts] == ["unknown", "unknown"]
+
+
 def test_a_rulebook_without_a_declaration_gets_a_verdict_not_a_crash():
     """Regression: on a draft that dropped `declare`, "right after a declaration" (P512.6-may-declare)
     was an empty z3.Or built in z3's default context — a Context mismatch traceback, not a verdict."""
