@@ -261,7 +261,11 @@ PUBLIC: dict[str, str] = {"M1": "P542.2-cost-x", "M2": "P542.3-targets-x", "M3":
 
 
 def bundled_data() -> dict:
-    return yaml.safe_load(bundled_rulebook_path().read_text("utf-8"))
+    """The bundled rulebook's data, without its alternative readings (a reading's patch is written
+    against the bundled rulebook and need not apply to a mutant of it)."""
+    data = yaml.safe_load(bundled_rulebook_path().read_text("utf-8"))
+    data.pop("readings", None)
+    return data
 
 
 def mutate(mutant_id: str, data: dict | None = None) -> dict:

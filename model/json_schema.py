@@ -103,6 +103,19 @@ def rulebook_schema(lang: str = "en") -> dict:
         f"{k.name}: {_d(k.ru, k.en, lang)}" for k in STEP_KINDS.values())}
     s["properties"]["format"] = {"const": "ruleproof-rulebook/1"}
     s["properties"]["tables"]["propertyNames"] = {"enum": sorted(TABLES)}
+    op["description"] = _d("op — операция словаря; остальные ключи — её параметры (сверяются со словарём)",
+                           "op names the operation; the other keys are its parameters (checked against the vocabulary)",
+                           lang)
+    defs["ReadingSpec"]["description"] = _d(
+        "Другое прочтение (ruleproof readings): of — допущение, которое оно заменяет, about — пункты, которые оно "
+        "читает иначе (нужно хотя бы одно из двух), statement — что оно говорит, patch — правка свода",
+        "An alternative reading (ruleproof readings): of — the assumption it replaces, about — the clauses it reads "
+        "otherwise (at least one of the two), statement — what it says, patch — the edit of the rulebook", lang)
+    defs["PatchStep"]["description"] = _d(
+        "Шаг правки JSON Patch (RFC 6902) над данными свода; path и from — указатели JSON вида "
+        "/steps/payment/operations/1; шаг test называет, что там должно быть",
+        "A JSON Patch (RFC 6902) step on the rulebook's data; path and from are JSON Pointers such as "
+        "/steps/payment/operations/1; a test step names what must be there", lang)
     return s
 
 

@@ -27,7 +27,7 @@ from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, p
 from .yaml_source import LocMap, load_yaml, load_yaml_text
 
 __all__ = ["Rulebook", "Citation", "load_rulebook", "load_rulebook_text", "bundled_rulebook_path",
-           "BUNDLED", "from_pydantic", "check_clause_ids"]
+           "BUNDLED", "from_pydantic", "check_clause_ids", "validate_data"]
 
 BUNDLED = "berserk-rp-4.1-2.yaml"
 
@@ -50,6 +50,7 @@ class Rulebook:
     locs: LocMap
     path: str
     index: ClauseIndex = field(default_factory=default_index)
+    data: dict | None = field(default=None, repr=False, compare=False)  # as loaded (for readings' patches)
 
     def where(self, path: tuple) -> Location:
         return self.locs.at(path)
@@ -93,6 +94,11 @@ def load_rulebook_text(text: str, name: str = "<input>", index: ClauseIndex | No
     return _validate(data, locs, name, index or default_index(), check_reachable)
 
 
+def validate_data(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reachable: bool = True) -> Rulebook:
+    """A rulebook from already loaded data (``locs``: where each part was written), validated fully."""
+    return _validate(data, locs, name, index, check_reachable)
+
+
 def _validate(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reachable: bool) -> Rulebook:
     if not isinstance(data, dict):
         raise RuleproofError("RP108", locs.at(()), found=type(data).__name__)
@@ -103,7 +109,7 @@ def _validate(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reac
         spec = RulebookSpec.model_validate(data)
     except ValidationError as exc:
         raise from_pydantic(exc, locs, RulebookSpec) from None
-    rb = Rulebook(spec, locs, name, index)
+    rb = Rulebook(spec, locs, name, index, data)
     _Semantics(rb).run()
     if check_reachable:
         from .graph import build_graph
@@ -197,6 +203,8 @@ class _Semantics:
                 raise RuleproofError("RP135", self.rb.where(("tables",)), table=name, what=kind.en, what_ru=kind.ru)
         for name, table in spec.tables.items():
             self._table(name, table, ("tables", name))
+        for rid, r in spec.readings.items():
+            self._reading(rid, r)
         for sid, step in self.steps.items():
             base = ("steps", sid)
             if step.kind not in STEP_KINDS:
@@ -253,6 +261,15 @@ class _Semantics:
                                  problem_ru=f"min {rows['min']} больше max {rows['max']}",
                                  fix="swap them: min is the lowest face", fix_ru="поменяйте их местами: min — меньшая грань")
         self._cited(table.cites, table.assumes, path)
+
+    def _reading(self, rid: str, r) -> None:
+        path = ("readings", rid)
+        if r.of is not None and r.of not in self.rb.spec.assumptions:
+            raise RuleproofError("RP127", self.rb.where(path + ("of",)), assumption=r.of,
+                                 known=", ".join(self.rb.spec.assumptions) or "—")
+        if r.of is None and not r.about:
+            raise RuleproofError("RP138", self.rb.where(path), reading=rid)
+        self._clauses(r.about, path + ("about",))
 
     def _cited(self, cites: list[str], assumes: list[str], path: tuple) -> None:
         self._clauses(cites, path + ("cites",))

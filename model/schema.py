@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-__all__ = ["Text", "TableSpec", "AssumptionSpec", "OperationSpec", "EdgeSpec", "StepSpec", "RulebookSpec", "FORMAT"]
+__all__ = ["Text", "TableSpec", "AssumptionSpec", "OperationSpec", "EdgeSpec", "StepSpec", "PatchStep", "ReadingSpec",
+           "RulebookSpec", "FORMAT"]
 
 FORMAT = "ruleproof-rulebook/1"
 
@@ -98,6 +99,27 @@ class TableSpec(_Cited):
     rows: dict[Word, Any]
 
 
+class PatchStep(_Strict):
+    """One step of a reading's patch: a JSON Patch (RFC 6902) operation on the rulebook's data;
+    ``path`` and ``from`` are JSON Pointers such as ``/steps/payment/operations/1``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    op: Literal["add", "remove", "replace", "move", "copy", "test"]
+    path: str
+    value: Any = None
+    from_: str | None = Field(default=None, alias="from")
+
+
+class ReadingSpec(_Strict):
+    """An alternative reading (:mod:`.readings`): ``of`` the assumption it replaces, ``about`` the
+    clauses it reads otherwise (at least one of the two), what it says, and its patch."""
+
+    of: Word | None = None
+    about: list[Word] = Field(default_factory=list)
+    statement: Text
+    patch: list[PatchStep] = Field(min_length=1)
+
+
 class RulebookSpec(_Strict):
     format: Word
     id: Word
@@ -107,3 +129,4 @@ class RulebookSpec(_Strict):
     assumptions: dict[str, AssumptionSpec] = Field(default_factory=dict)
     tables: dict[str, TableSpec] = Field(default_factory=dict)
     steps: dict[str, StepSpec]
+    readings: dict[str, ReadingSpec] = Field(default_factory=dict)

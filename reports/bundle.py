@@ -62,6 +62,9 @@ class Report:
     sections: tuple[Section, ...]
     assumptions: dict[str, dict] = field(default_factory=dict)
     coverage: Coverage | None = None
+    # the rulebook's alternative readings: id -> {of, about, statement {ru, en}, rulings (the rulings whose
+    # outcome it changes; None: the rulings did not run)}
+    readings: dict[str, dict] = field(default_factory=dict)
     graph: dict | None = None  # graph_data(): nodes and edges with their labels in both languages
     meta: dict = field(default_factory=dict)  # seed, examples, versions, lang, rules_text, generated {at, seconds}
 
@@ -216,9 +219,22 @@ def report_from_check(check, *, lang: str = "en", rules_text: str | None = None,
     return Report(
         rulebook={"id": rb.spec.id, "path": str(rb.path), "title": rb.spec.title.model_dump(),
                   "edition": rb.spec.edition, "counts": counts},
-        sections=tuple(sections), assumptions=assumptions,
+        sections=tuple(sections), assumptions=assumptions, readings=_readings(rb, sections),
         coverage=build_coverage(assumptions=assumptions) if coverage else None,
         graph=graph_data(G), meta=meta)
+
+
+def _readings(rb, sections) -> dict[str, dict]:
+    """The rulebook's readings, each with the rulings whose outcome it changes (from the rulings'
+    ``depends_on``: "R-x" or "R-x (A-y)")."""
+    rulings = next((s.results for s in sections if s.group == "rulings"), None)
+    out = {}
+    for rid, r in rb.spec.readings.items():
+        changed = None if rulings is None else [x.check for x in rulings
+                                                if any(d.split(" (")[0] == rid for d in x.depends_on or ())]
+        out[rid] = {"of": r.of, "about": [str(c) for c in r.about], "statement": r.statement.model_dump(),
+                    "rulings": changed}
+    return out
 
 
 def _plain_assumption(a: dict) -> dict:

@@ -15,7 +15,7 @@ from ruleproof.i18n import t
 from .bundle import ClauseText, Report
 from .finding import CheckResult, Finding
 
-__all__ = ["verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
+__all__ = ["depends_line", "readings_rows", "READING_COLS", "verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
            "quoted_clauses", "replay_lines", "generated_line", "quotes_note", "file_stem", "path_of",
            "coverage_label", "status_label"]
 
@@ -75,6 +75,31 @@ def group_stats(section, lang: str) -> str:
     if st.get("z3_version"):
         parts.append(f"Z3 {st['z3_version']}")
     return "; ".join(parts)
+
+
+def depends_line(r: CheckResult, lang: str) -> str:
+    """What a check depends on among the rulebook's readings ("" when not asked)."""
+    if r.depends_on is None:
+        return ""
+    if not r.depends_on:
+        return t("rep_depends_none", lang)
+    return t("rep_depends_readings", lang, ids=", ".join(r.depends_on))
+
+
+def readings_rows(report: Report, lang: str) -> list[tuple[str, str, str, str]]:
+    """One row per alternative reading: (id, its assumption and clauses, what it says, the rulings it
+    changes — "—" none, or a note that the rulings did not run)."""
+    rows = []
+    for rid, r in report.readings.items():
+        rulings = r.get("rulings")
+        changed = t("rep_rulings_not_run", lang) if rulings is None else (", ".join(rulings) or "—")
+        rows.append((rid, ", ".join(([r["of"]] if r.get("of") else []) + list(r.get("about", []))),
+                     r["statement"][lang], changed))
+    return rows
+
+
+#: the column labels of :func:`readings_rows`
+READING_COLS = ("rd_col_reading", "rd_col_of", "rd_col_says", "rd_col_rulings")
 
 
 def overall_line(report: Report, lang: str) -> str:

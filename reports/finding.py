@@ -90,6 +90,9 @@ class CheckResult:
     # the check's own time, where the engine measures one per check (a ruling, a proof, a structural
     # check); None where one pass decides many checks at once (exhaustive, Hypothesis, consistency)
     seconds: float | None = None
+    # the alternative readings of the rulebook under which the check comes out otherwise (their ids,
+    # with the assumption each replaces: "R-x (A-y)"); () none does; None: not asked
+    depends_on: tuple[str, ...] | None = None
 
     @property
     def holds(self) -> bool:

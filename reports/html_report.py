@@ -11,7 +11,8 @@ from ruleproof.i18n import t
 
 from .bundle import ClauseText, Report
 from .common import (coverage_label, engine_label, file_stem, generated_line, group_stats, group_title,
-                     kind_label, overall_line, quotes_note, replay_lines, status_label, verdict_label)
+                     kind_label, overall_line, quotes_note, replay_lines, status_label, verdict_label, depends_line,
+                     readings_rows, READING_COLS)
 from .finding import Finding
 from .svg_graph import graph_svg
 from .trace import format_diff, format_values, is_initial, visible_events
@@ -131,6 +132,8 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
         toc.append(("coverage", t("rep_coverage", lang)))
     if report.assumptions:
         toc.append(("assumptions", t("rep_assumptions", lang)))
+    if report.readings:
+        toc.append(("readings", t("rep_readings", lang)))
     toc.append(("run", t("rep_run", lang)))
     counts = rb.get("counts") or {}
     out = ["<!doctype html>", f'<html lang="{_e(lang)}">', "<head>", '<meta charset="utf-8">',
@@ -164,7 +167,8 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
         if stats:
             out.append(f'<p class="rp-stats">{_e(stats)}</p>')
         rows = [(f' data-check="{_e(r.check)}" class="rp-verdict-{r.verdict}"',
-                 [f"<code>{_e(r.check)}</code>", _e(", ".join(r.clauses)), _e(r.statement.get(lang, "")),
+                 [f"<code>{_e(r.check)}</code>", _e(", ".join(r.clauses)), _e(r.statement.get(lang, "")) + (
+                     f'<br><span class="rp-note">{_e(depends_line(r, lang))}</span>' if depends_line(r, lang) else ""),
                   ("✗ " if not r.holds else "✓ ") + _e(verdict_label(r, lang))]) for r in s.results]
         out += [_table([t(k, lang) for k in ("rep_col_check", "rep_col_clauses", "rep_col_statement",
                                              "rep_col_result")], rows, "rp-checks"), "</section>"]
@@ -216,6 +220,12 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
                 for aid, a in report.assumptions.items()]
         out += [_table([t(k, lang) for k in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason")],
                        rows, "rp-assumptions"), "</section>"]
+
+    if report.readings:
+        out += ['<section id="readings">', f"<h2>{_e(t('rep_readings', lang))}</h2>",
+                f'<p class="rp-note">{_e(t("rep_readings_note", lang))}</p>']
+        rows = [(f' data-reading="{_e(row[0])}"', [_e(x) for x in row]) for row in readings_rows(report, lang)]
+        out += [_table([t(k, lang) for k in READING_COLS], rows, "rp-readings"), "</section>"]
 
     meta = report.meta
     out += ['<section id="run">', f"<h2>{_e(t('rep_run', lang))}</h2>", "<ul>"]

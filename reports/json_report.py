@@ -67,12 +67,15 @@ def finding_from_json(d: dict) -> Finding:
 def result_to_json(r: CheckResult) -> dict:
     return {"check": r.check, "engine": r.engine, "clauses": list(r.clauses), "statement": dict(r.statement),
             "note": r.note, "verdict": r.verdict, "holds": r.holds,
-            "findings": [finding_to_json(f) for f in r.findings]}
+            "findings": [finding_to_json(f) for f in r.findings],
+            **({} if r.depends_on is None else {"depends_on": list(r.depends_on)})}
 
 
 def result_from_json(d: dict) -> CheckResult:
+    deps = d.get("depends_on")
     return CheckResult(d["check"], tuple(d["clauses"]), dict(d["statement"]), d["engine"],
-                       tuple(finding_from_json(f) for f in d.get("findings", ())), d.get("note", ""))
+                       tuple(finding_from_json(f) for f in d.get("findings", ())), d.get("note", ""),
+                       depends_on=None if deps is None else tuple(deps))
 
 
 def _coverage_to_json(c: Coverage) -> dict:
@@ -96,7 +99,7 @@ def report_to_json(report: Report, clause_text: ClauseText | None = None, lang: 
            "exit_code": report.exit_code,
            "sections": [{"group": s.group, "stats": s.stats, "ok": s.ok,
                          "results": [result_to_json(r) for r in s.results]} for s in report.sections],
-           "assumptions": report.assumptions,
+           "assumptions": report.assumptions, "readings": report.readings,
            "coverage": _coverage_to_json(report.coverage) if report.coverage else None,
            "graph": report.graph, "meta": report.meta}
     if clause_text is not None:
@@ -118,7 +121,7 @@ def load_json(text: str | bytes | dict) -> Report:
     return Report(rulebook=doc["rulebook"],
                   sections=tuple(Section(s["group"], tuple(result_from_json(r) for r in s["results"]),
                                          s.get("stats", {})) for s in doc["sections"]),
-                  assumptions=doc.get("assumptions", {}),
+                  assumptions=doc.get("assumptions", {}), readings=doc.get("readings", {}),
                   coverage=_coverage_from_json(doc["coverage"]) if doc.get("coverage") else None,
                   graph=doc.get("graph"), meta=doc.get("meta", {}))
 

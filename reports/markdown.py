@@ -7,7 +7,8 @@ from ruleproof.i18n import t
 
 from .bundle import ClauseText, Report
 from .common import (coverage_label, engine_label, generated_line, group_stats, group_title, kind_label,
-                     overall_line, quoted_clauses, quotes_note, replay_lines, status_label, verdict_label)
+                     overall_line, quoted_clauses, quotes_note, replay_lines, status_label, verdict_label, depends_line,
+                     readings_rows, READING_COLS)
 from .finding import Finding
 from .trace import format_diff, format_values, is_initial, visible_events
 
@@ -71,7 +72,8 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
         if stats:
             out += [f"*{stats}*", ""]
         out += _table([t(k, lang) for k in ("rep_col_check", "rep_col_clauses", "rep_col_statement", "rep_col_result")],
-                      [[_code(r.check), ", ".join(r.clauses), r.statement.get(lang, ""),
+                      [[_code(r.check), ", ".join(r.clauses),
+                        r.statement.get(lang, "") + (f" *({depends_line(r, lang)})*" if depends_line(r, lang) else ""),
                         ("✗ " if not r.holds else "✓ ") + verdict_label(r, lang)] for r in s.results])
 
     out += [f"## {t('rep_findings', lang)}", ""]
@@ -120,6 +122,10 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
         out += _table([t(k, lang) for k in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason")],
                       [[aid, ", ".join(a.get("about", [])) or "—", a["statement"][lang], a["reason"][lang]]
                        for aid, a in report.assumptions.items()])
+
+    if report.readings:
+        out += [f"## {t('rep_readings', lang)}", "", f"*{t('rep_readings_note', lang)}*", ""]
+        out += _table([t(k, lang) for k in READING_COLS], [list(row) for row in readings_rows(report, lang)])
 
     meta = report.meta
     out += [f"## {t('rep_run', lang)}", ""]

@@ -20,6 +20,14 @@ __all__ = ["print_check_results", "print_assumptions", "print_report", "render"]
 ClauseText = Callable[[str], str | None]
 
 
+def _statement(r: CheckResult, lang: str) -> str:
+    """A check's statement, and (dim, on its own line) the readings it depends on, where asked."""
+    from .common import depends_line
+
+    deps = depends_line(r, lang)
+    return escape(r.statement.get(lang, "")) + (f"\n[dim]{escape(deps)}[/]" if deps else "")
+
+
 def print_check_results(console: Console, title: str, results: list[CheckResult], lang: str,
                         clause_text: ClauseText) -> None:
     """One row per check, then each finding: where, element, message, and the clauses it cites."""
@@ -36,7 +44,7 @@ def print_check_results(console: Console, title: str, results: list[CheckResult]
         else:  # an inconclusive check (Z3 unknown, not exercised, stopped by a bound) is not "violated"
             verdict = t("holds", lang) if r.holds else verdict_label(r, lang)
         style = "green" if r.holds else "yellow" if r.verdict == "unknown" else "bold red"
-        table.add_row(r.check, ", ".join(r.clauses), escape(r.statement[lang]), f"[{style}]{verdict}[/]")
+        table.add_row(r.check, ", ".join(r.clauses), _statement(r, lang), f"[{style}]{verdict}[/]")
     console.print(table)
     for r in results:
         for f in r.findings:
@@ -98,7 +106,7 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
         for key in ("rep_col_check", "rep_col_clauses", "rep_col_statement", "rep_col_result"):
             table.add_column(t(key, lang), no_wrap=key == "rep_col_check")
         for r in s.results:
-            table.add_row(r.check, ", ".join(r.clauses), escape(r.statement.get(lang, "")),
+            table.add_row(r.check, ", ".join(r.clauses), _statement(r, lang),
                           f"[{_STYLE[r.verdict]}]{escape(verdict_label(r, lang))}[/]")
         console.print(table)
     for f in report.findings:
@@ -130,6 +138,15 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
         for aid, a in report.assumptions.items():
             table.add_row(escape(aid), ", ".join(a.get("about", [])) or "—", escape(a["statement"][lang]),
                           escape(a["reason"][lang]))
+        console.print(table)
+    if report.readings:
+        from .common import READING_COLS, readings_rows
+
+        table = Table(title=t("rep_readings", lang), caption=t("rep_readings_note", lang))
+        for key in READING_COLS:
+            table.add_column(t(key, lang), no_wrap=key == "rd_col_reading")
+        for row in readings_rows(report, lang):
+            table.add_row(*(escape(x) for x in row))
         console.print(table)
     console.print(f"[bold]{escape(overall_line(report, lang))}[/] {t('rep_exit_code', lang, code=report.exit_code)}")
     console.print(f"[dim]{generated_line(report, lang)}[/]", highlight=False)

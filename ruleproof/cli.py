@@ -97,6 +97,7 @@ EXTRA_COMMANDS: tuple[str, ...] = (
     "ruleproof.cmd_explore",
     "ruleproof.cmd_prove",
     "ruleproof.cmd_diff",
+    "ruleproof.cmd_readings",
     "ruleproof.cmd_schema",
 )
 

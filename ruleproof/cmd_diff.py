@@ -18,18 +18,17 @@ from rich.text import Text
 from ruleproof.errors import EXIT_FINDING, EXIT_OK
 from ruleproof.i18n import t
 
-__all__ = ["add_parser", "run", "to_json", "to_markdown", "SCHEMA"]
+__all__ = ["add_parser", "add_engine_options", "engine_options", "run", "to_json", "to_markdown", "SCHEMA"]
 
 SCHEMA = "ruleproof-diff/1"
 _WHAT = {"added": "diff_added", "removed": "diff_removed", "moved": "diff_moved", "changed": "diff_changed_el"}
 
 
-def add_parser(sub, common, texts) -> None:
+def add_engine_options(p) -> None:
+    """The options of a comparison of two rulebooks (``diff``, ``readings``): which engines, their bounds,
+    the Hypothesis examples and seed, the worker processes."""
     from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_ENGINES, DIFF_EXAMPLES
 
-    p = sub.add_parser("diff", parents=[common, texts], help="what a draft changes against a base rulebook, what breaks")
-    p.add_argument("base", help="the base rulebook YAML (e.g. the bundled one: rulebooks/berserk-rp-4.1-2.yaml)")
-    p.add_argument("draft", help="the draft rulebook YAML")
     p.add_argument("--engines", default=",".join(DEFAULT_DIFF_ENGINES), metavar="E,…",
                    help=f"engines run on both (default {','.join(DEFAULT_DIFF_ENGINES)}; available: "
                         f"{', '.join(DIFF_ENGINES)})")
@@ -42,6 +41,23 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="worker processes: each engine on each rulebook is a task (default auto: one per core)")
     p.add_argument("--format", choices=("term", "json"), default="term")
+
+
+def engine_options(args) -> tuple[tuple[str, ...], object, int]:
+    """(engines, bounds, jobs) from the options of :func:`add_engine_options`, checked."""
+    from ruleproof.cli import check_jobs, parse_names
+    from ruleproof.cmd_explore import parse_bounds
+    from ruleproof.diff import DIFF_ENGINES
+    from ruleproof.model.explore import Bounds
+
+    return parse_names(args.engines, DIFF_ENGINES, "engine"), parse_bounds(args.bounds, Bounds()), check_jobs(args.jobs)
+
+
+def add_parser(sub, common, texts) -> None:
+    p = sub.add_parser("diff", parents=[common, texts], help="what a draft changes against a base rulebook, what breaks")
+    p.add_argument("base", help="the base rulebook YAML (e.g. the bundled one: rulebooks/berserk-rp-4.1-2.yaml)")
+    p.add_argument("draft", help="the draft rulebook YAML")
+    add_engine_options(p)
     p.add_argument("--no-cache", action="store_true",
                    help="run every engine on the base again (by default its results are kept in .ruleproof-cache/ "
                         "and reused while the base, the options and ruleproof itself are unchanged)")
@@ -52,16 +68,12 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.cli import _clause_text_fn, _console, check_jobs, parse_names
-    from ruleproof.cmd_explore import parse_bounds
-    from ruleproof.diff import DIFF_ENGINES, diff_rulebooks
-    from ruleproof.model.explore import Bounds
+    from ruleproof.cli import _clause_text_fn, _console
+    from ruleproof.diff import diff_rulebooks
     from ruleproof.model.rulebook import load_rulebook
 
     clause_text = _clause_text_fn(args, lang)
-    engines = parse_names(args.engines, DIFF_ENGINES, "engine")
-    bounds = parse_bounds(args.bounds, Bounds())
-    jobs = check_jobs(args.jobs)
+    engines, bounds, jobs = engine_options(args)
     base, draft = load_rulebook(args.base), load_rulebook(args.draft)
     from ruleproof.generators.run import CACHE_DIR
 

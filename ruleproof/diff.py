@@ -80,6 +80,7 @@ class DiffOutcome:
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)  # "engine/side" (or a task) -> its seconds
     cached: tuple[str, ...] = ()  # the engines whose base results were read from the run cache
+    sides: dict[str, tuple[dict, dict]] = field(default_factory=dict)  # property engine -> ({pid: base verdict}, draft)
 
     @property
     def changed(self) -> bool:
@@ -199,6 +200,8 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
                     out.rulings.append(RulingChange(rid, r.clauses, bv, dv, _message(r)))
             out.rulings.sort(key=lambda c: c.ruling)
         else:
+            out.sides[engine] = ({pid: _verdict(r) for pid, r in b_res.items()},
+                                 {pid: _verdict(r) for pid, r in d_res.items()})
             for pid in b_res.keys() | d_res.keys():
                 if pid not in b_res or pid not in d_res:
                     continue

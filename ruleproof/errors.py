@@ -210,6 +210,28 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("the rulebook has no table '{table}' ({what})", "add 'tables: {{{table}: …}}' (see the bundled rulebook)"),
         "ru": ("в своде нет таблицы '{table}' ({what_ru})", "добавьте 'tables: {{{table}: …}}' (образец — встроенный свод)"),
     },
+    "RP136": {
+        "en": ("reading '{reading}': patch step {n} does not apply: {problem}",
+               "point the step at an element of this rulebook (a JSON Pointer such as /steps/payment/operations/1); "
+               "a 'test' step names what must be there"),
+        "ru": ("прочтение '{reading}': шаг правки {n} не применяется: {problem}",
+               "укажите в шаге элемент этого свода (указатель JSON вида /steps/payment/operations/1); "
+               "шаг 'test' называет, что там должно быть"),
+    },
+    "RP137": {
+        "en": ("reading '{reading}' turns the rulebook into an invalid one: {problem}", "change the patch: {fix}"),
+        "ru": ("прочтение '{reading}' делает свод неверным: {problem}", "измените правку: {fix}"),
+    },
+    "RP138": {
+        "en": ("reading '{reading}' says neither which assumption it replaces nor which clauses it reads",
+               "add 'of: <assumption id>' or 'about: [<clause id>, …]'"),
+        "ru": ("прочтение '{reading}' не говорит, какое допущение оно заменяет и какие пункты читает иначе",
+               "добавьте 'of: <id допущения>' или 'about: [<номер пункта>, …]'"),
+    },
+    "RP139": {
+        "en": ("unknown reading '{reading}' in --only{hint}", "name readings of the rulebook: {known}"),
+        "ru": ("неизвестное прочтение '{reading}' в --only{hint}", "укажите прочтения свода: {known}"),
+    },
     "RP140": {
         "en": ("no numbered clause found in the rules text", "give a text with clauses like '512.6. …' at line starts"),
         "ru": ("в тексте правил не найдено ни одного пронумерованного пункта",

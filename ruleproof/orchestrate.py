@@ -90,17 +90,21 @@ class CheckReport:
 # --- the engines: (rulebook, options) -> EngineRun --------------------------------------------------------
 
 def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
-    """Every shipped ruling on ``rb``: a ruling whose outcome differs is a finding (kind ``ruling``)."""
+    """Every shipped ruling on ``rb``: a ruling whose outcome differs is a finding (kind ``ruling``).
+    Where the rulebook has alternative readings, each ruling is also run under each of them, and its
+    result names the readings that change its outcome (``depends_on``; option ``readings`` false: not)."""
     from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
     from ruleproof.reports.finding import Finding
     from ruleproof.reports.trace import trace_to_json
 
     started = time.perf_counter()
     results = []
+    scenarios = []
     arg = f" --rulebook {opts['rulebook_arg']}" if opts.get("rulebook_arg") else ""
     for path in shipped_rulings():
         one = time.perf_counter()
         sc = load_scenario(path, rb.index)
+        scenarios.append(sc)
         res = run_scenario(sc, rb)
         findings = ()
         if not res.passed:
@@ -113,7 +117,16 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
                                 trace=tuple(trace_to_json(res.trace))),)
         results.append(CheckResult(sc.spec.id, tuple(sc.spec.clauses), sc.spec.title.model_dump(), "interpreter",
                                    findings, seconds=time.perf_counter() - one))
-    return EngineRun("rulings", results, time.perf_counter() - started, {"rulings": len(results)})
+    stats = {"rulings": len(results)}
+    if rb.spec.readings and opts.get("readings", True):
+        from ruleproof.model.readings import readings
+        from ruleproof.readings import ruling_dependencies
+
+        label = {r.id: f"{r.id} ({r.of})" if r.of else r.id for r in readings(rb)}
+        deps = ruling_dependencies(rb, scenarios, {r.check: r.holds for r in results})
+        results = [dataclasses.replace(r, depends_on=tuple(label[x] for x in deps[r.check])) for r in results]
+        stats["readings"] = len(label)
+    return EngineRun("rulings", results, time.perf_counter() - started, stats)
 
 
 def _hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
@@ -211,6 +224,11 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     """Structure always; then each engine of ``engines`` (default: the Hypothesis pass when
     ``examples`` > 0 — the behaviour of the first releases).  ``jobs`` > 1: engines in parallel."""
     rb = load_rulebook(path)
+    if rb.spec.readings:  # a reading whose patch does not apply is bad input, said before any engine runs
+        from ruleproof.model.readings import readings, variant
+
+        for r in readings(rb):
+            variant(rb, r.id)
     G = build_graph(rb)
     report = CheckReport(rb, G, run_structure_checks(G, rb.index))
     if engines is None:

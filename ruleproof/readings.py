@@ -1,0 +1,111 @@
+"""`ruleproof readings [RULEBOOK]` as data: which alternative readings matter.
+
+Each reading of the rulebook (:mod:`ruleproof.model.readings`) is run against the rulebook's own
+reading with the engines of ``diff`` (:func:`ruleproof.diff.diff_rulebooks`): the properties whose
+verdict changes (per engine), the rulings whose outcome changes, the clause conflicts that appear or
+vanish, and the smallest game the two readings play differently.  A reading is
+
+* **material** when a property, a ruling or a conflict changes;
+* **immaterial, proved** when none changes and that is settled for every play: every ruling ran
+  (a ruling is one exact game), the clause consistency was decided by Z3, and Z3 *proved* every
+  property under both readings (so no play, of any length, in any world, breaks one under either);
+* **immaterial within the bounds** otherwise (some verdict rests on a bounded search only).
+
+The base rulebook's runs are done once and reused for every reading (the run cache).
+
+>>> from ruleproof.model.rulebook import load_rulebook
+>>> out = compare_readings(load_rulebook(), engines=("rulings",), only=["R-non-active-first-late"], difference=False)
+>>> [(r.reading.id, r.status) for r in out.rows]
+[('R-non-active-first-late', 'immaterial-bounded')]
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_EXAMPLES, DiffOutcome, diff_rulebooks
+from ruleproof.model.readings import Reading, readings, variant
+from ruleproof.model.rulebook import Rulebook
+
+__all__ = ["ReadingOutcome", "ReadingsOutcome", "compare_readings", "ruling_dependencies", "STATUSES"]
+
+#: a reading's status, most telling first
+STATUSES = ("material", "immaterial-proved", "immaterial-bounded")
+
+
+@dataclass
+class ReadingOutcome:
+    reading: Reading
+    diff: DiffOutcome
+
+    @property
+    def status(self) -> str:
+        d = self.diff
+        if d.changed:
+            return "material"
+        z3 = d.sides.get("z3")
+        exact = {"rulings", "consistency"} <= set(d.engines)
+        if exact and z3 and all(v == "proved" for side in z3 for v in side.values()):
+            return "immaterial-proved"
+        return "immaterial-bounded"
+
+    @property
+    def properties(self) -> list[str]:
+        """The properties whose verdict changes under some engine (catalogue ids, each once)."""
+        return sorted({v.property for v in self.diff.verdicts})
+
+
+@dataclass
+class ReadingsOutcome:
+    rulebook: Rulebook
+    rows: list[ReadingOutcome]
+    engines: tuple[str, ...]
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def material(self) -> list[ReadingOutcome]:
+        return [r for r in self.rows if r.status == "material"]
+
+    def depends(self) -> dict[str, list[str]]:
+        """Per property and per ruling: the readings that change it (reading ids)."""
+        out: dict[str, list[str]] = {}
+        for r in self.rows:
+            for check in [*r.properties, *(x.ruling for x in r.diff.rulings)]:
+                out.setdefault(check, []).append(r.reading.id)
+        return out
+
+
+def compare_readings(rb: Rulebook, engines: tuple[str, ...] = DEFAULT_DIFF_ENGINES, bounds=None, jobs: int = 1,
+                     examples: int = DIFF_EXAMPLES, seed: int | None = None, cache_dir=None, only=None,
+                     difference: bool = True, progress=None) -> ReadingsOutcome:
+    """Every reading of ``rb`` (or ``only`` these ids) against ``rb``'s own reading, with ``engines``.
+    ``progress(i, n, reading_id)`` is called before each."""
+    started = time.perf_counter()
+    chosen = [r for r in readings(rb) if only is None or r.id in set(only)]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="ruleproof-readings-") as tmp:
+        cache = cache_dir if cache_dir is not None else tmp  # the base's runs are done once in any case
+        for i, r in enumerate(chosen):
+            if progress:
+                progress(i, len(chosen), r.id)
+            d = diff_rulebooks(rb, variant(rb, r.id), engines, bounds, jobs=jobs, examples=examples, seed=seed,
+                               cache_dir=cache, difference=difference)
+            rows.append(ReadingOutcome(r, d))
+    return ReadingsOutcome(rb, rows, engines, time.perf_counter() - started)
+
+
+def ruling_dependencies(rb: Rulebook, scenarios, passed: dict[str, bool]) -> dict[str, tuple[str, ...]]:
+    """Per ruling (its id): the readings of ``rb`` under which its outcome differs from ``passed`` —
+    each ruling run again on each reading's rulebook (an exact game each: cheap)."""
+    from ruleproof.model.scenario import run_scenario
+
+    out: dict[str, list[str]] = {sc.spec.id: [] for sc in scenarios}
+    for r in readings(rb):
+        other = variant(rb, r.id)
+        for sc in scenarios:
+            if run_scenario(sc, other).passed != passed[sc.spec.id]:
+                out[sc.spec.id].append(r.id)
+    return {k: tuple(v) for k, v in out.items()}

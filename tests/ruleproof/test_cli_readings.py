@@ -1,0 +1,103 @@
+"""`ruleproof readings`: which alternative readings of the rulebook matter (issue 25), and `check`
+naming the readings each ruling depends on."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ruleproof.cli import main
+
+KELE = "kele-defender"
+
+
+def _json(capsys, *args) -> tuple[int, dict]:
+    rc = main(["readings", *args, "--format", "json", "--jobs", "2"])
+    out, err = capsys.readouterr()
+    return rc, json.loads(out)
+
+
+def test_a_material_reading_names_the_property_and_the_smallest_differing_game(capsys):
+    rc, doc = _json(capsys, "--only", "R-non-active-first-late", "--engines", "rulings,exhaustive,consistency")
+    [row] = doc["readings"]
+    assert rc == 0 and row["status"] == "material" and row["of"] == "A-active-first-late"
+    assert row["properties"] == ["P512.6-active-player-first"]
+    assert [(v["engine"], v["base"], v["draft"]) for v in row["verdicts"]] == [("exhaustive", "holds", "violated")]
+    d = row["smallest_difference"]
+    assert d["base"][-1]["values"]["first"] == "A" and d["draft"][-1]["values"]["first"] == "B"
+    assert doc["depends"] == {"P512.6-active-player-first": ["R-non-active-first-late"]}
+
+
+def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys):
+    """The strike table's row 4 with a return strike: the games part (the return strike is there), but
+    Z3 proves every property under both readings, every ruling and the clause consistency come out
+    the same: immaterial, proved — not merely within the bounds."""
+    rc, doc = _json(capsys, "--only", "R-strike-row-4", "--engines", "rulings,z3,consistency")
+    [row] = doc["readings"]
+    assert rc == 0 and row["status"] == "immaterial-proved"
+    assert row["verdicts"] == row["rulings"] == row["conflicts"] == []
+    assert row["smallest_difference"] is not None  # the games do part
+    # without Z3 the same reading is only immaterial within the bounds: inconclusive, exit 3
+    rc, doc = _json(capsys, "--only", "R-strike-row-4", "--engines", "rulings,exhaustive,consistency")
+    assert rc == 3 and doc["readings"][0]["status"] == "immaterial-bounded"
+
+
+def test_a_reading_that_changes_rulings(capsys):
+    rc, doc = _json(capsys, "--only", "R-dice-step-kept", "--engines", "rulings")
+    [row] = doc["readings"]
+    assert row["status"] == "material"
+    assert [r["ruling"] for r in row["rulings"]] == ["closes-after-assault-other", "implicit-x-printed",
+                                                     "spell-skips-dice"]
+
+
+def test_the_table_in_russian_has_no_english_prose_and_the_report_has_every_format(capsys, tmp_path):
+    rc = main(["--lang", "ru", "readings", "--only", "R-dice-step-kept", "--engines", "rulings",
+               "--jobs", "1", "--report", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert rc == 0
+    assert "значимо" in out and "Та же партия при обоих прочтениях" in out and "▶" in out
+    prose = re.sub(r"[A-Za-z0-9_.\-]+(?:=[^;│]*)?", "", out)  # ids, clause ids, event values
+    assert not re.search(r"\b(the|reading|material|rulings?|verdict)\b", prose, re.I), prose
+    assert "прочтение 1 из 1: R-dice-step-kept" in err
+    assert {p.name for p in tmp_path.iterdir()} == {"readings.md", "readings.json", "readings.html"}
+    html = (tmp_path / "readings.html").read_text("utf-8")
+    assert 'data-reading="R-dice-step-kept"' in html and 'lang="ru"' in html and "<table" in html
+    assert "▶" in (tmp_path / "readings.md").read_text("utf-8")
+
+
+def test_an_unknown_reading_is_bad_input(capsys):
+    rc = main(["readings", "--only", "R-strike-row-5", "--engines", "rulings"])
+    out, err = capsys.readouterr()
+    assert rc == 2 and "RP139" in err and "did you mean 'R-strike-row-4'" in err and out == ""
+    rc = main(["--lang", "ru", "readings", "--only", "R-nope", "--engines", "rulings"])
+    out, err = capsys.readouterr()
+    assert rc == 2 and "неизвестное прочтение 'R-nope'" in err and "R-dice-step-kept" in err
+
+
+def test_check_names_the_readings_each_ruling_depends_on(capsys):
+    assert main(["check", "--engines", "rulings", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    [section] = [s for s in doc["sections"] if s["group"] == "rulings"]
+    deps = {r["check"]: r["depends_on"] for r in section["results"]}
+    assert deps["per-turn-first"] == ["R-marker-before-payment (A-action-marker)"]
+    assert deps["spell-skips-dice"] == ["R-dice-step-kept"]
+    assert deps[KELE] == []  # depends on none of the readings, and says so
+    main(["--lang", "ru", "check", "--engines", "rulings"])
+    out = capsys.readouterr().out
+    assert "не меняется ни при одном из прочтений свода" in out and "меняется при прочтениях" in out
+
+
+def test_the_check_report_lists_the_readings_with_the_rulings_each_changes(tmp_path, capsys):
+    assert main(["--lang", "ru", "check", "--engines", "rulings", "--report", str(tmp_path),
+                 "--format", "json,md,html"]) == 0
+    capsys.readouterr()
+    doc = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    assert doc["readings"]["R-marker-before-payment"]["rulings"] == ["per-turn-first"]
+    assert doc["readings"]["R-strike-row-4"]["rulings"] == []
+    html = (tmp_path / "report.html").read_text("utf-8")
+    assert '<section id="readings">' in html and 'data-reading="R-dice-step-kept"' in html
+    assert "Другие прочтения свода" in (tmp_path / "report.md").read_text("utf-8")
+    # without the rulings the report says they did not run, not that nothing changes
+    main(["check", "--engines", "structure", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["readings"]["R-strike-row-4"]["rulings"] is None
