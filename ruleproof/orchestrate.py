@@ -119,10 +119,9 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
                                    findings, seconds=time.perf_counter() - one))
     stats = {"rulings": len(results)}
     if rb.spec.readings and opts.get("readings", True):
-        from ruleproof.model.readings import readings
-        from ruleproof.readings import ruling_dependencies
+        from ruleproof.readings import reading_labels, ruling_dependencies
 
-        label = {r.id: f"{r.id} ({r.of})" if r.of else r.id for r in readings(rb)}
+        label = reading_labels(rb)
         deps = ruling_dependencies(rb, scenarios, {r.check: r.holds for r in results})
         results = [dataclasses.replace(r, depends_on=tuple(label[x] for x in deps[r.check])) for r in results]
         stats["readings"] = len(label)
@@ -257,4 +256,30 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
         setattr(report, "properties" if r.group == "hypothesis" else r.group, r.results)
     if report.conformance and report.z3:
         report.z3 = distrust_proofs(report.z3, report.conformance)
+    if rb.spec.readings:
+        _finding_dependencies(report)
     return report
+
+
+def _finding_dependencies(report: CheckReport) -> None:
+    """Each property a counterexample breaks: the readings under which the same game no longer breaks
+    it — on its result (``depends_on``) and, as the assumptions they replace, on its findings."""
+    from ruleproof.model.readings import readings
+    from ruleproof.readings import counterexample_dependencies, reading_labels
+
+    label, of = reading_labels(report.rulebook), {r.id: r.of for r in readings(report.rulebook)}
+    for group, run in report.runs.items():
+        if not run.counterexamples:
+            continue
+        deps = counterexample_dependencies(report.rulebook, run.counterexamples)
+        attr = "properties" if group == "hypothesis" else group
+        results = []
+        for r in getattr(report, attr):
+            if r.check in deps:
+                found = deps[r.check]
+                also = tuple(dict.fromkeys(of[x] or x for x in found))
+                r = dataclasses.replace(r, depends_on=tuple(label[x] for x in found), findings=tuple(
+                    dataclasses.replace(f, assumptions=tuple(dict.fromkeys((*f.assumptions, *also))))
+                    if f.failed else f for f in r.findings))
+            results.append(r)
+        setattr(report, attr, results)

@@ -29,7 +29,8 @@ from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_EXAMPLES, DiffOutcome, dif
 from ruleproof.model.readings import Reading, readings, variant
 from ruleproof.model.rulebook import Rulebook
 
-__all__ = ["ReadingOutcome", "ReadingsOutcome", "compare_readings", "ruling_dependencies", "STATUSES"]
+__all__ = ["ReadingOutcome", "ReadingsOutcome", "compare_readings", "ruling_dependencies", "counterexample_dependencies",
+           "reading_labels", "STATUSES"]
 
 #: a reading's status, most telling first
 STATUSES = ("material", "immaterial-proved", "immaterial-bounded")
@@ -95,6 +96,29 @@ def compare_readings(rb: Rulebook, engines: tuple[str, ...] = DEFAULT_DIFF_ENGIN
                                cache_dir=cache, difference=difference)
             rows.append(ReadingOutcome(r, d))
     return ReadingsOutcome(rb, rows, engines, time.perf_counter() - started)
+
+
+def reading_labels(rb: Rulebook) -> dict[str, str]:
+    """How a reading is named in a dependency list: "R-x (A-y)" (its assumption), or "R-x"."""
+    return {r.id: f"{r.id} ({r.of})" if r.of else r.id for r in readings(rb)}
+
+
+def counterexample_dependencies(rb: Rulebook, counterexamples: dict[str, list]) -> dict[str, tuple[str, ...]]:
+    """Per violated property (``counterexamples``: property id -> the events of the game that breaks
+    it): the readings of ``rb`` under which the same game — the same world, dice and choices — no
+    longer breaks it (the finding rests on the rulebook's own reading there)."""
+    from ruleproof.model.interpreter import ScriptedChoices, run
+    from ruleproof.model.scenario_write import choices_from_trace, world_from_trace
+    from ruleproof.properties.catalogue import BY_ID
+    from ruleproof.properties.monitor_run import View
+
+    others = [(r.id, variant(rb, r.id)) for r in readings(rb)]
+    out = {}
+    for pid, events in counterexamples.items():
+        world, (dice, responses) = world_from_trace(events), choices_from_trace(events)
+        out[pid] = tuple(rid for rid, other in others
+                         if BY_ID[pid].check(View(run(other, world, ScriptedChoices(dice, responses)).events)) is None)
+    return out
 
 
 def ruling_dependencies(rb: Rulebook, scenarios, passed: dict[str, bool]) -> dict[str, tuple[str, ...]]:

@@ -101,3 +101,25 @@ def test_the_check_report_lists_the_readings_with_the_rulings_each_changes(tmp_p
     main(["check", "--engines", "structure", "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
     assert doc["readings"]["R-strike-row-4"]["rulings"] is None
+
+
+def test_check_names_the_readings_a_findings_counterexample_rests_on(tmp_path, capsys):
+    """A draft that keeps the readings (here M4 written over the bundled rulebook with them): its
+    violated property names the readings under which the same game (world, dice, choices) no longer
+    breaks it, and its finding the assumptions those replace; a property that holds names none."""
+    import yaml
+
+    from ruleproof.generators.mutants import mutate
+    from ruleproof.model.rulebook import bundled_rulebook_path
+
+    data = mutate("M4", yaml.safe_load(bundled_rulebook_path().read_text("utf-8")))
+    assert "readings" in data
+    p = tmp_path / "m4.yaml"
+    p.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    assert main(["check", str(p), "--engines", "exhaustive", "--format", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    results = {r["check"]: r for s in doc["sections"] for r in s["results"]}
+    broken = results["P540.3-action-marker"]
+    assert broken["depends_on"] == ["R-dice-step-kept"]
+    assert [f["assumptions"] for f in broken["findings"] if f["verdict"] == "violated"] == [["R-dice-step-kept"]]
+    assert "depends_on" not in results["P512.6.1-order"]  # holds: there is no game to replay
