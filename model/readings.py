@@ -71,7 +71,15 @@ def assumption_of(r: Reading) -> str:
 
 def variant(rb: Rulebook, rid: str) -> Rulebook:
     """The rulebook read the way reading ``rid`` says: its patch applied to a copy of the data (the
-    ``readings`` section left out), validated like any draft."""
+    ``readings`` section left out), validated like any draft.  Built once per rulebook and reading
+    (``check`` asks for it to validate, then for the rulings, then for the counterexamples)."""
+    made = rb.__dict__.setdefault("_variants", {})
+    if rid not in made:
+        made[rid] = _variant(rb, rid)
+    return made[rid]
+
+
+def _variant(rb: Rulebook, rid: str) -> Rulebook:
     import jsonpatch
 
     data = copy.deepcopy(rb.data)
