@@ -70,12 +70,14 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
 
 
 #: loadout name -> the features a defender holds in it (540.4.1: a defender's «on strike» fires on its
-#: return strike, its «on assault» does not)
+#: return strike, its «on assault» does not; 540.1.2: its «closes after an assault» text)
 DEFENDERS: dict[str, tuple[Feature, ...]] = {
     "triggers": (_f("d_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),)),
                  _f("d_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),)),
                  _f("d_steady", "resource_modification", trigger="strike", resources=("close",), modifies="self"),
                  _f("d_rush", "resource_modification", trigger="assault", resources=("close",), modifies="self")),
+    # 540.1.2 «Закрывается после … нападения» on a defender: is its return strike an assault?
+    "printed": (_f("d_assault_only", "resource_modifier", form="closes_only_after_assault", resources=("close",)),),
 }
 
 

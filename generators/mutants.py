@@ -171,6 +171,13 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("assault-fires-on-nothing", ("540.4.1",), "«при нападении» не срабатывает даже на удар нападающего",
        "«on assault» does not fire even on the attacker's own strike")(
         lambda d: d["tables"]["trigger_words"]["rows"].update(assault=[])),
+    _m("assault-closes-on-return-strike", ("540.1.2",),
+       "«Закрывается после нападения» засчитывает нападением и ответный удар защитником",
+       "«Closes after an assault» counts a return strike as a defender as an assault too")(
+        lambda d: d["tables"]["assault_strikes"]["rows"].update(closes_after=["attack", "return_strike"])),
+    _m("assault-closes-on-nothing", ("540.1.2",), "«Закрывается после нападения» не засчитывает нападением даже собственный удар",
+       "«Closes after an assault» counts not even the card's own strike as an assault")(
+        lambda d: d["tables"]["assault_strikes"]["rows"].update(closes_after=[])),
     _m("marker-before-payment", ("540.3.1",), "маркер действия выдаётся до оплаты",
        "the action marker is given before payment")(
         lambda d: _move(d, "payment", "give_action_marker", "payment", 0)),

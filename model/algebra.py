@@ -135,6 +135,10 @@ class Concrete:
     def return_strike(self) -> Test:
         return lambda s, c: s.action.return_strike
 
+    def counts_as_assault(self, strike: str) -> Test:
+        """The rulebook's ``assault_strikes`` table (carried by the state) counts ``strike`` as an assault (540.1.2)."""
+        return lambda s, c: strike in s.assault_strikes
+
     # --- the card asked about --------------------------------------------------------------------------
     def is_source(self) -> Test:
         return lambda s, c: c.id == s.action.source

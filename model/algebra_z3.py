@@ -137,6 +137,10 @@ class Symbolic:
     def return_strike(self):
         return self.sy.t(self.S["return_strike"])
 
+    def counts_as_assault(self, strike: str):
+        """The rulebook's ``assault_strikes`` table counts ``strike`` as an assault (540.1.2): a constant."""
+        return self.const(strike in self.sy.assault)
+
     def is_source(self):
         return self.const(self.role == "src")
 

@@ -192,7 +192,8 @@ _event = partial(tuple.__new__, Event)  # an Event from a tuple of all its field
 
 def start(rb: Rulebook, state: State) -> tuple[State, Cursor]:
     """The configuration a run of ``rb`` starts from."""
-    return replace(state, step=rb.spec.start), Cursor("enter", rb.spec.start)
+    return (replace(state, step=rb.spec.start, assault_strikes=tuple(rb.table("assault_strikes")["closes_after"])),
+            Cursor("enter", rb.spec.start))
 
 
 class _Run:

@@ -78,6 +78,10 @@ def guard_text(E, text: str):
 
 # --- offers: when a held feature may be played -------------------------------------------------------------
 
+#: the strikes a card can deal in an action (the values of the ``trigger_words`` and ``assault_strikes`` tables)
+STRIKES = ("attack", "return_strike")
+
+
 def strikes(E, strike: str):
     """The card asked about deals ``strike`` in this action: ``attack`` (its own, as the attacking
     source) or ``return_strike`` (as the defender, 512.6.2/b4.1.4)."""
@@ -89,7 +93,7 @@ def strikes(E, strike: str):
 def _effect_trigger(E, f, words):
     """540.4.1: «при ударе/атаке» and «при нападении» fire on the strikes the rulebook's
     ``trigger_words`` table lists for them."""
-    return E.or_(*[strikes(E, s) for s in ("attack", "return_strike") if s in words.get(f.trigger, ())])
+    return E.or_(*[strikes(E, s) for s in STRIKES if s in words.get(f.trigger, ())])
 
 
 def _after_ability(E, f, words):
@@ -138,10 +142,11 @@ def exempts(E, form: str, limit, kinds: tuple[str, ...]):
     closes_only_after_assault, 540.1.3 per_turn with 540.3.1's ``limit``, an E-value or None) applies
     to the action asked about, for the card asked about: it takes part in the action (the source or
     a defender), the action is of one of ``kinds``, it was no assault of its own (540.1.2) and it has
-    fewer action markers than the limit (540.3.1)."""
+    fewer action markers than the limit (540.3.1).  Which strikes are the card's «нападение» the
+    rulebook's ``assault_strikes`` table says (:meth:`counts_as_assault`)."""
     parts = [E.or_(E.is_source(), E.is_defender()), E.kind_in(*kinds)]
     if form == "closes_only_after_assault":
-        parts.append(E.not_(strikes(E, "attack")))
+        parts.append(E.not_(E.or_(*[E.and_(E.counts_as_assault(s), strikes(E, s)) for s in STRIKES])))
     if limit is not None:
         parts.append(E.lt(E.markers(), limit))
     return E.and_(*parts)

@@ -209,6 +209,7 @@ class State:
     claims: tuple[str, ...] = ()  # claim queue (feature ids)
     stack: tuple[str, ...] = ()  # features on the stack below the executing one
     windows_seen: tuple[str, ...] = field(default=())
+    assault_strikes: tuple[str, ...] = ("attack",)  # the rulebook's table of 540.1.2 «нападение» (set by the run)
 
     def card(self, card_id: str) -> Card:
         for c in self.cards:

@@ -113,6 +113,7 @@ class System:
         self.faces = (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
         self.strikes = rb.table("strike_table")
         self.words = rb.table("trigger_words")
+        self.assault = tuple(rb.table("assault_strikes")["closes_after"])
         # locations
         self.locs: list[tuple] = []
         self.enter_loc: dict[str, int] = {}

@@ -277,4 +277,7 @@ TABLES: dict[str, TableKind] = {t.name: t for t in (
     TableKind("trigger_words", ("540.4.1",), "какие удары запускают «при ударе/атаке» и «при нападении»",
               "which strikes fire «on strike/attack» and «on assault»", ("strike", "assault"),
               ("attack", "return_strike")),
+    TableKind("assault_strikes", ("540.1.2",), "какие удары карты считаются её «нападением» в «Закрывается после [текст] нападения»",
+              "which of a card's strikes count as its «assault» in «Closes after [text] assault»", ("closes_after",),
+              ("attack", "return_strike")),
 )}

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ruleproof.errors import EXIT_FINDING, EXIT_OK
-from ruleproof.i18n import t
+from ruleproof.i18n import answers_text, t
 
 __all__ = ["add_parser", "add_engine_options", "engine_options", "run", "to_json", "to_markdown", "SCHEMA"]
 
@@ -144,7 +144,7 @@ def _print(con, out, lang: str, clause_text, args) -> None:
     if d is None:
         con.print(t("diff_same_games", lang))
     else:
-        con.print(f"[bold]{t('diff_game', lang, world=d.world, n=d.choices, answers=list(d.answers))}[/]", soft_wrap=True)
+        con.print(f"[bold]{t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}[/]", soft_wrap=True)
         table = Table(title=t("diff_side_by_side", lang))
         for key in ("trace_seq", "diff_base", "diff_draft"):
             table.add_column(t(key, lang), overflow="fold", ratio=None if key == "trace_seq" else 1)
@@ -245,7 +245,7 @@ def to_markdown(out, lang: str, clause_text) -> str:
     if d is None:
         lines.append(t("diff_same_games", lang))
     else:
-        lines += [f"## {t('diff_game', lang, world=d.world, n=d.choices, answers=list(d.answers))}", "",
+        lines += [f"## {t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}", "",
                   f"| # | {t('diff_base', lang)} | {t('diff_draft', lang)} |", "| --- | --- | --- |"]
         for k, base_cell, draft_cell in _side_by_side(d):
             mark = "**▶ " if k == d.first else ""

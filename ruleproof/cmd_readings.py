@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ruleproof.errors import EXIT_INCONCLUSIVE, EXIT_OK
-from ruleproof.i18n import t
+from ruleproof.i18n import answers_text, t
 
 __all__ = ["add_parser", "run", "to_json", "to_markdown", "to_html", "SCHEMA"]
 
@@ -125,7 +125,7 @@ def _print(con, out, lang: str) -> None:
         if d is None:
             continue
         con.print(f"[bold]{escape(row.reading.id)}[/]: "
-                  + escape(t("diff_game", lang, world=d.world, n=d.choices, answers=list(d.answers))), soft_wrap=True)
+                  + escape(t("diff_game", lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))), soft_wrap=True)
         if row.status != "material":
             con.print(f"  [dim]{escape(t('rd_plays_differ', lang))}[/]")
         side = Table(title=t("rd_side_by_side", lang))
@@ -173,7 +173,7 @@ def to_markdown(out, lang: str) -> str:
         d = row.diff.difference
         if d is None:
             continue
-        lines += ["", f"## {row.reading.id}: {t('diff_game', lang, world=d.world, n=d.choices, answers=list(d.answers))}",
+        lines += ["", f"## {row.reading.id}: {t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}",
                   ""]
         if row.status != "material":
             lines += [f"*{t('rd_plays_differ', lang)}*", ""]
@@ -199,7 +199,7 @@ def to_html(out, lang: str) -> str:
         if d is None:
             continue
         body.append(f"<h2>{_e(row.reading.id)}: "
-                    f"{_e(t('diff_game', lang, world=d.world, n=d.choices, answers=list(d.answers)))}</h2>")
+                    f"{_e(t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang)))}</h2>")
         if row.status != "material":
             body.append(f'<p class="rp-note">{_e(t("rd_plays_differ", lang))}</p>')
         side = [(' class="on-path"' if k == d.first else "", [("▶ " if k == d.first else "") + str(k), _e(a), _e(b)])

@@ -4,6 +4,8 @@
 ('выполнено', 'holds')
 >>> default_lang({"LANG": "ru_RU.UTF-8"}), default_lang({"LANG": "C.UTF-8"})
 ('ru', 'en')
+>>> answers_text((4, None, "kele_heal"), "ru")
+'кубик 4, пас, kele_heal'
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-__all__ = ["t", "default_lang", "LANGS"]
+__all__ = ["t", "default_lang", "answers_text", "LANGS"]
 
 LANGS = ("ru", "en")
 
@@ -88,7 +90,7 @@ _LABELS: dict[str, tuple[str, str]] = {
                          "Properties of the rules under Hypothesis (sampled, not a proof)"),
     "hypothesis_stats": ("Hypothesis: {examples} примеров, {seconds:.1f} с, профиль {profile}",
                          "Hypothesis: {examples} examples, {seconds:.1f} s, profile {profile}"),
-    "selftest_title": ("Самопроверка: ловят ли свойства и решения ошибочные черновики",
+    "selftest_title": ("Самопроверка: ловят ли свойства и разъяснения ошибочные черновики",
                        "Self-test: do the properties and rulings catch faulty drafts"),
     "st_mutant": ("черновик", "draft"),
     "st_operator": ("оператор", "operator"),
@@ -327,7 +329,7 @@ _LABELS: dict[str, tuple[str, str]] = {
                    "Worlds {worlds}, distinct states {states}, choices {transitions} (and forced passes "
                    "{forced_passes}), runs {runs}, depth {depth}, up to {max_events} events a run; "
                    "{seconds} s, {states_per_second} states/s, processes {jobs}"),
-    "ex_saved": ("Контрпример сохранён как решение: {path} (ruleproof run {path} --rulebook {rulebook})",
+    "ex_saved": ("Контрпример сохранён как разъяснение: {path} (ruleproof run {path} --rulebook {rulebook})",
                  "Counterexample saved as a ruling: {path} (ruleproof run {path} --rulebook {rulebook})"),
     "ex_incomplete": ("Перебор остановлен границей {bound}: результат неполный (ничего не утверждается).",
                       "The search stopped at {bound}: the result is incomplete (nothing is claimed to hold)."),
@@ -347,13 +349,13 @@ _LABELS: dict[str, tuple[str, str]] = {
                        "Clause conflicts that appear or disappear: {n}"),
     "diff_appears": ("появляется", "appears"),
     "diff_disappears": ("исчезает", "disappears"),
-    "diff_rulings": ("Решения, исход которых меняется: {n}", "Rulings whose outcome changes: {n}"),
+    "diff_rulings": ("Разъяснения, исход которых меняется: {n}", "Rulings whose outcome changes: {n}"),
     "diff_passes": ("выполняется", "passes"),
     "diff_fails": ("не выполняется", "fails"),
     "diff_col_verdict": ("Вердикт: основа → проект", "Verdict: base → draft"),
     "diff_col_what": ("Что", "What"),
     "diff_col_claims": ("Утверждения", "Claims"),
-    "diff_col_ruling": ("Решение", "Ruling"),
+    "diff_col_ruling": ("Разъяснение", "Ruling"),
     "diff_col_outcome": ("Исход: основа → проект", "Outcome: base → draft"),
     "diff_col_engine": ("Движок", "Engine"),
     "diff_engines": ("Движки (секунды: основа, проект) и сколько вердиктов у каждого меняется:",
@@ -366,13 +368,15 @@ _LABELS: dict[str, tuple[str, str]] = {
     "diff_col_message": ("Что нарушено", "What breaks"),
     "diff_same_games": ("В границах перебора оба свода играют каждую партию одинаково.",
                         "Within the bounds, both rulebooks play every game the same way."),
-    "diff_game": ("Наименьшая партия, где своды расходятся: мир {world}, выборов {n} {answers}",
-                  "The smallest game on which they differ: world {world}, {n} choices {answers}"),
+    "diff_game": ("Наименьшая партия, где своды расходятся: мир {world}, выборов {n}: {answers}",
+                  "The smallest game on which they differ: world {world}, {n} choices: {answers}"),
+    "ans_pass": ("пас", "pass"),
+    "ans_die": ("кубик {v}", "die {v}"),
     "diff_side_by_side": ("Та же партия на обоих сводах (▶ — первое расхождение)",
                           "The same game on both rulebooks (▶ — where they part)"),
-    "diff_changed": ("Итог: проект меняет вердикты или решения (код выхода 1).",
+    "diff_changed": ("Итог: проект меняет вердикты или разъяснения (код выхода 1).",
                      "Verdict: the draft changes verdicts or rulings (exit code 1)."),
-    "diff_unchanged": ("Итог: проект не меняет ни одного вердикта и ни одного решения (код выхода 0).",
+    "diff_unchanged": ("Итог: проект не меняет ни одного вердикта и ни одного разъяснения (код выхода 0).",
                        "Verdict: the draft changes no verdict and no ruling (exit code 0)."),
     # ruleproof readings — keys rd_*
     "rd_title": ("Прочтения свода {id}: {n}", "Readings of the rulebook {id}: {n}"),
@@ -395,7 +399,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "rd_other": ("Другое прочтение", "The other reading"),
     "rd_summary": ("Итог: значимых прочтений {material}; не значимых — доказано {proved}, в границах перебора {bounded}.",
                    "Verdict: {material} material; immaterial — {proved} proved, {bounded} within the bounds."),
-    "diff_nothing_to_save": ("Проект не нарушает новых свойств: сохранять как решение нечего.",
+    "diff_nothing_to_save": ("Проект не нарушает новых свойств: сохранять как разъяснение нечего.",
                              "The draft breaks no new property: there is no counterexample to save."),
 }
 
@@ -403,6 +407,12 @@ _LABELS: dict[str, tuple[str, str]] = {
 def t(key: str, lang: str = "en", **params: object) -> str:
     ru, en = _LABELS[key]
     return (ru if lang == "ru" else en).format(**params)
+
+
+def answers_text(answers, lang: str = "en") -> str:
+    """A run's choices as a judge reads them: a die value, a pass, or the id of the feature played."""
+    return ", ".join(t("ans_pass", lang) if a is None else t("ans_die", lang, v=a) if isinstance(a, int)
+                     else str(a) for a in answers) or "—"
 
 
 def default_lang(env: Mapping[str, str] | None = None) -> str:

@@ -20,7 +20,7 @@ def test_every_bundled_reading_applies_and_cites_clauses():
     rs = readings(BUNDLED)
     assert [r.id for r in rs] == ["R-marker-before-payment", "R-non-active-first-late",
                                   "R-payment-triggers-before-marker", "R-modification-after-ability",
-                                  "R-dice-step-kept", "R-strike-row-4"]
+                                  "R-dice-step-kept", "R-strike-row-4", "R-assault-includes-return-strike"]
     for r in rs:
         assert r.about and all(c in BUNDLED.index for c in r.about), r.id
         assert r.of is None or r.of in BUNDLED.spec.assumptions
@@ -99,6 +99,19 @@ def test_an_unknown_patch_operation_is_a_schema_error(tmp_path):
         load_rulebook(p)
     assert exc.value.location.line == _line(TEXT, "{op: move, from: /steps/payment/operations/1")
     assert "'move', 'copy' or 'test'" in exc.value.render("en")
+
+
+def test_the_540_1_2_reading_decides_whether_a_defender_with_closes_after_assault_closes():
+    """«[текст] нападения» (540.1.2): read as the card's own strike only (A-assault-strikes), a defender
+    dealing a return strike is spared the closing; read as any strike of the card, it closes."""
+    from ruleproof.model.scenario import load_scenario, run_scenario
+
+    sc = load_scenario(Path(__file__).parents[2] / "rulings" / "540-closes-after-assault-defender.yaml")
+    assert run_scenario(sc, BUNDLED).passed
+    res = run_scenario(sc, variant(BUNDLED, "R-assault-includes-return-strike"))
+    assert not res.passed
+    final = res.trace.events[-1].state
+    assert final.card("guard").closed and final.card("guard").action_markers == 0
 
 
 def test_mutants_leave_the_readings_out():

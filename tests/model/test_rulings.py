@@ -20,6 +20,7 @@ RULINGS = sorted(Path(str(resources.files("ruleproof.rulings"))).glob("*.yaml"))
 KILLS: dict[str, list[str]] = {
     "kele-attacker": ["M4", "M5"],
     "kele-defender": ["return-strike-not-a-strike", "M5"],
+    "closes-after-assault-defender": ["assault-closes-on-return-strike"],
     "kele-assault-variant": ["assault-fires-on-return-strike"],
     "modification-on-return-strike": ["return-strike-not-a-strike", "assault-fires-on-return-strike"],
     "payment-per-resource": ["no-payment-triggers", "no-payment"],
@@ -27,7 +28,7 @@ KILLS: dict[str, list[str]] = {
     "needs-resource": ["no-resource-check", "short-declaration-goes-on"],
     "modified-still-blocked": ["modified-skips-blocking", "blocked-goes-on"],
     "no-fight-no-return": ["table-for-every-attack"],
-    "closes-after-assault": ["no-payment"],
+    "closes-after-assault": ["no-payment", "assault-closes-on-nothing"],
     "closes-after-assault-other": ["M5"],
     "per-turn-first": ["marker-before-payment", "M5"],
     "per-turn-second": ["no-payment"],
