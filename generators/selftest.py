@@ -2,7 +2,8 @@
 
 Mutation operators turn the bundled rulebook into drafts with one fault each: drop an operation,
 leave out a whole step, move a fixation to another step, swap two operations, widen or narrow a window, flip a guard, give
-priority to the other player, flip a parameter, change which strikes fire which trigger words.
+priority to the other player, flip a parameter, change which strikes fire which trigger words and
+which are a card's «нападение» (540.1.2).
 Together with the named mutants of :mod:`.mutants` (M1–M8 first) each draft is run through the
 structural checks, the shipped rulings, the properties on the rulings' traces and — only when none
 of those kills it — the properties under Hypothesis.  A draft nothing kills is compared with the
@@ -180,14 +181,17 @@ def drafts(base: dict | None = None) -> Iterator[Draft]:
         yield Draft(f"skip:{sid}", "skip step", f"leave out step {sid} (its edges lead to {default[0]['to']})",
                     f"убрать шаг {sid} (переходы в него ведут в {default[0]['to']})", d,
                     _cites(step, *step.get("operations", []), *into))
-    for word, strikes in base["tables"]["trigger_words"]["rows"].items():
-        for strike in ("attack", "return_strike"):
-            d = _copy(base)
-            rows = d["tables"]["trigger_words"]["rows"]
-            rows[word] = [s for s in strikes if s != strike] if strike in strikes else [*strikes, strike]
-            yield Draft(f"words:{word}:{strike}", "trigger words", f"«{word}» triggers now {rows[word]}",
-                        f"«{word}» теперь срабатывает на {rows[word]}", d,
-                        _cites(base["tables"]["trigger_words"]))
+    for table, label, en, ru in (("trigger_words", "words", "«{word}» triggers now {now}", "«{word}» теперь срабатывает на {now}"),
+                                 ("assault_strikes", "assault", "«{word}»: the card's assault is now {now}",
+                                  "«{word}»: нападение карты теперь — {now}")):
+        for word, strikes in base["tables"][table]["rows"].items():
+            for strike in ("attack", "return_strike"):
+                d = _copy(base)
+                rows = d["tables"][table]["rows"]
+                rows[word] = [s for s in strikes if s != strike] if strike in strikes else [*strikes, strike]
+                yield Draft(f"{label}:{word}:{strike}", "trigger words" if table == "trigger_words" else "assault strikes",
+                            en.format(word=word, now=rows[word]), ru.format(word=word, now=rows[word]), d,
+                            _cites(base["tables"][table]))
 
 
 PROPERTY_IDS = frozenset(p.id for p in PROPERTIES)

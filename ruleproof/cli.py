@@ -22,12 +22,30 @@ from rich.table import Table
 from ruleproof.errors import (EXIT_BAD_INPUT, EXIT_FINDING, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, Location,
                               RuleproofError)
 from ruleproof.i18n import LANGS, default_lang, t
+from ruleproof.i18n_cli import argparse_language, localize
 from ruleproof.orchestrate import ENGINES
 
 __all__ = ["main", "build_parser", "parse_names", "check_timeout", "check_writable", "split_only", "write_text"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The command line, its help in ``lang`` (:mod:`ruleproof.i18n_cli`)."""
+    p = _build_parser()
+    localize(p, lang)
+    return p
+
+
+def argv_lang(argv: list[str]) -> str:
+    """The language a command line asks for (``--lang X`` anywhere, else the environment's), before
+    argparse reads it: the help and argparse's errors must already speak it."""
+    for i, arg in enumerate(argv):
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg[7:] if arg.startswith("--lang=") else None
+        if value in LANGS:
+            return value
+    return default_lang()
+
+
+def _build_parser() -> argparse.ArgumentParser:
     lang_help = "language of messages and reports (default: from RULEPROOF_LANG or LANG)"
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=lang_help)
@@ -113,7 +131,9 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    with argparse_language(argv_lang(argv)):
+        args = build_parser(argv_lang(argv)).parse_args(argv)
     lang = args.lang
     from ruleproof import interrupt
 
@@ -135,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted" if lang == "en" else "прервано", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one place a bug becomes an exit code (70), not a finding
-        return internal_error(exc, sys.argv[1:] if argv is None else argv, lang)
+        return internal_error(exc, argv, lang)
 
 
 def internal_error(exc: BaseException, argv: list[str], lang: str) -> int:

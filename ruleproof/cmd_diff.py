@@ -30,8 +30,7 @@ def add_engine_options(p) -> None:
     from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_ENGINES, DIFF_EXAMPLES
 
     p.add_argument("--engines", default=",".join(DEFAULT_DIFF_ENGINES), metavar="E,…",
-                   help=f"engines run on both (default {','.join(DEFAULT_DIFF_ENGINES)}; available: "
-                        f"{', '.join(DIFF_ENGINES)})")
+                   help="engines run on both (default %(default)s; each of them: " + ", ".join(DIFF_ENGINES) + ")")
     p.add_argument("--bounds", default="", metavar="K=V,…",
                    help="bounds of the exhaustive pass and of the search for the smallest differing game "
                         "(default: explore's)")

@@ -18,7 +18,7 @@ def test_operators_make_many_distinct_drafts():
     assert len(ids) == len(set(ids)) and len(ids) > 200
     assert {d.operator for d in ds} >= {"named", "drop operation", "swap operations", "move fixation", "priority",
                                         "narrow window", "widen window", "flip parameter", "flip guard",
-                                        "trigger words"}
+                                        "trigger words", "assault strikes"}
 
 
 def test_statuses_on_a_sample():
