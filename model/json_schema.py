@@ -143,6 +143,13 @@ def scenario_schema(lang: str = "en", windows: tuple[str, ...] | None = None) ->
     defs["EffectSpec"]["properties"]["do"] = {"enum": list(EFFECTS)}
     defs["ResponseSpec"]["properties"]["window"] = {"enum": list(windows if windows is not None else _bundled_windows())}
     defs["ExpectSpec"]["properties"]["properties"] = {"type": "array", "items": {"enum": [p.id for p in PROPERTIES]}}
+    defs["FollowSpec"]["description"] = _d(
+        "Следующее игродействие того же хода: начинается с карт в том состоянии, в каком их оставило "
+        "предыдущее (раны, закрытость, маркеры действия, использования за ход); свои броски, ответы и ожидания.",
+        "A further game action in the same turn: it starts from the cards as the action before left them "
+        "(wounds, closed, action markers, per-turn uses), with its own dice, responses and expectations.", lang)
+    s["properties"]["then"]["description"] = _d("дальнейшие игродействия того же хода, по порядку",
+                                                "further game actions in the same turn, in order", lang)
     s["properties"]["format"] = {"const": "ruleproof-scenario/1"}
     return s
 

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -166,6 +166,16 @@ class ExpectSpec(_Strict):
     properties: list[Word] = Field(default_factory=list)  # catalogue properties that must hold on the trace
 
 
+class FollowSpec(_Strict):
+    """A further game action in the same turn: it starts from the cards as the action before left
+    them (wounds, closed, action markers, per-turn uses), with its own dice, responses and expectations."""
+
+    action: ActionSpec
+    dice: list[int] = Field(default_factory=list)
+    responses: list[ResponseSpec] = Field(default_factory=list)
+    expect: ExpectSpec = Field(default_factory=ExpectSpec)
+
+
 class ScenarioSpec(_Strict):
     format: Word
     id: Word
@@ -178,6 +188,7 @@ class ScenarioSpec(_Strict):
     dice: list[int] = Field(default_factory=list)
     responses: list[ResponseSpec] = Field(default_factory=list)
     expect: ExpectSpec
+    then: list[FollowSpec] = Field(default_factory=list)  # further actions in the same turn, in order
     provenance: dict[Word, Any] = Field(default_factory=dict)  # a saved counterexample's origin
 
 
@@ -197,17 +208,29 @@ class Scenario:
     def initial_state(self) -> State:
         spec = self.spec
         cards = tuple(_card(cid, c) for cid, c in spec.cards.items())
-        a = spec.action
-        xs = tuple(XVar(x.name, x.kind, chosen=x.chosen, compute=tuple(x.compute) if x.compute else None)
-                   for x in a.xs)
-        action = Action(feature=a.feature, kind=a.kind, source=a.source, targets=tuple(a.targets),
-                        defender=a.defender, effect=a.effect, needs_magnitude=a.needs_magnitude,
-                        magnitude_base=a.magnitude, xs=xs, parts_left=a.parts - 1,
-                        cost=tuple((c.card, c.resource, c.amount) for c in a.cost))
-        return State(cards=cards, action=action)
+        return State(cards=cards, action=_action(spec.action))
 
     def choices(self) -> ScriptedChoices:
         return ScriptedChoices(self.spec.dice, [(r.window, r.player, r.play) for r in self.spec.responses])
+
+    def plays(self) -> list[tuple[tuple, ActionSpec, list[int], list[ResponseSpec], ExpectSpec]]:
+        """Each game action of the turn: (its path in the file, the action, dice, responses, expect)."""
+        spec = self.spec
+        return [((), spec.action, spec.dice, spec.responses, spec.expect),
+                *((("then", i), f.action, f.dice, f.responses, f.expect) for i, f in enumerate(spec.then))]
+
+    @staticmethod
+    def next_state(after: State, a: ActionSpec) -> State:
+        """The state a further action of the turn starts from: the cards as the last action left them."""
+        return State(cards=after.cards, action=_action(a), active_player=after.active_player)
+
+
+def _action(a: ActionSpec) -> Action:
+    xs = tuple(XVar(x.name, x.kind, chosen=x.chosen, compute=tuple(x.compute) if x.compute else None) for x in a.xs)
+    return Action(feature=a.feature, kind=a.kind, source=a.source, targets=tuple(a.targets),
+                  defender=a.defender, effect=a.effect, needs_magnitude=a.needs_magnitude,
+                  magnitude_base=a.magnitude, xs=xs, parts_left=a.parts - 1,
+                  cost=tuple((c.card, c.resource, c.amount) for c in a.cost))
 
 
 def _card(cid: str, c: CardSpec) -> Card:
@@ -281,63 +304,72 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
                 raise RuleproofError("RP150", sc.where(path + ("condition",)),
                                      problem=f"unknown condition '{f.condition[0]}'",
                                      fix="use one of: " + ", ".join(CONDITIONS))
-    a = spec.action
-    card_ref(a.source, ("action", "source"))
+    for base, a, _, responses, expect in sc.plays():
+        _check_play(sc, base, a, responses, expect, feature_ids, card_ref)
+
+
+def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec,
+                feature_ids: dict[str, str], card_ref) -> None:
+    """One game action of the scenario (``base``: its path, () or ("then", i)): card references, its
+    X, its cost, the scripted responses and what it expects."""
+    card_ref(a.source, base + ("action", "source"))
     for j, t in enumerate(a.targets):
-        card_ref(t, ("action", "targets", j))
+        card_ref(t, base + ("action", "targets", j))
     if a.defender is not None:
-        card_ref(a.defender, ("action", "defender"))
+        card_ref(a.defender, base + ("action", "defender"))
     names = [x.name for x in a.xs]
     for j, x in enumerate(a.xs):
         if x.kind not in X_KINDS:
-            raise RuleproofError("RP150", sc.where(("action", "xs", j, "kind")), problem=f"unknown X kind '{x.kind}'",
-                                 fix="use one of: " + ", ".join(X_KINDS))
+            raise RuleproofError("RP150", sc.where(base + ("action", "xs", j, "kind")),
+                                 problem=f"unknown X kind '{x.kind}'", fix="use one of: " + ", ".join(X_KINDS))
         if (x.chosen is None) == (x.compute is None):
-            raise RuleproofError("RP150", sc.where(("action", "xs", j)),
+            raise RuleproofError("RP150", sc.where(base + ("action", "xs", j)),
                                  problem=f"X '{x.name}' needs exactly one of 'chosen' and 'compute'",
                                  fix="write chosen: N (the player names it) or compute: [what, card, property]")
         if x.compute is not None:
-            _x_source(sc, x.compute, ("action", "xs", j, "compute"), card_ref)
+            _x_source(sc, x.compute, base + ("action", "xs", j, "compute"), card_ref)
     for j, c in enumerate(a.cost):
-        card_ref(c.card, ("action", "cost", j, "card"))
+        card_ref(c.card, base + ("action", "cost", j, "card"))
         if not c.amount.isdigit() and c.amount not in names:
-            raise RuleproofError("RP150", sc.where(("action", "cost", j, "amount")),
+            raise RuleproofError("RP150", sc.where(base + ("action", "cost", j, "amount")),
                                  problem=f"cost amount '{c.amount}' is neither a number nor an X of the action",
                                  fix="write a number or the name of an X under action.xs")
-    for j, r in enumerate(spec.responses):
+    for j, r in enumerate(responses):
         if r.play not in feature_ids:
-            raise RuleproofError("RP162", sc.where(("responses", j, "play")), feature=r.play,
+            raise RuleproofError("RP162", sc.where(base + ("responses", j, "play")), feature=r.play,
                                  hint=suggest(r.play, feature_ids),
                                  known=", ".join(sorted(feature_ids)) or "—")
-    scripted = {r.play for r in spec.responses}
-    for j, f in enumerate(spec.expect.unused):
+    scripted = {r.play for r in responses}
+    for j, f in enumerate(expect.unused):
         if f not in scripted:
-            raise RuleproofError("RP162", sc.where(("expect", "unused", j)), feature=f, hint=suggest(f, scripted),
+            raise RuleproofError("RP162", sc.where(base + ("expect", "unused", j)), feature=f,
+                                 hint=suggest(f, scripted),
                                  known=", ".join(sorted(scripted)) or "— (script it under responses first)")
-    if spec.expect.properties:
+    if expect.properties:
         from ruleproof.properties.catalogue import BY_ID
 
-        for j, pid in enumerate(spec.expect.properties):
+        for j, pid in enumerate(expect.properties):
             if pid not in BY_ID:
-                raise RuleproofError("RP200", sc.where(("expect", "properties", j)), property=pid,
+                raise RuleproofError("RP200", sc.where(base + ("expect", "properties", j)), property=pid,
                                      known=", ".join(BY_ID))
-    for cid, fields in spec.expect.cards.items():
-        card_ref(cid, ("expect", "cards", cid))
+    for cid, fields in expect.cards.items():
+        card_ref(cid, base + ("expect", "cards", cid))
         for key in fields:
             if key not in _CARD_FIELDS:
-                raise RuleproofError("RP112", sc.where(("expect", "cards", cid, key)), key=key,
+                raise RuleproofError("RP112", sc.where(base + ("expect", "cards", cid, key)), key=key,
                                      field=f"expect → cards → {cid}", allowed=", ".join(_CARD_FIELDS))
-    for key in spec.expect.action:
+    for key in expect.action:
         if key not in Action.__dataclass_fields__:
-            raise RuleproofError("RP112", sc.where(("expect", "action", key)), key=key, field="expect → action",
-                                 allowed=", ".join(Action.__dataclass_fields__))
-    for name, fields in spec.expect.x.items():
+            raise RuleproofError("RP112", sc.where(base + ("expect", "action", key)), key=key,
+                                 field="expect → action", allowed=", ".join(Action.__dataclass_fields__))
+    for name, fields in expect.x.items():
         if name not in names:
-            raise RuleproofError("RP150", sc.where(("expect", "x", name)), problem=f"no X named '{name}' in the action",
+            raise RuleproofError("RP150", sc.where(base + ("expect", "x", name)),
+                                 problem=f"no X named '{name}' in the action",
                                  fix="use one of: " + (", ".join(names) or "— (declare it under action.xs)"))
         for key in fields:
             if key not in _X_FIELDS:
-                raise RuleproofError("RP112", sc.where(("expect", "x", name, key)), key=key,
+                raise RuleproofError("RP112", sc.where(base + ("expect", "x", name, key)), key=key,
                                      field=f"expect → x → {name}", allowed=", ".join(_X_FIELDS))
 
 
@@ -371,8 +403,9 @@ class Failure:
 @dataclass
 class ScenarioResult:
     scenario: Scenario
-    trace: Trace
+    trace: Trace  # the whole turn
     failures: list[Failure] = field(default_factory=list)
+    parts: list[Trace] = field(default_factory=list)  # each game action's own trace, in order
 
     @property
     def passed(self) -> bool:
@@ -427,22 +460,44 @@ def check_windows(sc: Scenario, rb: Rulebook) -> None:
     draft that dropped a window makes the ruling fail, "never offered"); any other id is a misspelling
     — refused, lest the ruling pass for the wrong reason."""
     known = window_ids(rb)
-    for j, r in enumerate(sc.spec.responses):
-        if r.window not in known and r.window not in _bundled_windows():
-            raise RuleproofError("RP165", sc.where(("responses", j, "window")), window=r.window,
-                                 hint=suggest(r.window, known), known=", ".join(known))
+    for base, _, _, responses, _ in sc.plays():
+        for j, r in enumerate(responses):
+            if r.window not in known and r.window not in _bundled_windows():
+                raise RuleproofError("RP165", sc.where(base + ("responses", j, "window")), window=r.window,
+                                     hint=suggest(r.window, known), known=", ".join(known))
 
 
 def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
+    """Run the scenario's game actions in turn (each from the cards the one before left) and compare
+    each with what it expects.  The result's trace is the whole turn, numbered through; ``parts`` holds
+    each action's own trace."""
     check_assumptions(sc, rb)
     check_windows(sc, rb)
-    choices = sc.choices()
-    trace = run(rb, sc.initial_state(), choices)
-    trace.unused = choices.left_over()
-    res = ScenarioResult(sc, trace)
-    exp = sc.spec.expect
-    clauses = tuple(sc.spec.clauses)
-    fail = res.failures.append
+    res = ScenarioResult(sc, Trace())
+    state = None
+    for i, (base, a, dice, responses, expect) in enumerate(sc.plays()):
+        state = sc.initial_state() if state is None else Scenario.next_state(state, a)
+        choices = ScriptedChoices(dice, [(r.window, r.player, r.play) for r in responses])
+        part = run(rb, state, choices)
+        part.unused = choices.left_over()
+        if res.trace.events:  # numbered on from the actions before
+            part.events = [e._replace(seq=e.seq + len(res.trace.events)) for e in part.events]
+        res.parts.append(part)
+        res.trace.events += part.events
+        _compare(res, part, expect, tuple(sc.spec.clauses), f"then[{i - 1}]." if base else "")
+        state = part.final
+        if part.outcome != "completed":  # the turn does not go on from a stuck action
+            break
+    res.trace.outcome = next((p.outcome for p in res.parts if p.outcome != "completed"), "completed")
+    res.trace.unused = [u for p in res.parts for u in p.unused]
+    return res
+
+
+def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple, prefix: str) -> None:
+    """The failures of one game action against its expectations (``prefix``: which action, for the reader)."""
+    def fail(f: Failure) -> None:
+        res.failures.append(replace(f, what=prefix + f.what) if prefix else f)
+
     if trace.outcome != exp.outcome:
         last = trace.events[-1].values.get("reason", "") if trace.events else ""
         fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses))
@@ -493,7 +548,6 @@ def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
         visited = [e.values["step"] for e in trace.events if e.op == "enter"]
         if visited != list(exp.visited):
             fail(Failure("visited", list(exp.visited), visited, clauses))
-    return res
 
 
 def shipped_rulings() -> list[Path]:

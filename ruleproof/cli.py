@@ -504,8 +504,9 @@ def cmd_run(args, lang: str) -> int:
     con.print(f"{t('source', lang)}: {escape(sc.spec.source)}")
     con.print(f"{t('rulebook', lang)}: {rb.path}")
     print_trace(con, res.trace, lang)
-    n = sum(len(v) for v in sc.spec.expect.cards.values()) + len(sc.spec.expect.action) + len(sc.spec.expect.events) \
-        + len(sc.spec.expect.no_events) + sum(len(v) for v in sc.spec.expect.x.values()) + 1
+    n = sum(sum(len(v) for v in e.cards.values()) + len(e.action) + len(e.events) + len(e.no_events)
+            + sum(len(v) for v in e.x.values()) + len(e.properties) + len(e.unused) + (e.visited is not None) + 1
+            for *_, e in sc.plays())
     if res.passed:
         con.print(f"[green]{t('scenario_pass', lang, id=sc.spec.id, n=n)}[/]")
         return EXIT_OK

@@ -32,6 +32,7 @@ KILLS: dict[str, list[str]] = {
     "closes-after-assault-other": ["M5"],
     "per-turn-first": ["marker-before-payment", "M5"],
     "per-turn-second": ["no-payment"],
+    "per-turn-one-turn": ["marker-before-payment", "no-payment"],
     "modified-during-execution": ["no-modification-during-execution", "M5"],
     "text-waives-marker": ["marker-despite-text", "M5"],
     "modification-waives-marker": ["marker-despite-text", "no-modification-during-execution"],
