@@ -54,7 +54,9 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
                                             effects=(Effect("add_modifier", "source", 1, "movement"),)))),
     "triggers": ((_f("a_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 2),),
                      then_if_healthy=("close",)),
-                  _f("a_free", "resource_modification", resources=("close",), modifies="source")),
+                  _f("a_free", "resource_modification", resources=("close",), modifies="source"),
+                  # 540.4.1: the attacker's own «on assault» fires on its strike (not on a return strike)
+                  _f("a_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "target", 1),))),
                  (_f("b_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),)),
                   _f("b_spite", "after_ability", on_status="any", effects=(Effect("wound", "source", 1),)))),
     "payment": ((_f("a_paid", "payment_trigger", on="payment"), _f("a_acts", "payment_trigger", on="acts"),

@@ -174,6 +174,26 @@ def test_the_bounded_worlds_cover_every_loadout_and_x_kind():
     assert any(w.state.action.parts_left for w in ws) and any(not w.state.action.needs_magnitude for w in ws)
 
 
+@pytest.mark.parametrize("mutant,pid,loadout", [
+    ("assault-fires-on-nothing", "P540.4.1-return-strike", "triggers"),  # the attacker's own «on assault»
+    ("assault-closes-on-return-strike", None, "printed"),  # a defender's «closes after an assault» text
+])
+def test_the_bounded_worlds_play_the_trigger_words_and_texts_in_every_role(mutant, pid, loadout, bundled):
+    """The sweep's blind spots: the bounded worlds give the attacker an «on assault» feature (so a
+    draft where it fires on nothing is caught) and a defender a 540.1.2 text (so the two readings of
+    «нападение» play differently)."""
+    rb = load_rulebook_text(mutant_yaml(mutant), f"{mutant}.yaml")
+    worlds = bounded_worlds(0, (loadout,))
+    if pid is not None:
+        out = explore(rb, worlds, SMALL, only=frozenset([pid]))
+        assert pid in out.violations
+        return
+    def closed(book):  # every die, everybody passing: does the defender end closed?
+        return [run(book, w.state, ScriptedChoices([die] * 4, [])).final.card("def").closed
+                for w in worlds if any(c.id == "def" for c in w.state.cards) for die in range(1, 7)]
+    assert closed(rb) != closed(bundled) and not all(closed(bundled))
+
+
 # --- the command ------------------------------------------------------------------------------------------
 
 def test_cli_explore_json_on_a_mutant_and_save_ruling(tmp_path, capsys):
