@@ -157,7 +157,7 @@ def _print(con, out, lang: str, clause_text, args) -> None:
     if out.cached:
         con.print(t("diff_cached", lang, engines=", ".join(out.cached)))
     verdict = "diff_changed" if out.changed else "diff_unchanged"
-    con.print(f"[bold]{t(verdict, lang)}[/] ({out.seconds:.1f} s; {', '.join(out.engines)})")
+    con.print(f"[bold]{t(verdict, lang)}[/] ({t('took', lang, seconds=out.seconds, engines=', '.join(out.engines))})")
 
 
 def _v(verdict: str, lang: str) -> str:

@@ -135,7 +135,7 @@ def _print(con, out, lang: str) -> None:
             side.add_row(Text(("▶ " if k == d.first else "") + str(k)), Text(a), Text(b),
                          style="bold red" if k == d.first else "")
         con.print(side)
-    con.print(f"[bold]{escape(_summary(out, lang))}[/] ({out.seconds:.1f} s; {', '.join(out.engines)})")
+    con.print(f"[bold]{escape(_summary(out, lang))}[/] ({t('took', lang, seconds=out.seconds, engines=', '.join(out.engines))})")
 
 
 def _summary(out, lang: str) -> str:

@@ -371,6 +371,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "diff_game": ("Наименьшая партия, где своды расходятся: мир {world}, выборов {n}: {answers}",
                   "The smallest game on which they differ: world {world}, {n} choices: {answers}"),
     "ans_pass": ("пас", "pass"),
+    "took": ("{seconds:.1f} с; {engines}", "{seconds:.1f} s; {engines}"),
     "ans_die": ("кубик {v}", "die {v}"),
     "diff_side_by_side": ("Та же партия на обоих сводах (▶ — первое расхождение)",
                           "The same game on both rulebooks (▶ — where they part)"),

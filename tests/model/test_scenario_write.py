@@ -46,8 +46,12 @@ def test_generated_world_round_trips(tmp_path_factory, world: State) -> None:
 
 @pytest.mark.parametrize("path", shipped_rulings(), ids=lambda p: p.stem)
 def test_shipped_ruling_trace_replays(tmp_path: Path, rb, path: Path) -> None:
-    """Every shipped ruling's run, written back from its trace, gives the very same events."""
-    res = run_scenario(load_scenario(path), rb)
+    """Every shipped ruling's run, written back from its trace, gives the very same events (a turn of
+    several actions: its first action, the one a counterexample is)."""
+    sc = load_scenario(path)
+    if sc.spec.then:
+        sc.spec = sc.spec.model_copy(update={"then": []})
+    res = run_scenario(sc, rb)
     doc = scenario_from_trace(res.trace.events, properties=[], clauses=("512.6",), provenance={"engine": "test"})
     again = run_scenario(load_scenario(save_ruling(tmp_path / path.name, doc)), rb)
     assert again.passed, [f.text() for f in again.failures]

@@ -165,7 +165,7 @@ def test_cli_diff_term_in_russian(capsys):
     assert main(["--lang", "ru", "diff", BASE, draft, "--bounds", "x=0,loadouts=none",
                  "--engines", "rulings"]) == 1
     out = capsys.readouterr().out
-    assert "Решения, исход которых меняется" in out and "выполняется → не выполняется" in out
+    assert "Разъяснения, исход которых меняется" in out and "выполняется → не выполняется" in out and " s;" not in out
     assert "Наименьшая партия" in out and "▶" in out
 
 
