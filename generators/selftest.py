@@ -24,7 +24,7 @@ from ruleproof.errors import RuleproofError
 from ruleproof.model.graph import build_graph
 from ruleproof.model.interpreter import RandomChoices, run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
-from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
+from ruleproof.model.scenario import run_scenario, shipped_scenarios
 from ruleproof.model.structure import run_structure_checks
 from ruleproof.model.vocabulary import FEATURE_KINDS, GUARDS, parse_guard
 from ruleproof.properties.catalogue import PROPERTIES, check_all
@@ -245,7 +245,7 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
                              fix=f"name drafts as `ruleproof selftest` lists them, e.g. "
                                  f"{', '.join(d.id for d in every[:5])}")
     bundled = load_rulebook()
-    scenarios = [load_scenario(p) for p in shipped_rulings()]
+    scenarios = [sc for _, sc in shipped_scenarios()]
     reference = {sc.spec.id: _turn_signature(sc, bundled) for sc in scenarios}
     worlds = _random_worlds(random_plays)
     random_ref = [_signature(run(bundled, w, RandomChoices(seed=n))) for n, w in enumerate(worlds)]

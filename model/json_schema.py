@@ -150,6 +150,19 @@ def scenario_schema(lang: str = "en", windows: tuple[str, ...] | None = None) ->
         "(wounds, closed, action markers, per-turn uses), with its own dice, responses and expectations.", lang)
     s["properties"]["then"]["description"] = _d("дальнейшие игродействия того же хода, по порядку",
                                                 "further game actions in the same turn, in order", lang)
+    defs["CaseSpec"]["description"] = _d(
+        "Вариант разъяснения: мир и игродействие файла, изменённые там, где вариант это указывает "
+        "(карты, игродействие, броски, ответы), со своими ожиданиями; его id — id-файла/id-варианта.",
+        "A case of the ruling: the file's world and action, changed where the case says (cards, action, dice, "
+        "responses), with its own expectations; its id is file-id/case-id.", lang)
+    defs["CardPatch"]["description"] = _d("Что вариант меняет в карте файла (остальное — как в файле)",
+                                          "What the case changes in a card of the file (the rest as the file has it)",
+                                          lang)
+    s["properties"]["cases"]["description"] = _d(
+        "несколько вариантов на одном мире, у каждого свой expect (тогда expect наверху не пишется)",
+        "several cases on one world, each with its own expect (then no expect at the top)", lang)
+    s["oneOf"] = [{"required": ["expect"], "not": {"required": ["cases"]}},
+                  {"required": ["cases"], "not": {"required": ["expect"]}}]
     s["properties"]["format"] = {"const": "ruleproof-scenario/1"}
     return s
 

@@ -56,7 +56,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ruleproof.errors import RuleproofError, suggest
+from ruleproof.errors import Localized, RuleproofError, suggest
 
 from .clauses import ClauseIndex, default_index
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, X_SOURCES, Effect, Feature
@@ -67,8 +67,8 @@ from .state import Action, Card, State, XVar
 from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, X_KINDS
 from .yaml_source import LocMap, load_yaml
 
-__all__ = ["ScenarioSpec", "Scenario", "ScenarioResult", "load_scenario", "run_scenario", "FORMAT",
-           "shipped_rulings", "ruling_citations"]
+__all__ = ["ScenarioSpec", "Scenario", "ScenarioResult", "load_scenario", "load_rulings", "run_scenario", "FORMAT",
+           "shipped_rulings", "shipped_scenarios", "ruling_citations"]
 
 FORMAT = "ruleproof-scenario/1"
 
@@ -176,6 +176,35 @@ class FollowSpec(_Strict):
     expect: ExpectSpec = Field(default_factory=ExpectSpec)
 
 
+class CardPatch(_Strict):
+    """What a case changes in a card of the file's world (any field left out stays as the world has it)."""
+
+    printed: dict[Word, int] | None = None
+    modifiers: dict[Word, int] | None = None
+    wounds: int | None = None
+    closed: bool | None = None
+    action_markers: int | None = None
+    in_active_zone: bool | None = None
+    resources: dict[Word, int] | None = None
+    uses: dict[Word, int] | None = None
+    features: list[FeatureSpec] | None = None
+
+
+class CaseSpec(_Strict):
+    """One case of a ruling file with several: the file's world and action, changed where the case says,
+    with its own expectations.  ``clauses`` adds to the file's."""
+
+    id: Word
+    title: Text | None = None
+    clauses: list[Word] = Field(default_factory=list)
+    cards: dict[Word, CardPatch] = Field(default_factory=dict)
+    action: ActionSpec | None = None
+    dice: list[int] | None = None
+    responses: list[ResponseSpec] | None = None
+    expect: ExpectSpec
+    then: list[FollowSpec] | None = None
+
+
 class ScenarioSpec(_Strict):
     format: Word
     id: Word
@@ -187,8 +216,9 @@ class ScenarioSpec(_Strict):
     action: ActionSpec
     dice: list[int] = Field(default_factory=list)
     responses: list[ResponseSpec] = Field(default_factory=list)
-    expect: ExpectSpec
+    expect: ExpectSpec | None = None  # required unless the file has cases (then each case has its own)
     then: list[FollowSpec] = Field(default_factory=list)  # further actions in the same turn, in order
+    cases: list[CaseSpec] = Field(default_factory=list)  # several rulings on one world, each with its expect
     provenance: dict[Word, Any] = Field(default_factory=dict)  # a saved counterexample's origin
 
 
@@ -196,14 +226,50 @@ _CARD_FIELDS = ("closed", "wounds", "action_markers", "can_move", "in_active_zon
 _X_FIELDS = ("value", "fixed_at", "fixes")
 
 
+#: the keys a case may give (its own ``expect``; the others replace the file's)
+_CASE_KEYS = ("action", "dice", "responses", "expect", "then", "title")
+
+
 @dataclass
 class Scenario:
+    """One ruling: a scenario file, or one case of a file with ``cases:`` (``case``: its index there;
+    ``spec`` then is the file's spec with the case applied, its id ``file-id/case-id``)."""
+
     spec: ScenarioSpec
     locs: LocMap
     path: str
+    case: int | None = None
+    base_clauses: int = 0  # a case: how many of spec.clauses are the file's (the rest are the case's)
+    whole: ScenarioSpec | None = None  # a case: the file's own spec
 
     def where(self, path: tuple):
+        path = tuple(path)
+        if self.case is not None and path:
+            case = ("cases", self.case)
+            c = self.spec_case
+            if path[0] in _CASE_KEYS and path[0] in c.model_fields_set:
+                return self.locs.at(case + path)
+            if path[0] == "clauses" and len(path) > 1 and isinstance(path[1], int) and path[1] >= self.base_clauses:
+                return self.locs.at(case + ("clauses", path[1] - self.base_clauses))
+            if (path[0] == "cards" and len(path) > 2 and path[1] in c.cards
+                    and path[2] in c.cards[path[1]].model_fields_set):
+                return self.locs.at(case + path)
         return self.locs.at(path)
+
+    @property
+    def spec_case(self) -> CaseSpec:
+        return self.file_spec.cases[self.case]
+
+    @property
+    def file_spec(self) -> ScenarioSpec:
+        return self.whole if self.whole is not None else self.spec
+
+    def cases(self) -> list[Scenario]:
+        """The rulings of the file: one per case, or the file itself when it has no cases."""
+        spec = self.spec
+        if not spec.cases:
+            return [self]
+        return [_case(self, i) for i in range(len(spec.cases))]
 
     def initial_state(self) -> State:
         spec = self.spec
@@ -223,6 +289,21 @@ class Scenario:
     def next_state(after: State, a: ActionSpec) -> State:
         """The state a further action of the turn starts from: the cards as the last action left them."""
         return State(cards=after.cards, action=_action(a), active_player=after.active_player)
+
+
+def _case(sc: Scenario, i: int) -> Scenario:
+    """Case ``i`` of a file with cases: the file's spec, changed as the case says."""
+    spec, c = sc.spec, sc.spec.cases[i]
+    cards = dict(spec.cards)
+    for cid, patch in c.cards.items():
+        if cid in cards:
+            cards[cid] = cards[cid].model_copy(update={k: getattr(patch, k) for k in patch.model_fields_set})
+    update: dict[str, Any] = {"id": f"{spec.id}/{c.id}", "clauses": [*spec.clauses, *c.clauses], "cards": cards,
+                              "cases": []}
+    for key in _CASE_KEYS:
+        if key in c.model_fields_set and getattr(c, key) is not None:
+            update[key] = getattr(c, key)
+    return Scenario(spec.model_copy(update=update), sc.locs, sc.path, i, len(spec.clauses), spec)
 
 
 def _action(a: ActionSpec) -> Action:
@@ -262,8 +343,38 @@ def load_scenario(path: str | Path, index: ClauseIndex | None = None) -> Scenari
     except ValidationError as exc:
         raise from_pydantic(exc, locs, ScenarioSpec) from None
     sc = Scenario(spec, locs, str(path))
-    _check(sc, index)
+    if spec.cases and spec.expect is not None:
+        raise RuleproofError("RP150", locs.at(("expect",)),
+                             problem=Localized("у файла с вариантами (cases:) ожидания даются в каждом варианте, "
+                                               "а не наверху",
+                                               "a ruling file with cases has its expectations in each case, not at the top"),
+                             fix=Localized("перенесите этот expect: в варианты, к которым он относится (или уберите cases:)",
+                                           "move this expect: into the cases it belongs to (or drop cases:)"))
+    if not spec.cases and spec.expect is None:
+        raise RuleproofError("RP150", locs.at(()), problem=Localized("в разъяснении нет expect:",
+                                                                     "the ruling has no expect:"),
+                             fix=Localized("напишите expect: (ответ судей) или cases: с expect: в каждом варианте",
+                                           "write expect: (what the judges' answer is), or cases: with an expect: each"))
+    seen: set[str] = set()
+    for i, c in enumerate(spec.cases):
+        if c.id in seen:
+            raise RuleproofError("RP150", locs.at(("cases", i, "id")),
+                                 problem=Localized(f"id варианта '{c.id}' встречается дважды",
+                                                   f"case id '{c.id}' is used twice"),
+                                 fix=Localized("дайте каждому варианту свой id", "give every case its own id"))
+        seen.add(c.id)
+        for cid in c.cards:
+            if cid not in spec.cards:
+                raise RuleproofError("RP161", locs.at(("cases", i, "cards", cid)), card=cid,
+                                     hint=suggest(cid, list(spec.cards)), known=", ".join(sorted(spec.cards)))
+    for one in sc.cases():
+        _check(one, index)
     return sc
+
+
+def load_rulings(path: str | Path, index: ClauseIndex | None = None) -> list[Scenario]:
+    """The rulings of a scenario file: one per case (``cases:``), or the file's one."""
+    return load_scenario(path, index).cases()
 
 
 def _check(sc: Scenario, index: ClauseIndex) -> None:
@@ -471,6 +582,8 @@ def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:
     """Run the scenario's game actions in turn (each from the cards the one before left) and compare
     each with what it expects.  The result's trace is the whole turn, numbered through; ``parts`` holds
     each action's own trace."""
+    if sc.spec.cases:
+        raise ValueError(f"{sc.path} has {len(sc.spec.cases)} cases: run each of sc.cases()")
     check_assumptions(sc, rb)
     check_windows(sc, rb)
     res = ScenarioResult(sc, Trace())
@@ -562,5 +675,10 @@ def ruling_citations(paths: list[Path] | None = None):
     from .rulebook import Citation
 
     for p in paths if paths is not None else shipped_rulings():
-        sc = load_scenario(p)
-        yield Citation(f"ruling {sc.spec.id}", "ruling", tuple(sc.spec.clauses), sc.where(("clauses",)))
+        for sc in load_rulings(p):
+            yield Citation(f"ruling {sc.spec.id}", "ruling", tuple(sc.spec.clauses), sc.where(("clauses",)))
+
+
+def shipped_scenarios(index: ClauseIndex | None = None) -> list[tuple[Path, Scenario]]:
+    """Every shipped ruling (a file with cases gives one per case), with its file."""
+    return [(p, sc) for p in shipped_rulings() for sc in load_rulings(p, index)]

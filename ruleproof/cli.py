@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.errors import (EXIT_BAD_INPUT, EXIT_FINDING, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, Location,
-                              RuleproofError)
+from ruleproof.errors import (EXIT_BAD_INPUT, EXIT_FINDING, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, Localized,
+                              Location, RuleproofError)
 from ruleproof.i18n import LANGS, default_lang, t
 from ruleproof.i18n_cli import argparse_language, localize
 from ruleproof.orchestrate import ENGINES
@@ -91,6 +91,7 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("scenario", help="scenario YAML (see rulings/)")
     r.add_argument("--rulebook", help="rulebook to run it on (default: the bundled РП 4.1-2)")
     r.add_argument("--format", choices=("term", "json"), default="term")
+    r.add_argument("--case", metavar="ID", help="only this case of a ruling file with several (default: every case)")
 
     m = sub.add_parser("selftest", parents=[common], help="do the properties and rulings catch faulty drafts?")
     m.add_argument("--format", choices=("term", "json"), default="term")
@@ -486,20 +487,53 @@ def _print_diff(diff, old, new, cites, lang: str, fmt: str, citing) -> int:
 def cmd_run(args, lang: str) -> int:
     from ruleproof.model.rulebook import load_rulebook
     from ruleproof.model.scenario import load_scenario, run_scenario
-    from ruleproof.reports.trace import print_trace, trace_to_json
+    from ruleproof.reports.trace import trace_to_json
 
     clause_text = _clause_text_fn(args, lang)
     rb = load_rulebook(args.rulebook)
-    sc = load_scenario(args.scenario, rb.index)
-    res = run_scenario(sc, rb)
-    replay = f"ruleproof run {args.scenario}" + (f" --rulebook {args.rulebook}" if args.rulebook else "")
+    whole = load_scenario(args.scenario, rb.index)
+    rulings = whole.cases()
+    if args.case is not None:
+        ids = [sc.spec_case.id for sc in rulings if sc.case is not None]
+        if args.case not in ids:
+            raise RuleproofError("RP150", whole.where(("cases",)),
+                                 problem=Localized(f"в {args.scenario} нет варианта '{args.case}'",
+                                                   f"no case '{args.case}' in {args.scenario}"),
+                                 fix=Localized("укажите один из: " + (", ".join(ids) or "— (в файле нет вариантов: "
+                                                                                        "уберите --case)"),
+                                               "use one of: " + (", ".join(ids) or "— (the file has no cases: "
+                                                                                    "drop --case)")))
+        rulings = [sc for sc in rulings if sc.spec_case.id == args.case]
+    results = [run_scenario(sc, rb) for sc in rulings]
+    passed = all(res.passed for res in results)
+
+    def replay(sc) -> str:
+        return (f"ruleproof run {args.scenario}" + (f" --case {sc.spec_case.id}" if sc.case is not None else "")
+                + (f" --rulebook {args.rulebook}" if args.rulebook else ""))
+
     if args.format == "json":
-        doc = {"schema": "ruleproof-run/1", "scenario": sc.spec.id, "rulebook": rb.spec.id, "passed": res.passed,
-               "failures": [{"what": f.what, "expected": f.expected, "actual": repr(f.actual)} for f in res.failures],
-               "clauses": list(sc.spec.clauses), "replay": replay, "trace": trace_to_json(res.trace)}
+        docs = [{"schema": "ruleproof-run/1", "scenario": sc.spec.id, "rulebook": rb.spec.id, "passed": res.passed,
+                 "failures": [{"what": f.what, "expected": f.expected, "actual": repr(f.actual)} for f in res.failures],
+                 "clauses": list(sc.spec.clauses), "replay": replay(sc), "trace": trace_to_json(res.trace)}
+                for sc, res in zip(rulings, results)]
+        doc = docs[0] if whole.case is None and not whole.spec.cases else {
+            "schema": "ruleproof-run/1", "scenario": whole.spec.id, "rulebook": rb.spec.id, "passed": passed,
+            "cases": docs}
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
-        return EXIT_OK if res.passed else EXIT_FINDING
+        return EXIT_OK if passed else EXIT_FINDING
     con = _console()
+    for sc, res in zip(rulings, results):
+        _print_run(con, sc, res, rb, replay(sc), clause_text, lang)
+    if len(rulings) > 1:
+        n_ok = sum(res.passed for res in results)
+        con.print(t("run_cases", lang, ok=n_ok, n=len(results)))
+    return EXIT_OK if passed else EXIT_FINDING
+
+
+def _print_run(con, sc, res, rb, replay: str, clause_text, lang: str) -> None:
+    """One ruling's run on the terminal: title, trace, and what passed or failed."""
+    from ruleproof.reports.trace import print_trace
+
     con.print(f"[bold]{escape(sc.spec.title.model_dump()[lang])}[/]  ({escape(sc.spec.id)})")
     con.print(f"{t('source', lang)}: {escape(sc.spec.source)}")
     con.print(f"{t('rulebook', lang)}: {rb.path}")
@@ -508,9 +542,9 @@ def cmd_run(args, lang: str) -> int:
             + sum(len(v) for v in e.x.values()) + len(e.properties) + len(e.unused) + (e.visited is not None) + 1
             for *_, e in sc.plays())
     if res.passed:
-        con.print(f"[green]{t('scenario_pass', lang, id=sc.spec.id, n=n)}[/]")
-        return EXIT_OK
-    con.print(f"[bold red]{t('scenario_fail', lang, id=sc.spec.id, n=len(res.failures))}[/]")
+        con.print(f"[green]{t('scenario_pass', lang, id=escape(sc.spec.id), n=n)}[/]")
+        return
+    con.print(f"[bold red]{t('scenario_fail', lang, id=escape(sc.spec.id), n=len(res.failures))}[/]")
     for f in res.failures:
         con.print(f"  ✗ {escape(f.text(lang))}", soft_wrap=True)
     for cid in sc.spec.clauses:
@@ -518,7 +552,6 @@ def cmd_run(args, lang: str) -> int:
         if text:
             con.print(f"  [dim]{cid}:[/] «{escape(text)}»", soft_wrap=True)
     con.print(f"{t('replay', lang)}: {escape(replay)}", soft_wrap=True)
-    return EXIT_FINDING
 
 
 def cmd_selftest(args, lang: str) -> int:

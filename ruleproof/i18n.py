@@ -77,6 +77,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "skipped": ("пропущено по условию", "skipped by its guard"),
     "scenario_pass": ("Сценарий {id}: исход совпал с ожидаемым ({n} ожиданий).",
                       "Scenario {id}: the outcome is as expected ({n} expectations)."),
+    "run_cases": ("Вариантов с ожидаемым исходом: {ok} из {n}.", "Cases with the expected outcome: {ok} of {n}."),
     "scenario_fail": ("Сценарий {id}: исход расходится с ожидаемым — {n}:", "Scenario {id}: the outcome differs — {n}:"),
     "source": ("источник", "source"),
     "plug_ruling": ("Разъяснение", "Ruling"),

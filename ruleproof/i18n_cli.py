@@ -108,6 +108,8 @@ HELP_RU: dict[str, str] = {
     "with --broken: Hypothesis examples per draft no property has caught yet (default 60)":
         "вместе с --broken: число примеров Hypothesis на проект, который ещё не поймано ни одно свойство (по умолчанию 60)",
     "scenario YAML (see rulings/)": "сценарий, файл YAML (см. rulings/)",
+    "only this case of a ruling file with several (default: every case)":
+        "только этот вариант файла разъяснения с несколькими вариантами (по умолчанию — все)",
     "rulebook to run it on (default: the bundled РП 4.1-2)": "свод, на котором его проигрывать (по умолчанию — встроенный РП 4.1-2)",
     "Hypothesis examples for drafts nothing else kills (default 60; 0: no Hypothesis)":
         "число примеров Hypothesis для проектов, которые не поймано ничем другим (по умолчанию 60; 0 — без Hypothesis)",

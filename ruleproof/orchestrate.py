@@ -93,7 +93,7 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
     """Every shipped ruling on ``rb``: a ruling whose outcome differs is a finding (kind ``ruling``).
     Where the rulebook has alternative readings, each ruling is also run under each of them, and its
     result names the readings that change its outcome (``depends_on``; option ``readings`` false: not)."""
-    from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
+    from ruleproof.model.scenario import run_scenario, shipped_scenarios
     from ruleproof.reports.finding import Finding
     from ruleproof.reports.trace import trace_to_json
 
@@ -101,19 +101,19 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
     results = []
     scenarios = []
     arg = f" --rulebook {opts['rulebook_arg']}" if opts.get("rulebook_arg") else ""
-    for path in shipped_rulings():
+    for path, sc in shipped_scenarios(rb.index):
         one = time.perf_counter()
-        sc = load_scenario(path, rb.index)
         scenarios.append(sc)
         res = run_scenario(sc, rb)
         findings = ()
         if not res.passed:
             rel = f"rulings/{path.name}"
+            case = f" --case {sc.spec_case.id}" if sc.case is not None else ""
             findings = (Finding(kind="ruling", check=sc.spec.id, verdict="violated", engine="interpreter",
                                 clauses=tuple(sc.spec.clauses),
                                 message={lang: "; ".join(f.text(lang) for f in res.failures) for lang in ("ru", "en")},
                                 element=sc.spec.id, where=rel, assumptions=tuple(sc.spec.assumptions),
-                                replay=f"ruleproof run {rel}{arg}", scenario=rel,
+                                replay=f"ruleproof run {rel}{case}{arg}", scenario=rel,
                                 trace=tuple(trace_to_json(res.trace))),)
         results.append(CheckResult(sc.spec.id, tuple(sc.spec.clauses), sc.spec.title.model_dump(), "interpreter",
                                    findings, seconds=time.perf_counter() - one))

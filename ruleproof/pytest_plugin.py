@@ -131,14 +131,15 @@ class ScenarioFailed(Exception):
 
 
 class ScenarioFile(pytest.File):
-    """A ruling scenario file: one test item, named by the ruling's id."""
+    """A ruling scenario file: one test item per ruling, named by its id (a file with ``cases:`` gives
+    one item per case, ``file-id/case-id``)."""
 
     def collect(self):
-        from ruleproof.model.scenario import load_scenario
+        from ruleproof.model.scenario import load_rulings
 
         rb = self.config.stash[_KEY]["rb"]
-        sc = load_scenario(self.path, rb.index if rb is not None else None)
-        yield ScenarioItem.from_parent(self, name=sc.spec.id, scenario=sc)
+        for sc in load_rulings(self.path, rb.index if rb is not None else None):
+            yield ScenarioItem.from_parent(self, name=sc.spec.id, scenario=sc)
 
     def repr_failure(self, excinfo, style=None):
         from ruleproof.errors import RuleproofError
@@ -163,7 +164,8 @@ class ScenarioItem(pytest.Item):
 
     def replay(self) -> str:
         arg = self.config.stash[_KEY]["arg"]
-        return f"ruleproof run {self.path}" + (f" --rulebook {arg}" if arg else "")
+        case = f" --case {self.scenario.spec_case.id}" if self.scenario.case is not None else ""
+        return f"ruleproof run {self.path}{case}" + (f" --rulebook {arg}" if arg else "")
 
     def repr_failure(self, excinfo, style=None):
         from ruleproof.errors import RuleproofError

@@ -36,7 +36,7 @@ from ruleproof.cli import main
 from ruleproof.errors import RuleproofError
 from ruleproof.generators.mutants import bundled_data
 from ruleproof.model.rulebook import load_rulebook
-from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
+from ruleproof.model.scenario import load_rulings, run_scenario, shipped_rulings
 from ruleproof.model.graph import build_graph
 from ruleproof.model.structure import run_structure_checks
 
@@ -185,7 +185,7 @@ _SCENARIOS = None
 def _scenarios():
     global _SCENARIOS
     if _SCENARIOS is None:
-        _SCENARIOS = [load_scenario(p) for p in shipped_rulings()]
+        _SCENARIOS = [sc for p in shipped_rulings() for sc in load_rulings(p)]
     return _SCENARIOS
 
 
@@ -198,8 +198,8 @@ def _library(kind: str, path: Path) -> int:
             for sc in _scenarios():
                 run_scenario(sc, rb)
         else:
-            sc = load_scenario(path)
-            run_scenario(sc, load_rulebook())
+            for sc in load_rulings(path):
+                run_scenario(sc, load_rulebook())
     except RuleproofError:
         return 2
     return 0

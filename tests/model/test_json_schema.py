@@ -97,3 +97,15 @@ def test_schema_command_writes_a_file(tmp_path, capsys):
     doc = json.loads(out.read_text("utf-8"))
     assert doc["title"].startswith("Разъяснение")
     assert "Записано" in capsys.readouterr().err
+
+
+def test_cases_and_a_top_level_expect_exclude_each_other(validators):
+    sc, _ = load_yaml(ROOT / "rulings" / "512-after-status.yaml", "scenario")
+    assert _errors(validators["scenario"], sc) == []
+    both = {**copy.deepcopy(sc), "expect": {"outcome": "completed"}}
+    assert _errors(validators["scenario"], both)
+    neither = {k: v for k, v in sc.items() if k != "cases"}
+    assert _errors(validators["scenario"], neither)
+    d = copy.deepcopy(sc)
+    d["cases"][0]["cards"] = {"warden": {"wound": 0}}  # a misspelt card field in a case
+    assert any("wound" in e for e in _errors(validators["scenario"], d))

@@ -12,7 +12,7 @@ import pytest
 from ruleproof.generators.mutants import MUTANTS, write_mutant
 from ruleproof.model.clauses import default_index
 from ruleproof.model.rulebook import load_rulebook
-from ruleproof.model.scenario import load_scenario, run_scenario
+from ruleproof.model.scenario import load_rulings, run_scenario
 
 RULINGS = sorted(Path(str(resources.files("ruleproof.rulings"))).glob("*.yaml"))
 
@@ -30,6 +30,8 @@ KILLS: dict[str, list[str]] = {
     "no-fight-no-return": ["table-for-every-attack"],
     "closes-after-assault": ["no-payment", "assault-closes-on-nothing"],
     "closes-after-assault-other": ["M5"],
+    "after-by-status/blocked": ["blocked-goes-on", "after-window-before-effect"],
+    "after-by-status/not-blocked": ["no-effect", "after-window-before-effect"],
     "per-turn-first": ["marker-before-payment", "M5"],
     "per-turn-second": ["no-payment"],
     "per-turn-one-turn": ["marker-before-payment", "no-payment"],
@@ -88,7 +90,7 @@ def mutant_books(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def scenarios():
-    return {sc.spec.id: sc for sc in (load_scenario(p) for p in RULINGS)}
+    return {sc.spec.id: sc for p in RULINGS for sc in load_rulings(p)}
 
 
 def test_rulings_are_shipped():
@@ -97,9 +99,10 @@ def test_rulings_are_shipped():
 
 @pytest.mark.parametrize("path", RULINGS, ids=lambda p: p.stem)
 def test_ruling_passes_on_the_bundled_rulebook(path, bundled):
-    res = run_scenario(load_scenario(path), bundled)
-    assert res.passed, [f.text() for f in res.failures]
-    assert res.trace.outcome == res.scenario.spec.expect.outcome
+    for sc in load_rulings(path):
+        res = run_scenario(sc, bundled)
+        assert res.passed, (sc.spec.id, [f.text() for f in res.failures])
+        assert res.trace.outcome == res.scenario.spec.expect.outcome
 
 
 @pytest.mark.parametrize("sid,mutant", [(s, m) for s, ms in KILLS.items() for m in ms])

@@ -13,7 +13,7 @@ from ruleproof.cli import main
 from ruleproof.errors import RuleproofError
 from ruleproof.generators.strategies import worlds
 from ruleproof.model.rulebook import load_rulebook
-from ruleproof.model.scenario import load_scenario, run_scenario, shipped_rulings
+from ruleproof.model.scenario import load_rulings, load_scenario, run_scenario, shipped_rulings
 from ruleproof.model.scenario_write import (choices_from_trace, save_ruling, scenario_from_run,
                                             scenario_from_trace)
 from ruleproof.model.state import State
@@ -47,15 +47,15 @@ def test_generated_world_round_trips(tmp_path_factory, world: State) -> None:
 @pytest.mark.parametrize("path", shipped_rulings(), ids=lambda p: p.stem)
 def test_shipped_ruling_trace_replays(tmp_path: Path, rb, path: Path) -> None:
     """Every shipped ruling's run, written back from its trace, gives the very same events (a turn of
-    several actions: its first action, the one a counterexample is)."""
-    sc = load_scenario(path)
-    if sc.spec.then:
-        sc.spec = sc.spec.model_copy(update={"then": []})
-    res = run_scenario(sc, rb)
-    doc = scenario_from_trace(res.trace.events, properties=[], clauses=("512.6",), provenance={"engine": "test"})
-    again = run_scenario(load_scenario(save_ruling(tmp_path / path.name, doc)), rb)
-    assert again.passed, [f.text() for f in again.failures]
-    assert [(e.op, e.values) for e in again.trace.events] == [(e.op, e.values) for e in res.trace.events]
+    several actions: its first action, the one a counterexample is; a file of several cases: each)."""
+    for n, sc in enumerate(load_rulings(path)):
+        if sc.spec.then:
+            sc.spec = sc.spec.model_copy(update={"then": []})
+        res = run_scenario(sc, rb)
+        doc = scenario_from_trace(res.trace.events, properties=[], clauses=("512.6",), provenance={"engine": "test"})
+        again = run_scenario(load_scenario(save_ruling(tmp_path / f"{n}-{path.name}", doc)), rb)
+        assert again.passed, [f.text() for f in again.failures]
+        assert [(e.op, e.values) for e in again.trace.events] == [(e.op, e.values) for e in res.trace.events]
 
 
 def test_choices_from_trace_reads_rerolls(rb) -> None:
