@@ -65,6 +65,9 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
     if kind == "resource_modification":  # «не закрывается после этой атаки», with trigger words or none (540.4.1)
         return Feature(fid, kind, resources=("close",), modifies="self", trigger=draw(st.sampled_from(("", *triggers))),
                        action_marker=draw(st.booleans()))  # 540.3: its text may waive the action marker
+    if kind == "die_trigger":  # «если на кубике выпало …» (512.6.2/b2)
+        values = draw(st.lists(st.integers(1, 6), min_size=1, max_size=2, unique=True))
+        return Feature(fid, kind, on_die=tuple(sorted(values)), effects=(Effect("heal", "self", 1),))
     if kind == "static_modifier":
         return Feature(fid, kind, amount=-1, condition=("source_at_least", "movement", draw(st.integers(1, 3))),
                        applies_to=ATTACKS)

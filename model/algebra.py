@@ -235,6 +235,11 @@ class Concrete:
             return struck is None or not s.card(struck).closed
         return test
 
+    def die_in(self, die: Test, values: tuple[int, ...]) -> Test:
+        """The die value ``die`` is there (not None) and one of ``values``."""
+        values = frozenset(values)
+        return lambda s, c: die(s, c) in values
+
     def strike_returns(self, die: Test) -> Test:
         """The rulebook's strike table gives a return strike for the final die ``die`` (512.6.2/b4)."""
         def test(s, c):

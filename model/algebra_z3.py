@@ -299,6 +299,11 @@ class Symbolic:
         """The menu's target is open (its closing is no world variable); a defender may have closed."""
         return z3.Or(z3.Not(self.has_defender()), z3.Not(self.sy.t(self.S["def_closed"])))
 
+    def die_in(self, die, values):
+        v = die.terms["v"]
+        hit = z3.Or([v == self.sy.val(n & 0xFF, 8) for n in values]) if values else self.sy.false()
+        return z3.And(die.terms["p"], hit)
+
     def strike_returns(self, die):
         rets = [int(v) for v, row in self.sy.strikes.items() if row[1] != "none" and str(v).lstrip("-").isdigit()]
         v = die.terms["v"]

@@ -8,7 +8,8 @@ A feature is one of:
   ``prevention``, ``replacement``, ``block``, ``effect_trigger`` (``trigger``: strike or assault —
   «при ударе/атаке» vs «при нападении», 540.4.1), ``after_ability`` (``on_status``),
   ``payment_trigger`` (``on``: payment, acts, closes_after — 512.7/b2), ``resource_modification``
-  (540.4);
+  (540.4), ``die_trigger`` (an accompanying feature «если на кубике выпало …», ``on_die``: the values
+  it fires on — 512.6.2/b2: only on the die's last value);
 * ``static_modifier`` — a magnitude modifier that is always on (Серк's «−1 от атак существ с 2 …»);
 * ``resource_modifier`` — a card's own text of 540.1: ``form`` stays_open (540.1.1 «Не закрывается
   после …»), closes_only_after_assault (540.1.2 «Закрывается после … нападения»), per_turn (540.1.3
@@ -72,3 +73,4 @@ class Feature:
     # resource_modification / resource_modifier: False — the text says the acting card gets no action
     # marker (540.3 «если иного не указано в тексте особенности»)
     action_marker: bool = True
+    on_die: tuple[int, ...] = ()  # die_trigger: the die values it fires on (512.6.2/b2)

@@ -109,6 +109,8 @@ def _f(fid: str, kind: str, **kw) -> Feature:
 OPTIONS: tuple[Option, ...] = (
     Option("src", _f("a_reroll", "reroll")),
     Option("tgt", _f("b_reroll", "reroll")),
+    # 512.6.2/b2: an accompanying feature «если на кубике выпало 6»
+    Option("src", _f("a_six", "die_trigger", on_die=(6,), effects=(Effect("heal", "self", 1),))),
     Option("src", _f("a_dmod", "dice_modifier", mode="add", amount=1)),
     Option("src", _f("a_dmodx", "dice_modifier", mode="add", x=("property", "self", "movement"))),
     Option("tgt", _f("b_dmod", "dice_modifier", mode="sub", amount=2)),

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from pydantic import ValidationError
 
-from ruleproof.errors import Location, RuleproofError, did_you_mean, suggest
+from ruleproof.errors import Localized, Location, RuleproofError, did_you_mean, suggest
 
 from .clauses import ClauseIndex, default_index, is_clause_id
 from .schema import FORMAT, OperationSpec, RulebookSpec
@@ -160,11 +160,11 @@ def _model_at(root: type, loc: tuple) -> type | None:
     return current if isinstance(current, type) else None
 
 
-def _describe(loc: tuple) -> str:
+def _describe(loc: tuple):
     out = ""
     for part in loc:
         out += f"[{part + 1}]" if isinstance(part, int) else (f" → {part}" if out else str(part))
-    return out or "the top level"
+    return out or Localized("корне файла", "the top level")
 
 
 def from_pydantic(exc: ValidationError, locs: LocMap, root: type) -> RuleproofError:

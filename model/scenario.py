@@ -61,7 +61,7 @@ from ruleproof.errors import Localized, RuleproofError, suggest
 from .clauses import ClauseIndex, default_index
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, X_SOURCES, Effect, Feature
 from .interpreter import ScriptedChoices, Trace, run
-from .rulebook import Rulebook, check_clause_ids, from_pydantic
+from .rulebook import Rulebook, _describe, check_clause_ids, from_pydantic
 from .schema import Text, Word
 from .state import Action, Card, State, XVar
 from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, X_KINDS
@@ -105,6 +105,7 @@ class FeatureSpec(_Strict):
     applies_to: list[Literal["simple_strike", "attack", "spell", "effect"]] = Field(
         default_factory=lambda: ["simple_strike", "attack", "spell", "effect"])
     action_marker: bool = True
+    on_die: list[int] = Field(default_factory=list)
 
 
 class CardSpec(_Strict):
@@ -321,7 +322,8 @@ def _card(cid: str, c: CardSpec) -> Card:
                           effects=tuple(Effect(e.do, e.card, e.amount, e.prop) for e in f.effects),
                           then_if_healthy=tuple(f.then_if_healthy), resources=tuple(f.resources),
                           modifies=f.modifies, form=f.form,
-                          limit=f.limit, applies_to=tuple(f.applies_to), action_marker=f.action_marker)
+                          limit=f.limit, applies_to=tuple(f.applies_to), action_marker=f.action_marker,
+                          on_die=tuple(f.on_die))
                   for f in c.features)
     return Card(id=cid, name=c.name, controller=c.controller, printed=tuple(sorted(c.printed.items())),
                 modifiers=tuple(sorted(c.modifiers.items())), wounds=c.wounds, closed=c.closed,
@@ -351,10 +353,7 @@ def load_scenario(path: str | Path, index: ClauseIndex | None = None) -> Scenari
                              fix=Localized("перенесите этот expect: в варианты, к которым он относится (или уберите cases:)",
                                            "move this expect: into the cases it belongs to (or drop cases:)"))
     if not spec.cases and spec.expect is None:
-        raise RuleproofError("RP150", locs.at(()), problem=Localized("в разъяснении нет expect:",
-                                                                     "the ruling has no expect:"),
-                             fix=Localized("напишите expect: (ответ судей) или cases: с expect: в каждом варианте",
-                                           "write expect: (what the judges' answer is), or cases: with an expect: each"))
+        raise RuleproofError("RP111", locs.at(()), key="expect", field=_describe(()))
     seen: set[str] = set()
     for i, c in enumerate(spec.cases):
         if c.id in seen:
@@ -411,6 +410,14 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
                 card_ref(e.card, path + ("effects", j, "card"), ("self", "source", "target", "defender"))
             if f.x is not None:
                 _x_source(sc, f.x, path + ("x",), card_ref)
+            if f.kind == "die_trigger" and (not f.on_die or not all(1 <= v <= 15 for v in f.on_die)):
+                raise RuleproofError("RP150", sc.where(path + ("on_die",)),
+                                     problem=Localized(f"у сопутствующей особенности '{f.id}' нет значений кубика 1–15 "
+                                                       f"в on_die: {list(f.on_die)}",
+                                                       f"the accompanying feature '{f.id}' has no die values 1–15 "
+                                                       f"in on_die: {list(f.on_die)}"),
+                                     fix=Localized("перечислите значения, на которые она срабатывает, например on_die: [6]",
+                                                   "list the values it fires on, e.g. on_die: [6]"))
             if f.condition is not None and f.condition[0] not in CONDITIONS:
                 raise RuleproofError("RP150", sc.where(path + ("condition",)),
                                      problem=f"unknown condition '{f.condition[0]}'",

@@ -117,6 +117,12 @@ def _resource_modification(E, f, words):
     return _effect_trigger(E, f, words) if f.trigger else E.true()
 
 
+def _die_trigger(E, f, words):
+    """512.6.2/b2: an accompanying feature fires on the die's value once it is fixed — after a reroll, on
+    the last value only — and only on the values its text names."""
+    return E.die_in(E.get("raw_die"), f.on_die)
+
+
 def _block(E, f, words):
     """512.6.4: an action can be blocked once."""
     return E.not_(E.blocked())
@@ -125,7 +131,7 @@ def _block(E, f, words):
 #: feature kind -> meaning(E, feature, trigger-words table) of "the card holding it may play it now"
 OFFERS: dict[str, Callable] = {
     "effect_trigger": _effect_trigger, "after_ability": _after_ability, "payment_trigger": _payment_trigger,
-    "block": _block, "resource_modification": _resource_modification,
+    "block": _block, "resource_modification": _resource_modification, "die_trigger": _die_trigger,
 }
 
 
@@ -514,7 +520,7 @@ def _play_effects(E, f):
     last = {}
     if f.kind == "prevention":
         last["prevented"] = E.const(True)
-    if f.kind in ("effect_trigger", "after_ability", "payment_trigger"):
+    if f.kind in ("effect_trigger", "after_ability", "payment_trigger", "die_trigger"):
         last["fired"] = E.push(E.get("fired"), E.const(f.id))
     if last:
         stages.append(last)
@@ -535,5 +541,5 @@ PLAYS: dict[str, Play] = {
     "resource_modification": Play(lambda E, f: {"modifications": E.push_modification(
         E.get("modifications"), f.id, f.modifies, f.resources, f.form, f.limit, f.action_marker)}),  # 540.4, 540.3
     **{k: Play(_play_effects) for k in ("sudden_action", "protection", "prevention", "replacement", "effect_trigger",
-                                        "after_ability", "payment_trigger")},
+                                        "after_ability", "payment_trigger", "die_trigger")},
 }

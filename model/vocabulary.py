@@ -163,13 +163,16 @@ class FeatureKind:
 #: the keys of a feature that mean something only for some kinds (``amount``, ``x``, ``condition`` and
 #: ``text`` are read by several); a scenario that sets one on another kind is refused (RP164)
 FEATURE_KEYS = ("trigger", "on_status", "on", "strength", "mode", "form", "limit", "modifies", "applies_to",
-                "then_if_healthy", "effects", "resources", "action_marker")
+                "then_if_healthy", "effects", "resources", "action_marker", "on_die")
 _EFFECTS = ("effects", "then_if_healthy")
 
 
 _EXECUTING = ("dice", "calculation", "blocking", "effect", "completion")
 FEATURE_KINDS: dict[str, FeatureKind] = {f.name: f for f in (
     FeatureKind("reroll", ("dice",), ("512.6.2/b2",), "перебросить кубик", "reroll"),
+    # 512.6.2/b2 «сопутствующие особенности срабатывают только на последнее значение кубика»
+    FeatureKind("die_trigger", ("dice",), ("512.6.2/b2",), "сопутствующая особенность «если на кубике выпало …»",
+                "accompanying feature «if the die shows …»", ("on_die", *_EFFECTS)),
     FeatureKind("dice_modifier", ("dice",), ("512.6.2/b3",), "модификатор броска (+X, −X, свести к X)",
                 "dice modifier (+X, −X, set to X)", ("mode",)),
     FeatureKind("magnitude_modifier", ("calculation",), ("512.6.3/b2",), "модификатор величины",

@@ -271,6 +271,29 @@ prop("P512.6.2-raw-die", ("512.6.2/b2",), "значение кубика без 
              lambda M, S, h: M.and_(M.on(h["hr_rerolled"]), M.on(h["hr_raw"])),
              "the die is rerolled and then its raw value fixed", "кубик переброшен, затем зафиксировано его значение"))
 
+def _die_value_bad(M, ev, pre, new, h):
+    if ev.plays("die_trigger"):
+        last = M.get(pre, "last_roll")
+        values = ev.feature.on_die
+        return M.not_(M.or_(*[M.eq(last, M.num(v, 4)) for v in values])) if values else True
+    if ev.plays("reroll"):
+        return M.on(h["hd_played"])
+    return None
+
+
+prop("P512.6.2-die-value", ("512.6.2/b2",), "сопутствующая особенность «если на кубике выпало …» срабатывает "
+     "только на последнее значение кубика (после переброса — на новое) и только на названные в ней значения",
+     "an accompanying feature «if the die shows …» fires only on the die's last value (after a reroll, the new "
+     "one) and only on the values it names",
+     Monitor("P512.6.2-die-value",
+             (flag("hd_played", "play", lambda M, ev, pre, new, h: True if ev.plays("die_trigger") else None, part=True),
+              flag("hd_bad", "play", _die_value_bad)),
+             (Bad(lambda M, S, h: M.on(h["hd_bad"]), "сопутствующая особенность сработала не на последнее значение "
+                  "кубика или на значение, которого нет в её тексте (512.6.2)", "an accompanying feature fired on a "
+                  "value other than the die's last, or on one its text does not name (512.6.2)"),),
+             lambda M, S, h: M.on(h["hd_played"]), "a die-value feature is played",
+             "разыграна особенность, зависящая от значения кубика"))
+
 prop("P512.6.2-dice-modifier-window", ("512.6.2/b3",), "модификаторы броска заявляются только после фиксации "
      "значения кубика, в своём окне", "dice modifiers are declared only after the raw die is fixed, in their window",
      Monitor("P512.6.2-dice-modifier-window",

@@ -90,7 +90,7 @@ def test_a_file_without_cases_needs_its_expect(tmp_path, capsys):
     p.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
     assert main(["--lang", "ru", "run", str(p)]) == 2
     err = capsys.readouterr().err
-    assert "error RP150" not in err and "в разъяснении нет expect:" in err
+    assert "ошибка RP111: в корне файла нет обязательного ключа 'expect'" in err, err
 
 
 def test_run_runs_every_case_or_the_one_named(tmp_path, capsys):

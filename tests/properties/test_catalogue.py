@@ -10,7 +10,7 @@ from ruleproof.generators.mutants import MUTANTS, PUBLIC, mutant_yaml
 from ruleproof.model.clauses import default_index
 from ruleproof.model.interpreter import run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
-from ruleproof.model.scenario import load_scenario, shipped_rulings
+from ruleproof.model.scenario import shipped_scenarios
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES, View, check_all
 from ruleproof.properties.monitor_z3 import FORMS
 
@@ -18,7 +18,7 @@ from ruleproof.properties.monitor_z3 import FORMS
 
 @pytest.fixture(scope="module")
 def scenarios():
-    return [load_scenario(p) for p in shipped_rulings()]
+    return [sc for _, sc in shipped_scenarios()]
 
 
 def _violations(rb, scenarios) -> dict[str, list]:
