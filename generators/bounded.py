@@ -40,10 +40,10 @@ def _f(fid: str, kind: str, **kw) -> Feature:
 #: loadout name -> (features of the source's side A, features of side B); ids are unique
 LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
     "none": ((), ()),
-    # 512.6.2/b2: an accompanying feature «если на кубике выпало 2» fires only on the die's last value
-    # (a 2, so that the small bounds' die 1–2 plays it too)
+    # 512.6.2/b2: an accompanying feature «если на кубике выпало 1» fires only on the die's last value
+    # (a 1: the small bounds' die 1–2 plays it, and Hypothesis, which leans to small values, draws it)
     "dice": ((_f("a_reroll", "reroll"), _f("a_plus", "dice_modifier", mode="add", amount=1),
-              _f("a_two", "die_trigger", on_die=(2,), effects=(Effect("heal", "self", 1),))),
+              _f("a_one", "die_trigger", on_die=(1,), effects=(Effect("heal", "self", 1),))),
              (_f("b_minus_x", "dice_modifier", mode="sub", x=("property", "self", "movement")),)),
     "calculation": ((_f("a_mag", "magnitude_modifier", amount=1),
                      _f("a_mag_x", "magnitude_modifier", x=("wounds", "target", ""))),

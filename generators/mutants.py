@@ -225,6 +225,10 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
         lambda d: _set(d, "calculation", "window", "first", "non_active_player")),
     _m("blocking-before-calculation", ("512.6.1",), "шаг блокирования идёт до шага расчёта",
        "the blocking step comes before the calculation step")(_swap_blocking),
+    _m("conditions-at-payment", ("540.4.1/ex1", "540.4"),
+       "условие модификации ресурсов («если после этого у Келе нет ран») проверяется снова при оплате",
+       "the condition of a resource modification («if Kele then has no wounds») is checked again at payment")(
+        lambda d: _set(d, "payment", "pay_reserved", "recheck_conditions", True)),
     _m("no-payment", ("512.7",), "зарезервированные ресурсы не оплачиваются", "the reserved resources are not paid")(
         lambda d: _drop(d, "payment", "pay_reserved")),
     _m("stays-on-stack", ("512.7/b3",), "особенность не удаляется из стека", "the feature stays on the stack")(

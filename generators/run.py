@@ -98,10 +98,11 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         last = w.name.rsplit("/", 1)[-1]
         groups.setdefault(last if last in LOADOUTS else "none", []).append(w.state)
     family = tuple(tuple(ws) for ws in groups.values())
-    # then, only while some property's situation was never played: up to two more rounds of half the
-    # examples — the bounded worlds, then worlds drawn for the rulebook — each with a seed of its own
+    # then, only while some property's situation was never played: up to four more rounds of half the
+    # examples — the bounded worlds, then worlds drawn for the rulebook, twice — each with a seed of its own
+    # (a rare situation, such as a defender's trigger after its return strike, may take more than one)
     rounds = [((), examples - examples // 2, seed, None), (family, examples // 2, seed, None),
-              (family, examples // 2, (seed or 0) + 1, 1), ((), examples // 2, (seed or 0) + 2, 2)]
+              *(((family, ())[(k - 1) % 2], examples // 2, (seed or 0) + k, k) for k in range(1, 5))]
     extra = 0
     for world_family, n, phase_seed, top_up in rounds:
         checked = only
@@ -139,7 +140,8 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
                                 where=rb.path, replay=replay, trace=tuple(trace_to_json(exc.events)),
                                 highlight=exc.violation.events),)
         elif not exercised[p.id]:  # no run played the situation: inconclusive, never "holds"
-            findings = (not_exercised(p, "hypothesis", exercised[""], f"--examples above {examples}, or --seed"),)
+            findings = (not_exercised(p, "hypothesis", exercised[""], {
+                "en": f"--examples above {examples}, or --seed", "ru": f"--examples больше {examples} или --seed"}),)
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "hypothesis", findings,
                                    note=f"{examples} examples; premise in {exercised[p.id]} of {exercised['']} runs"
                                    + (f"; {extra} more examples drawn for situations not yet played" if extra else "")))

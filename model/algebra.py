@@ -311,8 +311,12 @@ class Concrete:
             return tuple(out)
         return reserved
 
-    def exempt_entry(self, card: str, res: str) -> Test:
+    def exempt_entry(self, card: str, res: str, recheck: bool = False) -> Test:
+        """The card's ``res`` is spared (540.2); ``recheck``: a modification made on a condition spares it
+        only if the condition holds now (Келе: no wounds)."""
         key = (card, res)
+        if recheck:
+            return lambda s, c: key in exemptions(s, lapse=True)
         return lambda s, c: key in exemptions(s)
 
     def paid(self, pays) -> Test:
@@ -334,15 +338,15 @@ class Concrete:
         return cards
 
     def push_modification(self, mods: Test, feature: str, ref: str, resources: tuple, form: str = "stays_open",
-                          limit: int | None = None, action_marker: bool = True) -> Test:
+                          limit: int | None = None, action_marker: bool = True, condition: str = "") -> Test:
         """The action's resource modifications (540.4) with one more: ``feature`` spares the card ``ref``
         names paying ``resources`` (``action_marker`` False: its text says the acting card gets no
-        action marker, 540.3)."""
+        action marker, 540.3; ``condition``: the one it was made on, 540.4/ex1)."""
         from .fields import resolve
         from .state import Modification
 
         return lambda s, c: mods(s, c) + (Modification(feature, resolve(s, ref, c.card), resources, s.step, form,
-                                                        limit, action_marker),)
+                                                        limit, action_marker, condition),)
 
     # --- what an action costs (540.2, 542.2) ---------------------------------------------------------------
     def resource(self, card: str, res: str) -> Test:
@@ -434,14 +438,16 @@ def _exempt_test(f) -> Test:
     return test
 
 
-def exemptions(s, markers: dict[str, int] | None = None) -> dict[tuple[str, str], str]:
+def exemptions(s, markers: dict[str, int] | None = None, lapse: bool = False) -> dict[tuple[str, str], str]:
     """(card, resource) -> the feature that stops it being paid (540.2), in a concrete state: every
     card's own 540.1 text that :func:`~.semantics.exempts` applies, and every modification of the
     executing action (540.4).  ``markers``: the action markers to count per card instead of the
-    current ones (540.3.1 counts those the card had when it acted)."""
+    current ones (540.3.1 counts those the card had when it acted); ``lapse``: a modification made on
+    a condition counts only while its condition holds (a rulebook that checks it again at payment)."""
     from .state import evolve
 
-    if markers is None and _LAST_EXEMPT[0] is s:  # asked again of the same state (payment, offers, reports)
+    cache = markers is None and not lapse
+    if cache and _LAST_EXEMPT[0] is s:  # asked again of the same state (payment, offers, reports)
         return _LAST_EXEMPT[1]
     out: dict[tuple[str, str], str] = {}
     for card in s.cards:
@@ -453,11 +459,18 @@ def exemptions(s, markers: dict[str, int] | None = None) -> dict[tuple[str, str]
                 for r in f.resources:
                     out[(card.id, r)] = f.id
     for m in s.action.modifications:
+        if lapse and not holds_now(s, m):
+            continue
         for r in m.resources:
             out[(m.card, r)] = m.feature
-    if markers is None:
+    if cache:
         _LAST_EXEMPT[:] = (s, out)
     return out
+
+
+def holds_now(s, m) -> bool:
+    """The condition a modification was made on holds in ``s`` ("healthy": the card has no wounds)."""
+    return not m.condition or (m.condition == "healthy" and s.card(m.card).wounds == 0)
 
 
 def marker_waived(s) -> bool:

@@ -396,9 +396,13 @@ class Symbolic:
                 crystals = z3.If(bit, z3.Extract(3, 0, n), crystals)
         return Rec("reserved", {"reserved": z3.Concat(*reversed(bits)), "reserved_crystals": crystals})
 
-    def exempt_entry(self, card: str, res: str):
+    def exempt_entry(self, card: str, res: str, recheck: bool = False):
         if res != "close" or card not in ("src", "def"):
             return self.sy.false()  # the menu's 540 texts and modifications spare a card's closing only
+        if recheck and card == "def":  # a conditional modification (the menu's: «if healthy») lapses with wounds
+            S, sy = self.S, self.sy
+            kept = z3.And(sy.t(S["modified_def"]), z3.Or(z3.Not(sy.t(S["cond_def"])), S["def_wounds"] == sy.val(0, 2)))
+            return z3.Or(sy.own_text_applies(S, "def"), kept)
         es, ed = self.sy.exempt(self.S, True)
         return es if card == "src" else ed
 
@@ -424,13 +428,17 @@ class Symbolic:
         return Rec("cards", out)
 
     def push_modification(self, mods, feature: str, ref: str, resources: tuple, form: str = "stays_open",
-                          limit: int | None = None, action_marker: bool = True):
+                          limit: int | None = None, action_marker: bool = True, condition: str = ""):
         """The vector records, per card, that a modification spares its closing (and, for the source,
-        that its text waives the action marker, 540.3)."""
+        that its text waives the action marker, 540.3; for the defender, whether every one sparing it
+        was made on a condition, 540.4/ex1)."""
         role = self._role(ref)
-        if "close" not in resources or role not in ("src", "def"):
+        if "close" not in resources or role not in ("src", "def") or (condition and role != "def"):
             raise ValueError(f"a resource modification of {ref} sparing {resources} is beyond the model")
         t = dict(mods.terms)
+        if role == "def":
+            was = z3.And(self.sy.t(t["modified_def"]), self.sy.t(t["cond_def"]))
+            t["cond_def"] = self.sy.b(z3.Or(was, z3.Not(self.sy.t(t["modified_def"])))) if condition else self.sy.val(0, 1)
         t[f"modified_{role}"] = self.sy.val(1, 1)
         if not action_marker and role == "src":
             t["waived_src"] = self.sy.val(1, 1)

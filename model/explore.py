@@ -350,14 +350,16 @@ def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozen
 def _termination(out: ExploreOutcome, rb: Rulebook, replay: str):
     from ruleproof.reports.finding import CheckResult, Finding
 
+    from ruleproof.i18n import answers_text
+
     findings = []
     for world, answers, outcome in out.deadlocks[:20]:
         findings.append(Finding(
             kind="structure", check="X1-termination", verdict="violated", engine="exhaustive", clauses=("512.6",),
             message={"en": f"the run of world {world} ends in {outcome} after {len(answers)} choices "
-                           f"{list(answers)}: a step with no edge to take, or no end",
+                           f"({answers_text(answers, 'en')}): a step with no edge to take, or no end",
                      "ru": f"прогон мира {world} заканчивается {outcome} после {len(answers)} выборов "
-                           f"{list(answers)}: шаг без перехода или бесконечный цикл"},
+                           f"({answers_text(answers, 'ru')}): шаг без перехода или бесконечный цикл"},
             element=f"world {world}", where=str(rb.path), replay=replay))
     return CheckResult("X1-termination", ("512.6", "512.7"),
                        {"en": "Every run of a game action reaches its end (no deadlock, no endless loop).",

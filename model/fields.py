@@ -125,7 +125,7 @@ CARD_VARS: dict[tuple, str] = {
 #: collection kind -> the vector variables that summarise it (``xs``: per X kind, see :func:`summary`)
 SUMMARY_VARS: dict[str, tuple[str, ...]] = {
     "dice_mods": ("dice_const", "dice_x_count", "dice_mods_declared"),
-    "modifications": ("modified_src", "modified_def", "waived_src"),
+    "modifications": ("modified_src", "modified_def", "waived_src", "cond_def"),
     "reserved": ("reserved", "reserved_crystals"),
     "paid": ("paid",),
 }
@@ -198,7 +198,9 @@ def summary(s) -> dict[str, int]:
             "reserved": _entry_bits(a.reserved), "reserved_crystals": next((n for c, r, n in a.reserved if r == "crystal"), 0),
             "paid": _entry_bits(a.paid),
             "modified_src": int(("src", "close") in mods), "modified_def": int(("def", "close") in mods),
-            "waived_src": int(any(m.card == "src" and not m.action_marker for m in a.modifications))}
+            "waived_src": int(any(m.card == "src" and not m.action_marker for m in a.modifications)),
+            "cond_def": int(("def", "close") in mods and all(m.condition for m in a.modifications
+                                                               if m.card == "def" and "close" in m.resources))}
 
 
 def resolve(s, ref: str, owner: str | None = None) -> str:

@@ -100,6 +100,11 @@ class Option:
     def player(self) -> str:
         return "A" if self.card in ("src", "allyA") else "B"
 
+    @property
+    def needs_defender(self) -> bool:
+        """Held only in a world with a defender: the defender's own, or one whose text names it."""
+        return self.card == "def" or any(e.card == "defender" for e in self.feature.effects)
+
 
 def _f(fid: str, kind: str, **kw) -> Feature:
     return Feature(fid, kind, **kw)
@@ -130,6 +135,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("def", _f("d_assault", "effect_trigger", trigger="assault", effects=(Effect("heal", "self", 1),))),
     Option("src", _f("a_after", "after_ability", on_status="any", effects=(Effect("wound", "source", 1),))),
     Option("tgt", _f("b_after_ill", "after_ability", on_status="illegal", effects=(Effect("wound", "source", 1),))),
+    # 540.4/ex1: the defender wounded again after its «if healthy» modification, before payment
+    Option("src", _f("a_after_def", "after_ability", on_status="any", effects=(Effect("wound", "defender", 1),))),
     Option("src", _f("a_paid", "payment_trigger", on="payment")),
     Option("src", _f("a_paid_crystal", "payment_trigger", on="payment", resources=("crystal",))),
     Option("def", _f("d_paid", "payment_trigger", on="payment")),
@@ -187,7 +194,7 @@ def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
     if not v["w_has_defender"]:
         v["w_def_rm_form"], v["w_def_markers"], v["w_def_wounds"] = 0, 0, 0
     for i, o in enumerate(OPTIONS):
-        v[f"w_holds{i}"] = int(coin() and (o.card != "def" or bool(v["w_has_defender"])))
+        v[f"w_holds{i}"] = int(coin() and (not o.needs_defender or bool(v["w_has_defender"])))
     return {n: (x & 0xFF if n in ("w_src_movement_mod", "w_tgt_movement_mod") else x) for n, x in v.items()}
 
 

@@ -47,6 +47,19 @@ def _op_label(op) -> str:
     return f"operation {op.op}" + (f" x={p['x']}" if "x" in p else "")
 
 
+def _ru_label(label: str) -> str:
+    """An element's label for a Russian reader: «операция fix_x x=cost», «окно reroll»."""
+    for en, ru in (("operation ", "операция "), ("window ", "окно ")):
+        if label.startswith(en):
+            return ru + label[len(en):]
+    return label
+
+
+def _g(label: str, feminine: str) -> str:
+    """The verb's form for the element: «операция … удалена», «окно … удалено»."""
+    return feminine[:-1] + "о" if label.startswith("window ") else feminine
+
+
 def _ops(rb: Rulebook) -> dict[str, tuple[str, int, object]]:
     """label (made unique by occurrence) -> (step, index, spec)."""
     out: dict[str, tuple[str, int, object]] = {}
@@ -111,18 +124,18 @@ def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
     for label in bops.keys() - dops.keys():
         sid, i, op = bops[label]
         out.append(Change("removed", label, _cites(op), f"{label} removed from step {sid}",
-                          f"{label} удалена из шага {sid}", _w(base, "steps", sid, "operations", i)))
+                          f"{_ru_label(label)} {_g(label, 'удалена')} из шага {sid}", _w(base, "steps", sid, "operations", i)))
     for label in dops.keys() - bops.keys():
         sid, i, op = dops[label]
         out.append(Change("added", label, _cites(op), f"{label} added to step {sid} at position {i + 1}",
-                          f"{label} добавлена в шаг {sid} на место {i + 1}", _w(draft, "steps", sid, "operations", i)))
+                          f"{_ru_label(label)} {_g(label, 'добавлена')} в шаг {sid} на место {i + 1}", _w(draft, "steps", sid, "operations", i)))
     common = bops.keys() & dops.keys()
     for label in sorted(common, key=lambda k: (list(ds).index(dops[k][0]) if dops[k][0] in ds else 0, dops[k][1])):
         (bsid, bi, bop), (dsid, di, dop) = bops[label], dops[label]
         where = _w(draft, "steps", dsid, "operations", di)
         if bsid != dsid:
             out.append(Change("moved", label, _cites(bop, dop), f"{label} moved from step {bsid} to step {dsid}",
-                              f"{label} перенесена из шага {bsid} в шаг {dsid}", where))
+                              f"{_ru_label(label)} {_g(label, 'перенесена')} из шага {bsid} в шаг {dsid}", where))
         else:
             stayed = [lb for lb in common if bops[lb][0] == dops[lb][0] == bsid]  # in this step in both
             before = [lb for lb in stayed if bops[lb][1] < bi]
@@ -130,10 +143,10 @@ def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
             if set(before) != set(now):
                 out.append(Change("moved", label, _cites(bop, dop),
                                   f"{label} moved within step {dsid} (now position {di + 1})",
-                                  f"{label} переставлена внутри шага {dsid} (теперь место {di + 1})", where))
+                                  f"{_ru_label(label)} {_g(label, 'переставлена')} внутри шага {dsid} (теперь место {di + 1})", where))
         if bop.when != dop.when:
             out.append(Change("changed", f"guard of {label}", _cites(bop, dop), f"{label}: guard {bop.when} → {dop.when}",
-                              f"{label}: условие {bop.when} → {dop.when}", where))
+                              f"{_ru_label(label)}: условие {bop.when} → {dop.when}", where))
         bp, dp = bop.params, dop.params
         if dop.op == "window":
             gone, new = [k for k in bp["allows"] if k not in dp["allows"]], [k for k in dp["allows"] if k not in bp["allows"]]
@@ -141,11 +154,11 @@ def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
                 out.append(Change("changed", label, _cites(bop, dop),
                                   f"{label} admits {'+' + ', +'.join(new) if new else ''}"
                                   f"{'; ' if gone and new else ''}{'−' + ', −'.join(gone) if gone else ''}",
-                                  f"{label} допускает {'+' + ', +'.join(new) if new else ''}"
+                                  f"{_ru_label(label)} допускает {'+' + ', +'.join(new) if new else ''}"
                                   f"{'; ' if gone and new else ''}{'−' + ', −'.join(gone) if gone else ''}", where))
             if bp.get("first") != dp.get("first"):
                 out.append(Change("changed", label, _cites(bop, dop), f"{label}: priority first {bp.get('first')} → "
-                                  f"{dp.get('first')}", f"{label}: приоритет сначала {bp.get('first')} → {dp.get('first')}",
+                                  f"{dp.get('first')}", f"{_ru_label(label)}: приоритет сначала {bp.get('first')} → {dp.get('first')}",
                                   where))
         else:
             for k in sorted(set(bp) | set(dp)):
@@ -154,7 +167,7 @@ def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
                                       f"{label}: {k} {bp.get(k)} → {dp.get(k)}", where))
         if tuple(bop.cites) != tuple(dop.cites):
             out.append(Change("changed", label, _cites(bop, dop), f"{label}: cites {', '.join(dop.cites)}",
-                              f"{label}: ссылается на {', '.join(dop.cites)}", where))
+                              f"{_ru_label(label)}: ссылается на {', '.join(dop.cites)}", where))
     for name in sorted(base.spec.tables.keys() | draft.spec.tables.keys()):
         bt, dt = base.spec.tables.get(name), draft.spec.tables.get(name)
         brows = base.table(name) if bt else {}

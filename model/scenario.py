@@ -508,14 +508,42 @@ class Failure:
     clauses: tuple[str, ...] = ()
     events: tuple[int, ...] = ()  # seq numbers of the offending events (a violated property)
     actual_ru: Any = None  # ``actual`` in Russian, where it is a sentence
+    expected_ru: Any = None  # ``expected`` in Russian, where it is a word
+    what_ru: str | None = None  # ``what`` in Russian, where it is more than a path
 
     def shown(self, lang: str = "en") -> Any:
-        return self.actual_ru if lang == "ru" and self.actual_ru is not None else self.actual
+        return _ru(self.actual_ru if self.actual_ru is not None else self.actual) if lang == "ru" else self.actual
+
+    def wanted(self, lang: str = "en") -> Any:
+        return _ru(self.expected_ru if self.expected_ru is not None else self.expected) if lang == "ru" else self.expected
+
+    def named(self, lang: str = "en") -> str:
+        return self.what_ru if lang == "ru" and self.what_ru is not None else self.what
 
     def text(self, lang: str = "en") -> str:
         if lang == "ru":
-            return f"{self.what}: ожидалось {self.expected!r}, получено {self.shown(lang)!r}"
+            return f"{self.named(lang)}: ожидалось {_said(self.wanted(lang))}, получено {_said(self.shown(lang))}"
         return f"{self.what}: expected {self.expected!r}, got {self.actual!r}"
+
+
+class _Word(str):
+    """A Russian word standing for a value (да/нет): shown without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _ru(v: Any) -> Any:
+    """A value as a Russian reader sees it: true/false as да/нет (inside lists too)."""
+    if isinstance(v, bool):
+        return _Word("да" if v else "нет")
+    if isinstance(v, (list, tuple)):
+        return type(v)(_ru(i) for i in v) if isinstance(v, list) else tuple(_ru(i) for i in v)
+    return v
+
+
+def _said(v: Any) -> str:
+    return repr(v)
 
 
 @dataclass
@@ -540,6 +568,11 @@ def _norm(v: Any) -> Any:
         if isinstance(v, t):
             return t(v)
     return v
+
+
+def _ru_text(values: list) -> str:
+    """Event values for a Russian reader (true/false as да/нет)."""
+    return repr([{k: _ru(v) for k, v in d.items()} for d in values])
 
 
 def _matches(event, want: dict) -> bool:
@@ -620,14 +653,18 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
 
     if trace.outcome != exp.outcome:
         last = trace.events[-1].values.get("reason", "") if trace.events else ""
-        fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses))
+        fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses, actual_ru=trace.outcome))
     never = {f for _, _, f in trace.unused}
     for window, player, feature in trace.unused:
         if feature not in exp.unused:
-            fail(Failure(f"response {feature} ({player} in window {window})", "played", "never offered", clauses))
+            fail(Failure(f"response {feature} ({player} in window {window})", "played", "never offered", clauses,
+                         actual_ru=_Word("не предложен ни разу"), expected_ru=_Word("разыгран"),
+                         what_ru=f"ответ {feature} ({player}, окно {window})"))
     for feature in exp.unused:
         if feature not in never:
-            fail(Failure(f"response {feature}", "not offered (unused)", "offered and played", clauses))
+            fail(Failure(f"response {feature}", "not offered (unused)", "offered and played", clauses,
+                         actual_ru=_Word("предложен и разыгран"), expected_ru=_Word("не предложен (unused)"),
+                         what_ru=f"ответ {feature}"))
     final = trace.final
     for cid, fields in exp.cards.items():
         card = final.card(cid)
@@ -648,11 +685,15 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
     for want in exp.events:
         if not any(_matches(e, want) for e in trace.events):
             near = [e.values for e in trace.events if e.op == want.get("op")][:3]
-            fail(Failure(f"event {dict(want)}", "present", f"absent (events of that op: {near})", clauses))
+            fail(Failure(f"event {dict(want)}", "present", f"absent (events of that op: {near})", clauses,
+                         actual_ru=_Word(f"нет (события этой операции: {_ru_text(near)})"), expected_ru=_Word("есть"),
+                         what_ru=f"событие {dict(want)}"))
     for want in exp.no_events:
         hits = [e for e in trace.events if _matches(e, want)]
         if hits:
-            fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses))
+            fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses,
+                         actual_ru=_Word(f"есть: №{hits[0].seq}, шаг {hits[0].step}"), expected_ru=_Word("нет"),
+                         what_ru=f"нет события {dict(want)}"))
     if exp.properties:
         from ruleproof.properties.catalogue import BY_ID, View
 
@@ -663,7 +704,7 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
             if v is not None:
                 at = ", ".join(f"#{n}" for n in v.events)
                 fail(Failure(f"property {pid}", "holds", f"violated at events {at}: {v.en}", p.clauses, v.events,
-                             f"нарушено в событиях {at}: {v.ru}"))
+                             _Word(f"нарушено в событиях {at}: {v.ru}"), _Word("выполняется"), f"свойство {pid}"))
     if exp.visited is not None:
         visited = [e.values["step"] for e in trace.events if e.op == "enter"]
         if visited != list(exp.visited):

@@ -392,11 +392,14 @@ def _apply_magnitude(E, p):
 
 def _pay(E, p):
     """512.7/b1, 540.2: the reserved resources are paid, except those a 540 text or a modification spares
-    (``exempt_modified: false``: those too)."""
+    (``exempt_modified: false``: those too; ``recheck_conditions: true``: a modification made on a
+    condition — Келе's «если после этого у Келе нет ран» — spares only if the condition still holds
+    at payment, against 540.4/ex1)."""
     exempt_modified = p.get("exempt_modified", True)
+    recheck = p.get("recheck_conditions", False)
 
     def pays(E, card, res):
-        return E.not_(E.exempt_entry(card, res)) if exempt_modified else E.true()
+        return E.not_(E.exempt_entry(card, res, recheck)) if exempt_modified else E.true()
 
     return {"paid": E.paid(pays), "cards": E.spend(pays, spend), "paid_done": E.lit("paid_done", True)}
 
@@ -420,7 +423,7 @@ def _give_marker(E, p):
 
 def _unpaid_text(before, after, p) -> tuple:
     """The reserved entries not paid, with the feature that spares each (for the reader)."""
-    exempt = exemptions(before) if p.get("exempt_modified", True) else {}
+    exempt = exemptions(before, lapse=p.get("recheck_conditions", False)) if p.get("exempt_modified", True) else {}
     return tuple((c, r, exempt[(c, r)]) for c, r, _ in before.action.reserved if (c, r) in exempt)
 
 
@@ -527,7 +530,8 @@ def _play_effects(E, f):
     if f.then_if_healthy:
         mods = E.get("modifications")
         stages.append({"modifications": E.ite(E.not_(E.nonzero(E.card("self", "wounds"))),
-                                              E.push_modification(mods, f.id, "self", f.then_if_healthy), mods)})
+                                              E.push_modification(mods, f.id, "self", f.then_if_healthy,
+                                                                  condition="healthy"), mods)})
     return stages
 
 

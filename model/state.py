@@ -128,6 +128,9 @@ class Modification:
     form: str = "stays_open"  # stays_open (540.1.1) | closes_only_after_assault (540.1.2) | per_turn (540.1.3)
     limit: int | None = None  # 540.3.1: stays open while action markers < limit
     action_marker: bool = True  # False: its text says the acting card gets no action marker (540.3)
+    # the condition it was made on («если после этого у Келе нет ран»: "healthy"; "" none) — 540.4/ex1:
+    # checked when it is played; a rulebook's pay_reserved may check it again (recheck_conditions)
+    condition: str = ""
 
 
 @cached_hash

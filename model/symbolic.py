@@ -140,7 +140,7 @@ class System:
                 ("parts_left", 2), ("claims", 3), ("visited", len(self.steps))]
         for k in X_KINDS_SYM:
             core += [(f"x_{k}_declared", 1), (f"x_{k}_fixed", 1), (f"x_{k}_not_printed", 1)]
-        core += [("dice_x_value", 8), ("resources_ok", 2), ("reserved_done", 1), ("reserved", 3), ("reserved_crystals", 4), ("modified_src", 1), ("modified_def", 1), ("waived_src", 1),
+        core += [("dice_x_value", 8), ("resources_ok", 2), ("reserved_done", 1), ("reserved", 3), ("reserved_crystals", 4), ("modified_src", 1), ("modified_def", 1), ("waived_src", 1), ("cond_def", 1),
                  ("legality_checks", 2), ("legal", 2), ("status", 3), ("blocked", 1), ("last_roll", 4), ("raw_die", 4), ("dice_const", 8),
                  ("dice_x_count", 2), ("dice_mods_declared", 1), ("dice_mods_applied", 1), ("final_die", 8), ("final_die_set", 1), ("die_on_stack", 1), ("return_strike", 1),
                  ("magnitude_known", 1), ("effect_applied", 1), ("roles_released", 1), ("paid", 3), ("paid_done", 1), ("on_stack", 1),
@@ -272,7 +272,7 @@ class System:
               z3.Implies(S["w_src_rm_form"] == self.val(0, 4), S["w_src_rm_no_marker"] == self.val(0, 4)),
               z3.Implies(S["w_def_rm_form"] != self.val(3, 4), S["w_def_rm_limit"] == self.val(1, 4))]
         for i, o in enumerate(OPTIONS):
-            if o.card == "def":
+            if o.needs_defender:
                 c.append(z3.Implies(self.has(S, i), self.t(S["w_has_defender"])))
         c.append(z3.Implies(z3.Not(self.t(S["w_has_defender"])), z3.And(S["w_def_rm_form"] == self.val(0, 4),
                                                                     S["w_def_markers"] == self.val(0, 4),

@@ -135,8 +135,12 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("apply_effect", ("512.6.5",), "наложить эффект", "apply the effect", ("effect",)),
     OpKind("release_roles", ("512.6.6/b3",), "карты перестают быть источниками, целями, атакующими…",
            "cards stop being sources, targets, attackers…", ("completion",)),
+    # recheck_conditions: a modification made on a condition (540.4/ex1, Келе: «если после этого у Келе нет
+    # ран») spares the resource only if the condition still holds at payment — the example says it does not
+    # (the modification was made before payment), so the default is false
     OpKind("pay_reserved", ("512.7", "540.2"), "оплатить зарезервированные ресурсы",
-           "pay the reserved resources", ("payment",), {"exempt_modified": _YES}),
+           "pay the reserved resources", ("payment",), {"exempt_modified": _YES,
+                                                        "recheck_conditions": Param("bool", default=False)}),
     # unless_text: 540.3 «если иного не указано в тексте особенности» — no marker when the text of a
     # feature that modified the acting card's resources says so; false: the marker whatever the text says
     OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker", None,

@@ -511,7 +511,7 @@ prop("P512.6.6-after", ("512.6.6/b2", "512.6.6/b3"), "«после …» зая�
 
 
 
-prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540.3.1", "540.4"),
+prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540.3.1", "540.4", "540.4.1/ex1"),
      "оплата идёт после завершения способности и оплачивает ровно зарезервированное, кроме модифицированного",
      "payment follows completion and pays exactly the reserved resources minus the modified ones",
      Monitor("P512.7-payment",
@@ -962,17 +962,19 @@ def exercised(props: list[Property], track: Track) -> list[Property]:
     return [p for p, held in zip(props, track.premised) if held]
 
 
-def not_exercised(p: Property, engine: str, runs: int, hint: str):
+def not_exercised(p: Property, engine: str, runs: int, hint: str | dict):
     """The finding of an engine none of whose ``runs`` played the situation property ``p`` speaks of (its
-    premise): inconclusive, never "holds" (a vacuous "holds" is no verdict on the rules)."""
+    premise): inconclusive, never "holds" (a vacuous "holds" is no verdict on the rules).  ``hint``: how to
+    reach it (a command-line option, the same in both languages, or ``{"ru": …, "en": …}``)."""
     from ruleproof.reports.finding import Finding
 
     m = p.monitor
+    hints = hint if isinstance(hint, dict) else {"ru": hint, "en": hint}
     return Finding(kind="not_exercised", check=p.id, verdict="unknown", engine=engine, clauses=p.clauses, message={
         "en": f"not exercised: in {runs} runs the situation the property speaks of never occurred ({m.premise_en}), "
-              f"so «holds» would say nothing; widen the worlds ({hint}) or add a ruling that plays it",
+              f"so «holds» would say nothing; widen the worlds ({hints['en']}) or add a ruling that plays it",
         "ru": f"не проверено: за {runs} прогонов ни разу не возникла ситуация, о которой говорит свойство "
-              f"({m.premise_ru}), так что «выполняется» ничего бы не значило; расширьте миры ({hint}) или "
+              f"({m.premise_ru}), так что «выполняется» ничего бы не значило; расширьте миры ({hints['ru']}) или "
               f"добавьте разъяснение, которое её разыгрывает"})
 
 

@@ -15,7 +15,7 @@ from ruleproof.i18n import t
 from .bundle import ClauseText, Report
 from .finding import CheckResult, Finding
 
-__all__ = ["depends_line", "readings_rows", "READING_COLS", "verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
+__all__ = ["depends_line", "note_text", "readings_rows", "READING_COLS", "verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
            "quoted_clauses", "replay_lines", "generated_line", "quotes_note", "file_stem", "path_of",
            "coverage_label", "status_label"]
 
@@ -40,6 +40,38 @@ def verdict_label(r: CheckResult | Finding | str, lang: str) -> str:
         return t("rep_verdict_holds", lang)
     n = sum(f.failed for f in r.findings)
     return f"{t(f'rep_verdict_{v}', lang)} ({n})" if n > 1 else t(f"rep_verdict_{v}", lang)
+
+
+#: the notes engines write on a passing check (English, as JSON keeps them) -> their i18n key
+_NOTES = (
+    (re.compile(r"(?P<runs>\d+) runs, (?P<states>\d+) states(?P<bounded> \(stopped at (?P<by>\w+): bounded, incomplete\))?"
+                r"(?:; premise in (?P<k>\d+))?"), "note_explore"),
+    (re.compile(r"(?P<n>\d+) runs without an end"), "note_deadlocks"),
+    (re.compile(r"(?P<n>\d+) operations ran"), "note_operations"),
+    (re.compile(r"(?P<steps>\d+) steps, (?P<runs>\d+) runs; (?P<walked>\d+) steps of Z3 paths replayed"),
+     "note_conformance"),
+)
+
+
+def note_text(note: str, lang: str) -> str:
+    """An engine's note on a passing check in ``lang`` (English notes are kept as written).
+
+    >>> note_text("15828 runs, 119080 states; premise in 6712", "ru")
+    '15828 прогонов, 119080 состояний; ситуация свойства — в 6712'
+    """
+    if lang == "en" or not note:
+        return note
+    for pattern, key in _NOTES:
+        m = pattern.fullmatch(note)
+        if m:
+            g = {k: v for k, v in m.groupdict().items()}
+            text = t(key, lang, **{k: v or "" for k, v in g.items()})
+            if g.get("bounded"):
+                text += t("note_bounded", lang, by=g["by"])
+            if g.get("k") is not None:
+                text += t("note_premise", lang, k=g["k"])
+            return text
+    return note
 
 
 def kind_label(kind: str, lang: str) -> str:

@@ -81,12 +81,12 @@ def trace_table(f: Finding, lang: str) -> str:
     for i, r in enumerate(visible_events(list(f.trace), f.highlight)):
         values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
         event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
-        changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []))
+        changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), None, lang)
         cls = "rp-offending" if r["seq"] in f.highlight else ("rp-quiet" if r["op"] in ("pass", "enter") else "")
         attrs = (f' class="{cls}"' if cls else "") + f' data-seq="{r["seq"]}" data-step="{_e(r["step"])}"'
         rule = ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""
         rows.append((attrs, [_e(x) for x in (r["seq"], r["step"], ", ".join(r["clauses"]), event,
-                                             format_values(values), changes, rule)]))
+                                             format_values(values, lang), changes, rule)]))
     head = [t(f"rep_col_{k}", lang) for k in ("seq", "step", "clauses", "event", "values", "changes", "rule")]
     return _table(head, rows, "rp-trace")
 

@@ -41,8 +41,8 @@ def finding_body(f: Finding, lang: str, clause_text: ClauseText) -> str:
         lines += ["", t("rep_counterexample", lang) + ":"]
         for i, r in enumerate(visible_events(list(f.trace), f.highlight)):
             mark = "▶" if r["seq"] in f.highlight else " "
-            values = format_values({k: v for k, v in r["values"].items() if k not in ("skipped", "offered")})
-            changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8)
+            values = format_values({k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}, lang)
+            changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8, lang)
             lines.append(f"{mark}{r['seq']:>4}  {r['step']:<17} {r['op']:<24} {values}"
                          + (f"  | {changes}" if changes else ""))
     for k, v in replay_lines(f, lang):

@@ -38,9 +38,9 @@ def trace_table(f: Finding, lang: str) -> list[str]:
         mark = r["seq"] in f.highlight
         values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
         event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
-        changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8)
+        changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8, lang)
         cells = [f"**▶ {r['seq']}**" if mark else str(r["seq"]), r["step"], ", ".join(r["clauses"]),
-                 f"**{event}**" if mark else event, format_values(values), changes]
+                 f"**{event}**" if mark else event, format_values(values, lang), changes]
         rows.append(cells)
     head = [t(f"rep_col_{k}", lang) for k in ("seq", "step", "clauses", "event", "values", "changes")]
     return _table(head, rows)

@@ -31,7 +31,7 @@ def _statement(r: CheckResult, lang: str) -> str:
 def print_check_results(console: Console, title: str, results: list[CheckResult], lang: str,
                         clause_text: ClauseText) -> None:
     """One row per check, then each finding: where, element, message, and the clauses it cites."""
-    from .common import verdict_label
+    from .common import note_text, verdict_label
 
     table = Table(title=title, show_lines=False)
     table.add_column(t("check", lang), no_wrap=True)
@@ -40,7 +40,7 @@ def print_check_results(console: Console, title: str, results: list[CheckResult]
     table.add_column(t("result", lang), no_wrap=True)
     for r in results:
         if r.holds and r.note:
-            verdict = t("passed_note", lang, note=r.note)
+            verdict = t("passed_note", lang, note=note_text(r.note, lang))
         else:  # an inconclusive check (Z3 unknown, not exercised, stopped by a bound) is not "violated"
             verdict = t("holds", lang) if r.holds else verdict_label(r, lang)
         style = "green" if r.holds else "yellow" if r.verdict == "unknown" else "bold red"

@@ -37,29 +37,40 @@ _PAIR_MAPS = ("printed", "modifiers", "resources", "uses")
 _MISSING = object()
 
 
-def format_values(values: dict) -> str:
-    """``{'die': 4, 'applied': ()}`` → ``die=4``; empty values are left out."""
+def _word(v, lang: str) -> str:
+    """A plain value as text: true/false as да/нет in Russian."""
+    if isinstance(v, bool) and lang == "ru":
+        return "да" if v else "нет"
+    return str(v)
+
+
+def format_values(values: dict, lang: str = "en") -> str:
+    """``{'die': 4, 'applied': ()}`` → ``die=4``; empty values are left out.
+
+    >>> format_values({"legal": True, "checks": 1}, "ru")
+    'legal=да; checks=1'
+    """
     parts = []
     for k, v in values.items():
         if v in ((), [], None, ""):
             continue
         if isinstance(v, (tuple, list)):
             v = ", ".join(":".join(map(str, i)) if isinstance(i, (tuple, list)) else str(i) for i in v)
-        parts.append(f"{k}={v}")
+        parts.append(f"{k}={_word(v, lang)}")
     return "; ".join(parts)
 
 
-def _show(v) -> str:
+def _show(v, lang: str = "en") -> str:
     if v is None:
         return "—"
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(":".join(map(str, i)) if isinstance(i, (tuple, list)) else str(i) for i in v) + "]"
     if isinstance(v, dict):
         return "{}" if not v else str(v)
-    return str(v)
+    return _word(v, lang)
 
 
-def format_diff(diff: list[dict], limit: int | None = None) -> str:
+def format_diff(diff: list[dict], limit: int | None = None, lang: str = "en") -> str:
     """``kele.wounds: 2 → 0; action.die_raw: — → 4`` (``cards.`` left out of the paths)."""
     parts = []
     for d in diff:
@@ -69,16 +80,16 @@ def format_diff(diff: list[dict], limit: int | None = None) -> str:
         name = ".".join(map(str, path))
         old, new = d.get("old"), d.get("new")
         if "append" in d:
-            parts.append(f"{name} += {_show(d['append'])}")
+            parts.append(f"{name} += {_show(d['append'], lang)}")
         elif isinstance(old, list) and isinstance(new, list) and old and len(new) > len(old) \
                 and new[:len(old)] == old:
-            parts.append(f"{name} += {_show(new[len(old):])}")
+            parts.append(f"{name} += {_show(new[len(old):], lang)}")
         elif "old" not in d:
-            parts.append(f"{name} = {_show(d['new'])}")
+            parts.append(f"{name} = {_show(d['new'], lang)}")
         elif "new" not in d:
-            parts.append(f"{name}: {_show(d['old'])} → ∅")
+            parts.append(f"{name}: {_show(d['old'], lang)} → ∅")
         else:
-            parts.append(f"{name}: {_show(d['old'])} → {_show(d['new'])}")
+            parts.append(f"{name}: {_show(d['old'], lang)} → {_show(d['new'], lang)}")
     if limit is not None and len(parts) > limit:
         parts = parts[:limit] + [f"… (+{len(parts) - limit})"]
     return "; ".join(parts)
@@ -114,9 +125,9 @@ def print_trace(console: Console, trace, lang: str, title: str = "", highlight: 
         event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
         rule = ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""
         style = "bold red" if r["seq"] in highlight else ("dim" if r["op"] in ("pass", "enter", "window_closed") else "")
-        cells = [str(r["seq"]), r["step"], ", ".join(r["clauses"]), event, format_values(values), rule]
+        cells = [str(r["seq"]), r["step"], ", ".join(r["clauses"]), event, format_values(values, lang), rule]
         if diff:
-            cells.append(t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8))
+            cells.append(t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8, lang))
         table.add_row(*(Text(c) for c in cells), style=style)
     console.print(table)
 

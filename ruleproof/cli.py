@@ -404,7 +404,8 @@ def cmd_clauses(args, lang: str) -> int:
     if rules:
         table.add_column(t("official", lang))
     for e in index:
-        row = [e.id + (f" ({e.label(lang)})" if e.title else ""), e.kind, t(e.status, lang), e.summary[lang]]
+        row = [e.id + (f" ({e.label(lang)})" if e.title else ""), t(f"unit_{e.kind}", lang), t(e.status, lang),
+               e.summary[lang]]
         if rules:
             row.append(rules.text_of(e.id) if "/" in e.id or e.kind != "section" else "")
         table.add_row(*[escape(r or "") for r in row])

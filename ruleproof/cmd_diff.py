@@ -102,17 +102,17 @@ def run(args, lang: str) -> int:
     return EXIT_FINDING if out.changed else EXIT_OK
 
 
-def _event_cells(e) -> tuple[str, str, str]:
+def _event_cells(e, lang: str = "en") -> tuple[str, str, str]:
     from ruleproof.reports.trace import format_values
 
     values = {k: v for k, v in e.values.items() if k not in ("offered",)}
-    return e.step, e.op, format_values(values)
+    return e.step, e.op, format_values(values, lang)
 
 
-def _side_by_side(d) -> list[tuple[int, str, str]]:
+def _side_by_side(d, lang: str = "en") -> list[tuple[int, str, str]]:
     """(seq, base event, draft event) around the first event where the two runs part ("—": none)."""
     end = min(max(len(d.base_events), len(d.draft_events)), d.first + 4)
-    return [(k, *(" · ".join(_event_cells(events[k])) if k < len(events) else "—"
+    return [(k, *(" · ".join(_event_cells(events[k], lang)) if k < len(events) else "—"
                   for events in (d.base_events, d.draft_events))) for k in range(max(0, d.first - 4), end)]
 
 
@@ -147,7 +147,7 @@ def _print(con, out, lang: str, clause_text, args) -> None:
         table = Table(title=t("diff_side_by_side", lang))
         for key in ("trace_seq", "diff_base", "diff_draft"):
             table.add_column(t(key, lang), overflow="fold", ratio=None if key == "trace_seq" else 1)
-        for k, base_cell, draft_cell in _side_by_side(d):
+        for k, base_cell, draft_cell in _side_by_side(d, lang):
             style = "bold red" if k == d.first else ""
             table.add_row(Text(("▶ " if k == d.first else "") + str(k)), Text(base_cell), Text(draft_cell), style=style)
         con.print(table)
@@ -246,7 +246,7 @@ def to_markdown(out, lang: str, clause_text) -> str:
     else:
         lines += [f"## {t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}", "",
                   f"| # | {t('diff_base', lang)} | {t('diff_draft', lang)} |", "| --- | --- | --- |"]
-        for k, base_cell, draft_cell in _side_by_side(d):
+        for k, base_cell, draft_cell in _side_by_side(d, lang):
             mark = "**▶ " if k == d.first else ""
             cells = [c.replace("|", "\\|") for c in (base_cell, draft_cell)]
             lines.append(f"| {mark}{k}{'**' if mark else ''} | {cells[0]} | {cells[1]} |")

@@ -131,7 +131,7 @@ def _print(con, out, lang: str) -> None:
         side = Table(title=t("rd_side_by_side", lang))
         for key in ("trace_seq", "rd_own", "rd_other"):
             side.add_column(t(key, lang), overflow="fold", ratio=None if key == "trace_seq" else 1)
-        for k, a, b in _side_by_side(d):
+        for k, a, b in _side_by_side(d, lang):
             side.add_row(Text(("▶ " if k == d.first else "") + str(k)), Text(a), Text(b),
                          style="bold red" if k == d.first else "")
         con.print(side)
@@ -178,7 +178,7 @@ def to_markdown(out, lang: str) -> str:
         if row.status != "material":
             lines += [f"*{t('rd_plays_differ', lang)}*", ""]
         lines += [f"| # | {t('rd_own', lang)} | {t('rd_other', lang)} |", "| --- | --- | --- |"]
-        for k, a, b in _side_by_side(d):
+        for k, a, b in _side_by_side(d, lang):
             mark = "**▶ " if k == d.first else ""
             lines.append(f"| {mark}{k}{'**' if mark else ''} | {cell(a)} | {cell(b)} |")
     lines += ["", _summary(out, lang), ""]
@@ -203,7 +203,7 @@ def to_html(out, lang: str) -> str:
         if row.status != "material":
             body.append(f'<p class="rp-note">{_e(t("rd_plays_differ", lang))}</p>')
         side = [(' class="on-path"' if k == d.first else "", [("▶ " if k == d.first else "") + str(k), _e(a), _e(b)])
-                for k, a, b in _side_by_side(d)]
+                for k, a, b in _side_by_side(d, lang)]
         body.append(_table(["#", t("rd_own", lang), t("rd_other", lang)], side, "rp-side"))
     body.append(f"<p><strong>{_e(_summary(out, lang))}</strong></p>")
     return "\n".join(["<!DOCTYPE html>", f'<html lang="{lang}">', "<head>", '<meta charset="utf-8">',

@@ -201,10 +201,10 @@ def failure_text(result, rb, replay: str, lang: str = "en", width: int = 120) ->
              t("scenario_fail", lang, id=spec.id, n=len(result.failures))]
     highlight: tuple[int, ...] = ()
     for f in result.failures:
-        lines.append(f"  ✗ {f.what}")
+        lines.append(f"  ✗ {f.named(lang)}")
         if tuple(f.clauses) != tuple(spec.clauses):
             lines.append(f"      {t('clauses', lang)}: {', '.join(f.clauses)}")
-        lines.append(f"      {t('plug_expected', lang)}: {f.expected!r}")
+        lines.append(f"      {t('plug_expected', lang)}: {f.wanted(lang)!r}")
         lines.append(f"      {t('plug_actual', lang)}: {f.shown(lang)!r}")
         highlight += tuple(f.events)
     out = io.StringIO()

@@ -18,7 +18,7 @@ RULINGS = sorted(Path(str(resources.files("ruleproof.rulings"))).glob("*.yaml"))
 
 #: ruling id → the faulty drafts (generators.mutants) on which it must fail
 KILLS: dict[str, list[str]] = {
-    "kele-attacker": ["M4", "M5"],
+    "kele-attacker": ["M4", "M5", "conditions-at-payment"],
     "kele-defender": ["return-strike-not-a-strike", "M5"],
     "closes-after-assault-defender": ["assault-closes-on-return-strike"],
     "kele-assault-variant": ["assault-fires-on-return-strike"],

@@ -1,0 +1,102 @@
+"""Under ``--lang ru`` the jobs' output is Russian: check, diff, run, prove, explore and clauses print no
+Latin-script word outside identifiers — the vocabulary's words, the rulebook's and the rulings' ids,
+the event fields a ruling's ``events:`` names, clause and check ids, file names and tool names."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ruleproof.cli import build_parser, main
+from ruleproof.model.menu import ROLES
+from ruleproof.model.rulebook import load_rulebook
+from ruleproof.model.scenario import run_scenario, shipped_scenarios
+from ruleproof.model.vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, STRENGTHS, TABLES, X_KINDS
+from ruleproof.properties.catalogue import PROPERTIES
+
+from test_cli_lang import NAMES, _identifiers  # noqa: E402 (the --help test's names, one list)
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = ROOT / "rulebooks" / "berserk-rp-4.1-2.yaml"
+DRAFT = ROOT / "rulebooks" / "drafts" / "marker-only-when-paid.yaml"
+KELE = ROOT / "rulings" / "540-kele-attacker.yaml"
+TOKEN = re.compile(r"[A-Za-z0-9_.:/\[\]-]*[A-Za-z][A-Za-z0-9_.:/\[\]-]*")
+OUTCOMES = {"completed", "deadlock", "step_limit", "out_of_choices"}
+
+
+@pytest.fixture(scope="module")
+def allowed() -> set[str]:
+    """Every identifier a Russian reader meets as the user typed it or as the YAML spells it."""
+    from ruleproof.generators.bounded import DEFENDERS, LOADOUTS
+    from ruleproof.model.menu import OPTIONS
+
+    out = _identifiers(build_parser("ru")) | NAMES | OUTCOMES | {"not", "op", "spacer", "bmc", "damage", "heal"}
+    out |= {o.feature.id for o in OPTIONS} | {f.id for a, b in LOADOUTS.values() for f in (*a, *b)}
+    out |= {f.id for fs in DEFENDERS.values() for f in fs}
+    out |= set(OPERATIONS) | set(FEATURE_KINDS) | set(GUARDS) | set(STEP_KINDS) | set(TABLES) | set(X_KINDS)
+    out |= set(STRENGTHS) | set(ROLES) | {p.id for p in PROPERTIES}
+    for rb in (load_rulebook(BASE), load_rulebook(DRAFT)):
+        out |= set(rb.spec.assumptions) | set(rb.spec.readings) | set(rb.spec.steps) | {rb.spec.id}
+        for step in rb.spec.steps.values():
+            for op in step.operations:
+                out |= set(op.params) | {str(v) for v in op.params.values() if isinstance(v, str)}
+        for _, sc in shipped_scenarios():
+            out |= {sc.spec.id, *sc.spec.id.split("/"), *sc.spec.cards, sc.spec.action.feature}
+            for card in sc.spec.cards.values():
+                out |= {f.id for f in card.features} | set(card.resources)
+            for e in run_scenario(sc, rb).trace.events:
+                out |= set(e.values) | {e.op}
+    return out
+
+
+def _known(part: str, allowed: set[str]) -> bool:
+    """An identifier, a number, or a piece of an identifier a table cell folded over two lines."""
+    return part in allowed or part.isdigit() or any(
+        len(part) < len(a) and (a.startswith(part) or a.endswith(part)) for a in allowed)
+
+
+def _latin(text: str, allowed: set[str]) -> Counter:
+    found: Counter = Counter()
+    for tok in TOKEN.findall(text):
+        tok = tok.strip(".:-/[]")
+        if not tok or tok in allowed:
+            continue
+        if (re.fullmatch(r"[A-Z]+\d[\w.\-/]*", tok)  # check and clause ids: P512.7-payment, S1-reachable, M4
+                or re.fullmatch(r"\d[\w.]*(/[a-z]+\d[\w.]*)*", tok)  # clause units: 512.6.2/b4.1
+                or re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:]+Z", tok)  # a timestamp
+                or "/" in tok or re.search(r"\.(yaml|yml|txt|md|json|html|svg|png|xml)(:\d+)*$", tok)  # files
+                or re.fullmatch(r"(cards|action|x|then\[\d+\])\.[\w.\[\]]+", tok)  # expectation paths
+                or all(_known(p, allowed) for p in tok.split(":"))):  # data such as kele:close:1
+            continue
+        found[tok] += 1
+    return found
+
+
+JOBS = {
+    "run": ["run", str(KELE)],
+    "run-failing": ["run", str(KELE), "--rulebook", str(DRAFT)],
+    "check": ["check", "--engines", "structure,rulings,conformance,consistency"],
+    "clauses": ["clauses"],
+    "prove": ["prove", "--only", "P512.7-payment"],
+    "explore": ["explore", "--only", "P512.7-payment"],
+    "diff": ["diff", str(BASE), str(DRAFT), "--engines", "rulings,exhaustive", "--no-cache", "--jobs", "1"],
+}
+
+
+@pytest.mark.parametrize("job", sorted(JOBS))
+def test_the_job_speaks_russian(job, allowed, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")
+    code = main(["--lang", "ru", *JOBS[job]])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), err
+    assert out.strip()
+    words = _latin(out + err, allowed)
+    assert not words, words.most_common(20)
+
+
+def test_the_detector_finds_english_prose(allowed):
+    assert _latin("пройдено: 15828 runs, 119080 states", allowed) == Counter({"runs": 1, "states": 1})
+    assert not _latin("окно reroll допускает +die_trigger; P512.7-payment; kele:close:1", allowed)
