@@ -63,6 +63,26 @@ def _shrink_budget(shrinks: int, seconds: float = 120.0) -> Iterator[None]:
             setattr(engine, name, value)
 
 
+def reaching(rb: Rulebook, family: tuple, missing: frozenset, seed: int, tries: int = 3) -> tuple:
+    """The worlds of ``family`` (groups of bounded worlds) in which one of ``tries`` seeded random plays
+    reaches the situation of some property of ``missing``, as one group (``family`` itself if none
+    does): the rounds for situations never played draw from them."""
+    from ruleproof.model.interpreter import RandomChoices, run
+    from ruleproof.properties.catalogue import BY_ID, exercised, tracker
+
+    props = [BY_ID[pid] for pid in sorted(missing)]
+    out = []
+    for group in family:
+        for world in group:
+            for k in range(tries):
+                trace = run(rb, world, RandomChoices(seed=seed * 101 + k, play=0.7))
+                t = tracker(props, world)
+                if exercised(props, t.feed(t.start(), trace.events)):
+                    out.append(world)
+                    break
+    return (tuple(out),) if out else family
+
+
 @dataclass
 class HypothesisOutcome:
     results: list[CheckResult]
@@ -99,8 +119,9 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         groups.setdefault(last if last in LOADOUTS else "none", []).append(w.state)
     family = tuple(tuple(ws) for ws in groups.values())
     # then, only while some property's situation was never played: up to four more rounds of half the
-    # examples — the bounded worlds, then worlds drawn for the rulebook, twice — each with a seed of its own
-    # (a rare situation, such as a defender's trigger after its return strike, may take more than one)
+    # examples — the bounded worlds in which a random play reaches such a situation, then worlds drawn
+    # for the rulebook, twice — each with a seed of its own (a rare situation, such as a defender's
+    # trigger after its return strike, is seldom drawn by chance)
     rounds = [((), examples - examples // 2, seed, None), (family, examples // 2, seed, None),
               *(((family, ())[(k - 1) % 2], examples // 2, (seed or 0) + k, k) for k in range(1, 5))]
     extra = 0
@@ -111,6 +132,8 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
             if not missing:
                 break
             checked, extra = missing, extra + n
+            if world_family:
+                world_family = reaching(rb, world_family, missing, phase_seed)
         phase = settings(base, max_examples=max(n, 1), **({"derandomize": False} if top_up else {}))
         while len(found) < len(wanted):
             test = get_state_machine_test(machine_for(rb, only=checked, skip=frozenset(found), exercised=exercised,

@@ -49,7 +49,10 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
         return Feature(fid, kind, strength=draw(st.sampled_from(["weak", "medium", "strong"])))
     if kind == "sudden_action":
         effect = draw(st.sampled_from([Effect("wound", "source", 1), Effect("wound", "target", 1),
-                                       Effect("leave_zone", "source"), Effect("add_modifier", "source", 1, "movement")]))
+                                       Effect("leave_zone", "source"), Effect("add_modifier", "source", 1, "movement"),
+                                       # sudden changes of the board: a card closes, loses a resource or a marker
+                                       Effect("close", "target"), Effect("lose_resource", "source", 1, "crystal"),
+                                       Effect("lose_markers", "source", 1)]))
         return Feature(fid, kind, effects=(effect,))
     if kind == "effect_trigger":
         heal = draw(small)

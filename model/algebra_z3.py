@@ -401,7 +401,7 @@ class Symbolic:
             return self.sy.false()  # the menu's 540 texts and modifications spare a card's closing only
         if recheck and card == "def":  # a conditional modification (the menu's: «if healthy») lapses with wounds
             S, sy = self.S, self.sy
-            kept = z3.And(sy.t(S["modified_def"]), z3.Or(z3.Not(sy.t(S["cond_def"])), S["def_wounds"] == sy.val(0, 2)))
+            kept = z3.And(sy.t(S["modified_def"]), z3.Or(z3.Not(sy.t(S["cond_def"])), S["def_wounds"] == sy.val(0, 4)))
             return z3.Or(sy.own_text_applies(S, "def"), kept)
         es, ed = self.sy.exempt(self.S, True)
         return es if card == "src" else ed

@@ -35,14 +35,17 @@ CARD_FEATURE_KINDS = ("static_modifier", "resource_modifier")
 #: the kind-specific keys (``vocabulary.FEATURE_KEYS``) each card feature kind reads
 CARD_FEATURE_KEYS = {"static_modifier": ("applies_to",), "resource_modifier": ("form", "limit", "resources", "applies_to",
                                                                                    "action_marker")}
-EFFECTS = ("heal", "wound", "leave_zone", "add_modifier")
+#: what a feature's text does to a card: heal / wound (``amount``), leave the active zone, a modifier of a
+#: property (``prop``, ``amount``), and the sudden changes judges rule on — close the card, take away
+#: ``amount`` of its resource ``prop``, take away ``amount`` of its action markers (510.4, an assumption)
+EFFECTS = ("heal", "wound", "leave_zone", "add_modifier", "close", "lose_resource", "lose_markers")
 X_SOURCES = ("property", "wounds", "resource")
 CONDITIONS = ("source_at_least",)
 
 
 @dataclass(frozen=True)
 class Effect:
-    do: str  # heal | wound | leave_zone | add_modifier
+    do: str  # heal | wound | leave_zone | add_modifier | close | lose_resource | lose_markers
     card: str  # self | source | target | defender | a card id
     amount: int = 0
     prop: str = ""

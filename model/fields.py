@@ -118,7 +118,7 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
 CARD_VARS: dict[tuple, str] = {
     ("src", "closed"): "src_closed", ("def", "closed"): "def_closed", ("src", "in_active_zone"): "src_in_zone",
     ("src", ("modifier", "movement")): "src_movement_mod", ("src", ("resource", "crystal")): "src_crystals",
-    ("def", "wounds"): "def_wounds",
+    ("def", "wounds"): "def_wounds", ("src", "action_markers"): "src_markers",
 }
 
 
@@ -185,7 +185,7 @@ def _card_summary(s) -> dict[str, int]:
             out[var] = 0
             continue
         v = card_value(card, attr)
-        out[var] = min(v, 3) if attr == "wounds" else int(v) & 0xFF
+        out[var] = min(v, 15) if attr == "wounds" else int(v) & 0xFF  # the vector's 4 bits of wounds
     return out
 
 

@@ -78,7 +78,7 @@ class _Strict(BaseModel):
 
 
 class EffectSpec(_Strict):
-    do: Literal["heal", "wound", "leave_zone", "add_modifier"]
+    do: Literal["heal", "wound", "leave_zone", "add_modifier", "close", "lose_resource", "lose_markers"]
     card: Word
     amount: int = 0
     prop: Word = ""
@@ -408,6 +408,12 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
             card_ref(f.modifies, path + ("modifies",), ("self", "source", "target", "defender"))
             for j, e in enumerate(f.effects):
                 card_ref(e.card, path + ("effects", j, "card"), ("self", "source", "target", "defender"))
+                if e.do in ("add_modifier", "lose_resource") and not e.prop:
+                    raise RuleproofError("RP150", sc.where(path + ("effects", j)),
+                                         problem=Localized(f"эффекту {e.do} нужен prop (какое свойство или ресурс)",
+                                                           f"the effect {e.do} needs a prop (which property or resource)"),
+                                         fix=Localized("допишите prop, например prop: crystal",
+                                                       "add prop, e.g. prop: crystal"))
             if f.x is not None:
                 _x_source(sc, f.x, path + ("x",), card_ref)
             if f.kind == "die_trigger" and (not f.on_die or not all(1 <= v <= 15 for v in f.on_die)):

@@ -512,6 +512,13 @@ def _effect(E, e):
         return {("card", ref, "wounds"): E.add(E.card(ref, "wounds"), e.amount)}
     if e.do == "leave_zone":
         return {("card", ref, "in_active_zone"): E.false()}
+    if e.do == "close":
+        return {("card", ref, "closed"): E.true()}
+    if e.do == "lose_markers":  # 510.4 (an assumption): the card loses action markers
+        return {("card", ref, "action_markers"): E.sub_floor(E.card(ref, "action_markers"), e.amount)}
+    if e.do == "lose_resource":
+        attr = ("resource", e.prop)
+        return {("card", ref, attr): E.sub_floor(E.card(ref, attr), e.amount)}
     attr = ("modifier", e.prop)  # add_modifier
     return {("card", ref, attr): E.add(E.card(ref, attr), e.amount)}
 

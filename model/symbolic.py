@@ -145,7 +145,7 @@ class System:
                  ("dice_x_count", 2), ("dice_mods_declared", 1), ("dice_mods_applied", 1), ("final_die", 8), ("final_die_set", 1), ("die_on_stack", 1), ("return_strike", 1),
                  ("magnitude_known", 1), ("effect_applied", 1), ("roles_released", 1), ("paid", 3), ("paid_done", 1), ("on_stack", 1),
                  ("src_closed", 1), ("src_markers", 2), ("src_in_zone", 1), ("src_movement_mod", 8), ("src_crystals", 8),
-                 ("def_closed", 1), ("def_wounds", 2)]
+                 ("def_closed", 1), ("def_wounds", 4)]
         self.vars: list[Var] = w + [Var(n, k, "core") for n, k in core] + [Var(h.name, h.width, "hist")
                                                                             for h in histories]
         self.width = {v.name: v.width for v in self.vars}
@@ -292,7 +292,7 @@ class System:
                     "src_movement_mod": S["w_src_movement_mod"],
                     "src_crystals": z3.ZeroExt(4, S["w_src_crystals"]),
                     "src_markers": z3.Extract(1, 0, S["w_src_markers"]),
-                    "def_wounds": z3.Extract(1, 0, S["w_def_wounds"])})
+                    "def_wounds": S["w_def_wounds"]})
         out["x_cost_declared"] = z3.Extract(0, 0, S["w_cost_x"])
         out["x_targets_declared"] = z3.Extract(0, 0, S["w_targets_x"])
         for i, k in enumerate(MAGX):

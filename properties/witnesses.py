@@ -50,7 +50,7 @@ def witness(rb: Rulebook, sy: System, form, timeout_ms: int, seed: int, max_dept
 
 #: interpreter paths (:mod:`.hints`) tried for the vacuity witnesses before any Spacer query (each is
 #: asked every premise still open; following one costs a fraction of a Spacer query)
-HINT_PATHS = 12
+HINT_PATHS = 24
 
 
 def witnesses(rb: Rulebook, sy: System, verdicts: list, timeout_ms: int, seed: int, max_depth: int,

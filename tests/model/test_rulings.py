@@ -37,6 +37,8 @@ KILLS: dict[str, list[str]] = {
     "after-by-status/not-blocked": ["no-effect", "after-window-before-effect"],
     "per-turn-first": ["marker-before-payment", "M5"],
     "per-turn-second": ["no-payment"],
+    "per-turn-lost-marker/marker-lost": ["marker-before-payment", "M5", "M6"],
+    "per-turn-lost-marker/marker-kept": ["marker-before-payment", "no-payment"],
     "per-turn-one-turn": ["marker-before-payment", "no-payment"],
     "modified-during-execution": ["no-modification-during-execution", "M5"],
     "text-waives-marker": ["marker-despite-text", "M5"],

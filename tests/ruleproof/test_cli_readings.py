@@ -92,7 +92,8 @@ def test_the_check_report_lists_the_readings_with_the_rulings_each_changes(tmp_p
                  "--format", "json,md,html"]) == 0
     capsys.readouterr()
     doc = json.loads((tmp_path / "report.json").read_text("utf-8"))
-    assert doc["readings"]["R-marker-before-payment"]["rulings"] == ["per-turn-first", "per-turn-one-turn"]
+    assert sorted(doc["readings"]["R-marker-before-payment"]["rulings"]) == [
+        "per-turn-first", "per-turn-lost-marker/marker-kept", "per-turn-lost-marker/marker-lost", "per-turn-one-turn"]
     assert doc["readings"]["R-strike-row-4"]["rulings"] == []
     html = (tmp_path / "report.html").read_text("utf-8")
     assert '<section id="readings">' in html and 'data-reading="R-dice-step-kept"' in html
