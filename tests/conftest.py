@@ -63,3 +63,18 @@ def planted_property(monkeypatch):
     monkeypatch.setattr(catalogue, "PROPERTIES", [*catalogue.PROPERTIES, p])
     monkeypatch.setattr(catalogue, "BY_ID", {**catalogue.BY_ID, p.id: p})
     return p
+
+
+@pytest.fixture
+def edited_copy(tmp_path: Path) -> Callable[[Path, Callable[[dict], None]], Path]:
+    """Write a copy of a YAML file (a ruling, a rulebook) edited by ``edit(data)``; return its path."""
+    counter = iter(range(1000))
+
+    def write(source: Path, edit: Callable[[dict], None]) -> Path:
+        data = yaml.safe_load(Path(source).read_text("utf-8"))
+        edit(data)
+        path = tmp_path / f"{Path(source).stem}-{next(counter)}.yaml"
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        return path
+
+    return write

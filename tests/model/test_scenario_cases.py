@@ -23,13 +23,6 @@ def bundled():
     return load_rulebook()
 
 
-def _write(tmp_path: Path, edit) -> Path:
-    data = yaml.safe_load(CASES.read_text("utf-8"))
-    edit(data)
-    p = tmp_path / "cases.yaml"
-    p.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-    return p
-
 
 def _line(path: Path, needle: str, after: str | None = None) -> int:
     """The line of the first match of the regex ``needle`` (after the first line matching ``after``)."""
@@ -54,10 +47,10 @@ def test_the_file_itself_is_not_run_whole():
         run_scenario(load_scenario(CASES), load_rulebook())
 
 
-def test_a_case_changes_a_card_and_its_failures_point_into_the_case(tmp_path, bundled):
+def test_a_case_changes_a_card_and_its_failures_point_into_the_case(edited_copy, tmp_path, bundled):
     def edit(d):
         d["cases"][1]["cards"] = {"warden": {"wounds": 0}}  # healthy now: expect says 1
-    p = _write(tmp_path, edit)
+    p = edited_copy(CASES, edit)
     blocked, open_ = load_rulings(p)
     assert blocked.initial_state().card("warden").wounds == 1 and open_.initial_state().card("warden").wounds == 0
     res = run_scenario(open_, bundled)
@@ -75,8 +68,8 @@ def test_a_case_changes_a_card_and_its_failures_point_into_the_case(tmp_path, bu
     (lambda d: d["cases"][0].update(dice="four"), "RP110", "dice: four", None),
     (lambda d: d["cases"][0].pop("expect"), "RP111", "- id: blocked", None),
 ])
-def test_bad_input_in_a_case_points_at_its_line(tmp_path, capsys, edit, code, needle, after):
-    p = _write(tmp_path, edit)
+def test_bad_input_in_a_case_points_at_its_line(edited_copy, tmp_path, capsys, edit, code, needle, after):
+    p = edited_copy(CASES, edit)
     assert main(["--lang", "en", "run", str(p)]) == 2
     err = capsys.readouterr().err
     assert f"{p}:{_line(p, needle, after)}:" in err and f"error {code}" in err, err
@@ -108,8 +101,8 @@ def test_run_runs_every_case_or_the_one_named(tmp_path, capsys):
     assert "no case 'blockd'" in err and "blocked, not-blocked" in err
 
 
-def test_a_failing_case_replays_by_its_id(tmp_path, capsys):
-    p = _write(tmp_path, lambda d: d["cases"][0]["expect"]["cards"]["goblin"].update(wounds=2))
+def test_a_failing_case_replays_by_its_id(edited_copy, tmp_path, capsys):
+    p = edited_copy(CASES, lambda d: d["cases"][0]["expect"]["cards"]["goblin"].update(wounds=2))
     assert main(["--lang", "ru", "run", str(p)]) == 1
     out = capsys.readouterr().out
     assert "cards.goblin.wounds: ожидалось 2, получено 0" in out

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from ruleproof.cli import main
 from ruleproof.model.rulebook import load_rulebook
@@ -21,13 +20,6 @@ def bundled():
     return load_rulebook()
 
 
-def _write(tmp_path: Path, edit) -> Path:
-    data = yaml.safe_load(TURN.read_text("utf-8"))
-    edit(data)
-    p = tmp_path / "turn.yaml"
-    p.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
-    return p
-
 
 def test_the_second_action_starts_from_what_the_first_left(bundled):
     res = run_scenario(load_scenario(TURN), bundled)
@@ -41,8 +33,8 @@ def test_the_second_action_starts_from_what_the_first_left(bundled):
     assert res.trace.final is second.final
 
 
-def test_a_later_action_s_failure_names_that_action(tmp_path, bundled):
-    p = _write(tmp_path, lambda d: d["then"][0]["expect"]["cards"]["twinblade"].update(closed=False))
+def test_a_later_action_s_failure_names_that_action(edited_copy, tmp_path, bundled):
+    p = edited_copy(TURN, lambda d: d["then"][0]["expect"]["cards"]["twinblade"].update(closed=False))
     res = run_scenario(load_scenario(p), bundled)
     assert [f.what for f in res.failures] == ["then[0].cards.twinblade.closed"]
     assert (res.failures[0].expected, res.failures[0].actual) == (False, True)
@@ -57,8 +49,8 @@ def test_a_turn_whose_second_action_differs_on_a_draft(bundled):
     assert "cards.twinblade.closed" in [f.what for f in res.failures]
 
 
-def test_bad_input_in_a_later_action_points_at_its_line(tmp_path, capsys):
-    p = _write(tmp_path, lambda d: d["then"][0]["action"].update(source="twinblad"))
+def test_bad_input_in_a_later_action_points_at_its_line(edited_copy, tmp_path, capsys):
+    p = edited_copy(TURN, lambda d: d["then"][0]["action"].update(source="twinblad"))
     rc = main(["--lang", "en", "run", str(p)])
     out, err = capsys.readouterr()
     assert rc == 2 and out == "" and "RP161" in err and "did you mean 'twinblade'" in err
@@ -66,8 +58,8 @@ def test_bad_input_in_a_later_action_points_at_its_line(tmp_path, capsys):
     assert err.startswith(f"{p}:{line}:")
 
 
-def test_an_unknown_key_in_a_later_action_is_refused(tmp_path, capsys):
-    p = _write(tmp_path, lambda d: d["then"][0].update(dices=[2]))
+def test_an_unknown_key_in_a_later_action_is_refused(edited_copy, tmp_path, capsys):
+    p = edited_copy(TURN, lambda d: d["then"][0].update(dices=[2]))
     rc = main(["--lang", "en", "run", str(p)])
     out, err = capsys.readouterr()
     assert rc == 2 and out == "" and "dices" in err and "Traceback" not in err
