@@ -221,6 +221,12 @@ def _leaf(items: Iterable, data: Any) -> bool:
     return all(not isinstance(v, (dict, list)) for v in items) and len(repr(data)) < 100
 
 
+class _Quoted(str):
+    """A clause id, always written in quotes (``"540.3"``, ``"512.6.2/b2"``): the same look for every
+    id, and none that YAML could read as a number."""
+
+
+_Dumper.add_representer(_Quoted, lambda d, data: d.represent_scalar("tag:yaml.org,2002:str", str(data), style='"'))
 _Dumper.add_representer(dict, lambda d, data: d.represent_mapping(
     "tag:yaml.org,2002:map", data.items(), flow_style=bool(data) and _leaf(data.values(), data)))
 _Dumper.add_representer(list, lambda d, data: d.represent_sequence(
@@ -234,7 +240,10 @@ def dump_ruling(doc: dict) -> str:
     if prov.get("command"):
         head += f"\n# found by: {prov['command']}"
     head += "\n# run it: ruleproof run THIS.yaml [--rulebook DRAFT.yaml]; pytest collects it as a test\n"
-    return head + yaml.dump(_plain(doc), Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=110)
+    plain = _plain(doc)
+    if isinstance(plain.get("clauses"), list):
+        plain["clauses"] = [_Quoted(c) for c in plain["clauses"]]
+    return head + yaml.dump(plain, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=110)
 
 
 def save_ruling(path: str | Path, doc: dict) -> Path:

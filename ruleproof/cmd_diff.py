@@ -76,8 +76,22 @@ def run(args, lang: str) -> int:
     base, draft = load_rulebook(args.base), load_rulebook(args.draft)
     from ruleproof.generators.run import CACHE_DIR
 
-    out = diff_rulebooks(base, draft, engines, bounds, jobs=jobs, examples=args.examples, seed=args.seed,
-                         cache_dir=None if args.no_cache else CACHE_DIR)
+    kw = dict(jobs=jobs, examples=args.examples, seed=args.seed, cache_dir=None if args.no_cache else CACHE_DIR)
+    if args.format == "json" or not sys.stderr.isatty():
+        out = diff_rulebooks(base, draft, engines, bounds, **kw)
+    else:  # a bar on the terminal: the tasks (each engine on each rulebook, …) as they finish
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                      TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("diff", total=None)
+
+            def progress(name: str, finished: int, total: int) -> None:
+                bar.update(task, completed=finished, total=total, description=t("diff_progress", lang, task=name))
+
+            out = diff_rulebooks(base, draft, engines, bounds, progress=progress, **kw)
     saved = None
     if args.save_ruling:
         if out.counterexamples:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rulebook_diff import Change, Difference, smallest_difference, structural_diff
@@ -128,12 +129,14 @@ def _conflicts(b_cores: tuple[str, dict], d_cores: tuple[str, dict], out: DiffOu
 def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = DEFAULT_DIFF_ENGINES,
                    bounds=None, timeout_ms: int | None = None, difference: bool = True, jobs: int = 1,
                    examples: int = DIFF_EXAMPLES, seed: int | None = None,
-                   cache_dir: str | Path | None = None) -> DiffOutcome:
+                   cache_dir: str | Path | None = None, progress: Callable[[str, int, int], None] | None = None
+                   ) -> DiffOutcome:
     """Run ``engines`` on both rulebooks and compare (``jobs`` > 1: each engine on each rulebook, the
     consistency claims and the search for the smallest differing game as tasks of a pool of forked
     workers, the longest first).  ``cache_dir``: the base rulebook's engine runs are kept there and
     reused while nothing that decides them changes (:mod:`ruleproof.runcache`); ``out.cached`` names
-    the engines whose base results came from it."""
+    the engines whose base results came from it; ``progress(task, finished, total)`` is told as each
+    task ("z3/draft", "difference", …) finishes."""
     from ruleproof.generators.bounded import bounded_worlds
     from ruleproof.model.explore import Bounds
     from ruleproof.orchestrate import _RUNNERS, distrust_proofs
@@ -171,12 +174,23 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
             found = engine_run(rb, o)
         return found, time.perf_counter() - t0, False
 
+    finished: list[int] = []
+
+    def tell(i: int) -> None:
+        finished.append(i)
+        if progress is not None:
+            engine, side = tasks[i]
+            progress(f"{engine}/{side}" if side else engine, len(finished), len(tasks))
+
     if jobs > 1 and len(tasks) > 1:
         from ruleproof.forked import fork_map
 
-        done = dict(zip(tasks, fork_map(run, tasks, jobs)))
+        done = dict(zip(tasks, fork_map(run, tasks, jobs, tell)))
     else:
-        done = {task: run(task) for task in tasks}
+        done = {}
+        for i, task in enumerate(tasks):
+            done[task] = run(task)
+            tell(i)
     out.timings = {f"{e}/{side}" if side else e: secs for (e, side), (_, secs, _) in done.items()}
     out.cached = tuple(e for (e, side), (_, _, hit) in done.items() if hit)
     got = {task: found for task, (found, _, _) in done.items()}

@@ -25,19 +25,24 @@ def _call(item):
     return _FN[0](item)
 
 
-def fork_map(fn: Callable, items: Sequence, jobs: int) -> list:
+def fork_map(fn: Callable, items: Sequence, jobs: int, done: Callable[[int], None] | None = None) -> list:
     """``[fn(item) for item in items]``, computed in ``min(jobs, len(items))`` forked processes; the
-    results come back in the order of ``items``.  When the caller stops (Ctrl-C sent to this process
-    only, or an error), the workers are terminated at once — not left to finish the items already
-    handed to them."""
+    results come back in the order of ``items`` (``done(i)`` is told as each item ``i`` finishes).  When
+    the caller stops (Ctrl-C sent to this process only, or an error), the workers are terminated at
+    once — not left to finish the items already handed to them."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     _FN[:] = [fn]
     # an executor's workers may fork workers of their own (a multiprocessing Pool's may not)
     pool = ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork"))
     try:
-        results = list(pool.map(_call, items))
+        futures = {pool.submit(_call, item): i for i, item in enumerate(items)}
+        results: list = [None] * len(items)
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            if done is not None:
+                done(futures[future])
     except BaseException:
         # leaving the executor would wait for every item already handed out: stop the workers now
         for proc in list((getattr(pool, "_processes", None) or {}).values()):

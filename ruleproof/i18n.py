@@ -92,6 +92,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "unit_paragraph": ("абзац", "paragraph"),
     "unit_tail": ("заключительная часть", "tail"),
     "unit_example": ("пример", "example"),
+    "diff_progress": ("сравнение: готово {task}", "diff: {task} done"),
     "passed_note": ("пройдено: {note}", "passed {note}"),
     "note_explore": ("{runs} прогонов, {states} состояний", "{runs} runs, {states} states"),
     "note_bounded": (" (остановлено ограничением {by}: перебор неполный)", " (stopped at {by}: bounded, incomplete)"),

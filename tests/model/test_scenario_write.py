@@ -200,3 +200,17 @@ def test_a_trace_that_violates_nothing_is_refused(tmp_path: Path, rb) -> None:
         save_trace_violation(events, rb, tmp_path / "cx.yaml", property="P540.3-action-marker", replay="r",
                              engine="explore")
     assert err.value.code == "RP201" and not (tmp_path / "cx.yaml").exists()
+
+
+def test_clause_ids_are_written_in_quotes(tmp_path) -> None:
+    """Every clause id of a saved ruling is quoted alike — "512.7" (which YAML would read as a number)
+    as much as "540.4.1/ex1" — and reads back as the same text."""
+    from ruleproof.model.menu import action, card
+
+    world = State(cards=(card("src"), card("tgt")), action=action("spell"))
+    doc = scenario_from_run(world, [3], [], properties=[], clauses=("512.7", "540.4.1/ex1", "540.3"),
+                            provenance={"engine": "test"})
+    path = save_ruling(tmp_path / "q.yaml", doc)
+    line = next(t for t in path.read_text("utf-8").splitlines() if t.startswith("clauses:"))
+    assert line == 'clauses: ["512.7", "540.4.1/ex1", "540.3"]'
+    assert load_scenario(path).spec.clauses == ["512.7", "540.4.1/ex1", "540.3"]

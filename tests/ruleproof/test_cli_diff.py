@@ -209,3 +209,19 @@ def test_a_z3_verdict_reads_proved_or_vacuous_from_the_findings():
                        clauses=("540.2",), message={"en": "not exercised", "ru": "не проверено"})
     assert _verdict(dataclasses.replace(result(unplayed), engine="exhaustive")) == "not exercised"
     assert _verdict(result(violated)) == "violated"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_diff_tells_each_task_as_it_finishes(jobs):
+    """`diff` shows progress: every task (each engine on each rulebook, the smallest difference) is told
+    once as it finishes, the count running up to the total — with one process and with a pool."""
+    from ruleproof.diff import diff_rulebooks
+    from ruleproof.model.explore import Bounds
+
+    seen = []
+    diff_rulebooks(load_rulebook(), load_rulebook(), ("rulings", "exhaustive"),
+                   Bounds(x_max=0, die=(1, 2), loadouts=("none",)), jobs=jobs,
+                   progress=lambda name, done, total: seen.append((name, done, total)))
+    assert sorted(n for n, _, _ in seen) == ["difference", "exhaustive/base", "exhaustive/draft",
+                                             "rulings/base", "rulings/draft"]
+    assert [d for _, d, _ in seen] == [1, 2, 3, 4, 5] and {t for _, _, t in seen} == {5}
