@@ -240,7 +240,6 @@ class Scenario:
     locs: LocMap
     path: str
     case: int | None = None
-    base_clauses: int = 0  # a case: how many of spec.clauses are the file's (the rest are the case's)
     whole: ScenarioSpec | None = None  # a case: the file's own spec
 
     def where(self, path: tuple):
@@ -250,8 +249,9 @@ class Scenario:
             c = self.spec_case
             if path[0] in _CASE_KEYS and path[0] in c.model_fields_set:
                 return self.locs.at(case + path)
-            if path[0] == "clauses" and len(path) > 1 and isinstance(path[1], int) and path[1] >= self.base_clauses:
-                return self.locs.at(case + ("clauses", path[1] - self.base_clauses))
+            mine = len(self.whole.clauses)  # the case's clauses follow the file's
+            if path[0] == "clauses" and len(path) > 1 and isinstance(path[1], int) and path[1] >= mine:
+                return self.locs.at(case + ("clauses", path[1] - mine))
             if (path[0] == "cards" and len(path) > 2 and path[1] in c.cards
                     and path[2] in c.cards[path[1]].model_fields_set):
                 return self.locs.at(case + path)
@@ -260,6 +260,12 @@ class Scenario:
     @property
     def spec_case(self) -> CaseSpec:
         return self.file_spec.cases[self.case]
+
+    @property
+    def case_option(self) -> str:
+        """What names this ruling on ``ruleproof run``'s command line after the file: `` --case ID`` for a
+        case, nothing for a file's one ruling."""
+        return f" --case {self.spec_case.id}" if self.case is not None else ""
 
     @property
     def file_spec(self) -> ScenarioSpec:
@@ -304,7 +310,7 @@ def _case(sc: Scenario, i: int) -> Scenario:
     for key in _CASE_KEYS:
         if key in c.model_fields_set and getattr(c, key) is not None:
             update[key] = getattr(c, key)
-    return Scenario(spec.model_copy(update=update), sc.locs, sc.path, i, len(spec.clauses), spec)
+    return Scenario(spec.model_copy(update=update), sc.locs, sc.path, i, spec)
 
 
 def _action(a: ActionSpec) -> Action:
@@ -528,7 +534,7 @@ class Failure:
 
     def text(self, lang: str = "en") -> str:
         if lang == "ru":
-            return f"{self.named(lang)}: ожидалось {_said(self.wanted(lang))}, получено {_said(self.shown(lang))}"
+            return f"{self.named(lang)}: ожидалось {self.wanted(lang)!r}, получено {self.shown(lang)!r}"
         return f"{self.what}: expected {self.expected!r}, got {self.actual!r}"
 
 
@@ -546,10 +552,6 @@ def _ru(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return type(v)(_ru(i) for i in v) if isinstance(v, list) else tuple(_ru(i) for i in v)
     return v
-
-
-def _said(v: Any) -> str:
-    return repr(v)
 
 
 @dataclass

@@ -509,7 +509,7 @@ def cmd_run(args, lang: str) -> int:
     passed = all(res.passed for res in results)
 
     def replay(sc) -> str:
-        return (f"ruleproof run {args.scenario}" + (f" --case {sc.spec_case.id}" if sc.case is not None else "")
+        return (f"ruleproof run {args.scenario}{sc.case_option}"
                 + (f" --rulebook {args.rulebook}" if args.rulebook else ""))
 
     if args.format == "json":
@@ -517,7 +517,7 @@ def cmd_run(args, lang: str) -> int:
                  "failures": [{"what": f.what, "expected": f.expected, "actual": repr(f.actual)} for f in res.failures],
                  "clauses": list(sc.spec.clauses), "replay": replay(sc), "trace": trace_to_json(res.trace)}
                 for sc, res in zip(rulings, results)]
-        doc = docs[0] if whole.case is None and not whole.spec.cases else {
+        doc = docs[0] if not whole.spec.cases else {
             "schema": "ruleproof-run/1", "scenario": whole.spec.id, "rulebook": rb.spec.id, "passed": passed,
             "cases": docs}
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")

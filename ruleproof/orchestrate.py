@@ -108,12 +108,11 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
         findings = ()
         if not res.passed:
             rel = f"rulings/{path.name}"
-            case = f" --case {sc.spec_case.id}" if sc.case is not None else ""
             findings = (Finding(kind="ruling", check=sc.spec.id, verdict="violated", engine="interpreter",
                                 clauses=tuple(sc.spec.clauses),
                                 message={lang: "; ".join(f.text(lang) for f in res.failures) for lang in ("ru", "en")},
                                 element=sc.spec.id, where=rel, assumptions=tuple(sc.spec.assumptions),
-                                replay=f"ruleproof run {rel}{case}{arg}", scenario=rel,
+                                replay=f"ruleproof run {rel}{sc.case_option}{arg}", scenario=rel,
                                 trace=tuple(trace_to_json(res.trace))),)
         results.append(CheckResult(sc.spec.id, tuple(sc.spec.clauses), sc.spec.title.model_dump(), "interpreter",
                                    findings, seconds=time.perf_counter() - one))

@@ -164,8 +164,7 @@ class ScenarioItem(pytest.Item):
 
     def replay(self) -> str:
         arg = self.config.stash[_KEY]["arg"]
-        case = f" --case {self.scenario.spec_case.id}" if self.scenario.case is not None else ""
-        return f"ruleproof run {self.path}{case}" + (f" --rulebook {arg}" if arg else "")
+        return f"ruleproof run {self.path}{self.scenario.case_option}" + (f" --rulebook {arg}" if arg else "")
 
     def repr_failure(self, excinfo, style=None):
         from ruleproof.errors import RuleproofError
