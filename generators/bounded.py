@@ -23,8 +23,7 @@ from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ATTACKS, action, card, x_var
 from ruleproof.model.state import Card, State, XVar
 
-__all__ = ["World", "LOADOUTS", "DEFENDERS", "bounded_worlds"]
-
+__all__ = ["World", "LOADOUTS", "DEFENDERS", "bounded_worlds", "widenings", "widened_loadouts"]
 
 
 @dataclass(frozen=True)
@@ -102,11 +101,63 @@ def _xs(setup: str, value: int) -> tuple[XVar, ...]:
     return ()
 
 
-def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> list[World]:
-    """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``, at least 1)."""
+#: the feature kinds that carry a trigger word (the rows of the ``trigger_words`` table)
+TRIGGERED = ("effect_trigger", "resource_modification")
+
+
+def widenings(rb, base=None) -> tuple[tuple[str, str, str], ...]:
+    """What ``rb`` lets happen that ``base`` (default: the bundled rulebook) does not, in terms the
+    loadouts speak: (window, feature kind, trigger word or '') for each kind a window admits anew, and
+    for each trigger word whose table row is new or changed, each triggered kind its windows admit.
+
+    >>> from ruleproof.model.rulebook import load_rulebook
+    >>> widenings(load_rulebook())
+    ()
+    """
+    from ruleproof.model.rulebook import load_rulebook
+
+    from .uses import uses
+
+    base = base or load_rulebook()
+    mine, theirs = uses(rb), dict(uses(base).windows)
+    out = [(w, k, "") for w, allows in mine.windows for k in allows if k not in theirs.get(w, ())]
+    rows, base_rows = rb.table("trigger_words"), base.table("trigger_words")
+    changed = [word for word in rows if rows[word] != base_rows.get(word)]
+    out += [(w, k, word) for word in changed for w, allows in mine.windows for k in allows if k in TRIGGERED]
+    return tuple(dict.fromkeys(out))
+
+
+def _prototype(kind: str) -> Feature:
+    """The loadouts' first feature of ``kind`` (every kind a window of the bundled rulebook admits has one)."""
+    every = [f for a, b in LOADOUTS.values() for f in (*a, *b)] + [f for fs in DEFENDERS.values() for f in fs]
+    return next(f for f in every if f.kind == kind)
+
+
+def widened_loadouts(rb, base=None) -> dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...], tuple[Feature, ...]]]:
+    """One loadout per window that ``rb`` widens (see :func:`widenings`): the attacker's side, the
+    opponent and a defender each hold a feature of every widened kind (with the widened trigger word),
+    so the exhaustive pass plays the widening in every role.  Empty for the bundled rulebook: the
+    fixed loadouts already play everything it admits."""
+    out: dict[str, tuple[list, list, list]] = {}
+    for window, kind, word in widenings(rb, base):
+        a, b, d = out.setdefault(f"widened-{window}", ([], [], []))
+        proto = _prototype(kind)
+        for side, prefix in ((a, "wa"), (b, "wb"), (d, "wd")):
+            fid = "_".join(p for p in (prefix, kind, word) if p)
+            side.append(replace(proto, id=fid, trigger=word) if word else replace(proto, id=fid))
+    return {name: (tuple(a), tuple(b), tuple(d)) for name, (a, b, d) in out.items()}
+
+
+def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rulebook=None) -> list[World]:
+    """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``, at least 1); with
+    ``rulebook``, also the worlds of its :func:`widened_loadouts` (unless ``loadouts`` names others)."""
     out: list[World] = []
-    for loadout in loadouts or tuple(LOADOUTS):
-        a_feats, b_feats = LOADOUTS[loadout]
+    widened = widened_loadouts(rulebook) if rulebook is not None else {}
+    table = {**{k: (a, b, DEFENDERS.get(k, ())) for k, (a, b) in LOADOUTS.items()}, **widened}
+    for loadout in loadouts or tuple(table):
+        if loadout not in table:
+            continue  # a widened loadout named in the bounds of a rulebook that does not widen it
+        a_feats, b_feats, d_feats = table[loadout]
         pair = (_card("src", a_feats), _card("tgt", b_feats, wounds=0))  # source and target
         for kind in ("simple_strike", "attack", "spell", "effect"):
             setups = ("none", "cost", "targets") + (() if kind in ATTACKS else ("chosen", "computed", "implicit"))
@@ -116,7 +167,7 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None) -> l
                 for value in values:
                     for defender in ((False, True) if kind in ATTACKS else (False,)):
                         xs = _xs(setup, value)
-                        cards = (*pair, _card("def", DEFENDERS.get(loadout, ()))) if defender else pair
+                        cards = (*pair, _card("def", d_feats)) if defender else pair
                         act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1)
                         name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
                                                     "defender" if defender else "", loadout) if p and p != "none")

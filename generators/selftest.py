@@ -6,9 +6,13 @@ priority to the other player, flip a parameter, change which strikes fire which 
 which are a card's «нападение» (540.1.2).
 Together with the named mutants of :mod:`.mutants` (M1–M8 first) each draft is run through the
 structural checks, the shipped rulings, the properties on the rulings' traces and — only when none
-of those kills it — the properties under Hypothesis.  A draft nothing kills is compared with the
-bundled rules on the rulings and on random plays: no difference → *equivalent*; a difference that
-no check notices → a *survivor* (a gap to fix).
+of those kills it — the properties under Hypothesis.  A draft nothing kills goes to Z3 (a
+violation it finds is a kill) and is compared with the bundled rules on the rulings and on random
+plays.  It is *equivalent* only by proof: no sampled play differs, Z3 proves every property on it
+and every property's premise stays reachable, as on the rules — so no reachable play tells the two
+apart by anything a property observes.  A difference no check notices, or a premise the draft makes
+unreachable, is a *survivor* (a gap to fix); a draft the samples cannot tell apart but Z3 does not
+settle (unknown, timeout, or ``prove=False``) is *undecided*, never equivalent.
 """
 
 from __future__ import annotations
@@ -229,14 +233,29 @@ UNDECIDED = (("widen:", ":resource_modification"), "540.4: resource modification
              "их можно заявлять, выдержки не решают")
 
 
+def _by_proof(rb, jobs: int) -> tuple[list[str], list[str], list[str]]:
+    """Z3 on a draft nothing else killed: (violated, not proved, premise unreachable) property ids."""
+    from ruleproof.properties.prove import prove
+
+    out = prove(rb, jobs=jobs)
+    confirmed = {v.pid for v in out.verdicts if v.verdict == "violated" and v.counterexample is not None
+                 and v.counterexample.reproduced}  # a violation the interpreter does not replay settles nothing
+    return ([v.pid for v in out.verdicts if v.pid in confirmed],
+            [v.pid for v in out.verdicts if v.pid not in confirmed and v.verdict != "proved"
+             or (v.verdict == "proved" and v.vacuous is None)],  # a witness search left open settles nothing
+            [v.pid for v in out.verdicts if v.verdict == "proved" and v.vacuous])
+
+
 def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = True,
              progress: Callable[[str], None] | None = None, only: list[str] | None = None,
-             every_property: bool = False) -> SelftestReport:
+             every_property: bool = False, prove: bool = True, jobs: int = 1) -> SelftestReport:
     """Run every draft (or those in ``only``) through the checks; see the module docstring.
 
     ``every_property``: Hypothesis runs on every draft that no *property* has killed yet (not only
     on those nothing killed), so a draft reported killed by rulings alone was also searched for a
-    property violation — what :mod:`.breakage` needs to say "only rulings catch this"."""
+    property violation — what :mod:`.breakage` needs to say "only rulings catch this".
+    ``prove``: decide equivalence by Z3 (with ``jobs`` processes); without it a draft no sample tells
+    apart is *undecided*."""
     started = time.perf_counter()
     every = list(drafts())
     unknown = [i for i in only or () if i not in {d.id for d in every}]
@@ -290,16 +309,36 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
         else:
             same = all(_turn_signature(sc, rb) == reference[sc.spec.id] for sc in scenarios) and all(
                 _signature(run(rb, w, RandomChoices(seed=k))) == random_ref[k] for k, w in enumerate(worlds))
-            if same:
-                res.status = "equivalent"
-                res.reason = f"no behaviour differs on the {len(scenarios)} rulings and {len(worlds)} random plays"
-                res.reason_ru = f"поведение не отличается ни на {len(scenarios)} разъяснениях, ни на {len(worlds)} случайных партиях"
-            else:
-                res.reason = "behaviour differs, yet no check, ruling or property notices (a gap)"
-                res.reason_ru = "поведение отличается, но ни проверка, ни разъяснение, ни свойство этого не замечают (пробел)"
+            _decide(res, rb, same, prove, jobs, len(scenarios), len(worlds))
         res.seconds = time.perf_counter() - t0
         results.append(res)
     return SelftestReport(results, time.perf_counter() - started)
+
+
+def _decide(res: MutantResult, rb, same: bool, prove: bool, jobs: int, n_rulings: int, n_plays: int) -> None:
+    """The status of a draft nothing has killed so far: Z3 may still kill it; equivalent only by proof."""
+    sampled_en = f"no behaviour differs on the {n_rulings} rulings and {n_plays} random plays"
+    sampled_ru = f"поведение не отличается ни на {n_rulings} разъяснениях, ни на {n_plays} случайных партиях"
+    violated, open_, vacuous = _by_proof(rb, jobs) if prove else ([], [], [])
+    if violated:
+        res.status, res.killed_by = "killed", [*res.killed_by, *violated]
+    elif vacuous:
+        res.status = "survived"
+        res.reason = f"Z3: the premise of {', '.join(vacuous)} is unreachable on the draft (reachable on the rules)"
+        res.reason_ru = f"Z3: посылка {', '.join(vacuous)} недостижима на проекте (на правилах достижима)"
+    elif not same:
+        res.status = "survived"
+        res.reason = "behaviour differs, yet no check, ruling, property or proof notices (a gap)"
+        res.reason_ru = "поведение отличается, но ни проверка, ни разъяснение, ни свойство, ни доказательство этого не замечают (пробел)"
+    elif not prove or open_:
+        res.status = "undecided"
+        why_en = f"Z3 did not settle {', '.join(open_)}" if open_ else "not proved (no Z3 pass asked)"
+        why_ru = f"Z3 не решил {', '.join(open_)}" if open_ else "не доказано (проход Z3 не запрошен)"
+        res.reason, res.reason_ru = f"{sampled_en}; {why_en}", f"{sampled_ru}; {why_ru}"
+    else:
+        res.status = "equivalent"
+        res.reason = f"{sampled_en}, and Z3 proves every property on it with every premise reachable"
+        res.reason_ru = f"{sampled_ru}, и Z3 доказывает на нём каждое свойство, причём каждая посылка достижима"
 
 
 def _random_worlds(n: int) -> list:

@@ -331,7 +331,7 @@ def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozen
         if cx is not None:
             findings = (Finding(kind="property", check=p.id, verdict="violated", engine="exhaustive",
                                 clauses=p.clauses, message=cx.message,
-                                element=f"world {cx.world}, {cx.choices} choices",
+                                element=f"world {cx.world}",
                                 where=str(rb.path), replay=f"{replay} --only {p.id} --save-ruling {p.id}.yaml",
                                 trace=tuple(trace_to_json(list(cx.events))), highlight=cx.offending),)
         elif not out.complete:

@@ -18,7 +18,6 @@ the first event that differs, or a choice one of them asks and the other does no
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from .interpreter import Event, _Run, start
@@ -207,6 +206,31 @@ def by_clause(changes: list[Change]) -> dict[str, list[Change]]:
 
 # --- the smallest game on which two rulebooks differ ------------------------------------------------------
 
+#: what a rulebook's parts say for a reader only: no operation, edge or table reads them
+_WORDING = ("cites", "assumes", "note")
+
+
+def behaviour(rb: Rulebook) -> dict:
+    """The rulebook as the interpreter reads it: its spec without the wording — the title, edition and
+    id, the steps' names, every ``cites``/``assumes``/``note``, the assumptions' statements — and
+    without its alternative readings (a reading is another rulebook, played only when asked for).  Two
+    rulebooks with the same behaviour play every game alike, event for event (:func:`event_key`
+    compares nothing else), so no game need be played to show it.
+
+    >>> from ruleproof.model.rulebook import load_rulebook
+    >>> rb = load_rulebook()
+    >>> behaviour(rb) == behaviour(rb), "title" in behaviour(rb), "start" in behaviour(rb)
+    (True, False, True)
+    """
+    d = rb.spec.model_dump(mode="json")
+    drop = lambda x: {k: v for k, v in x.items() if k not in _WORDING}  # noqa: E731
+    return {"start": d["start"], "assumptions": sorted(d["assumptions"]),
+            "tables": {n: drop(t) for n, t in d["tables"].items()},
+            "steps": {sid: {**{k: v for k, v in drop(st).items() if k not in ("name", "operations", "next")},
+                            "operations": [drop(o) for o in st["operations"]], "next": [drop(e) for e in st["next"]]}
+                      for sid, st in d["steps"].items()}}
+
+
 def event_key(e: Event) -> tuple:
     """What of an event two rulebooks must agree on: the step, the operation and its values (the
     clauses, the rulebook line and the wording may differ)."""
@@ -247,14 +271,15 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
         s, cur, ask = r.advance(node_state, cursor, answer)
         return s, cur, ask, events + tuple(r.trace.events)
 
-    best: Difference | None = None
-    for wi, world in enumerate(worlds):
-        nodes = tuple(advance(i, *start(rb, world.state), (), None) for i, rb in enumerate((base, draft)))
-        queue = deque([(nodes, (), 0)])  # ..., and how many events the parent node found equal
-        while queue:
-            (a, b), answers, same = queue.popleft()
-            if best is not None and len(answers) >= best.choices:
-                break
+    # breadth first over all worlds at once, one number of choices at a time (worlds in order within
+    # it): the first difference met has the fewest choices, and of those the earliest world — and no
+    # world is played deeper than that (a world-by-world search plays every world before the one that
+    # differs to its end)
+    level = [(wi, tuple(advance(i, *start(rb, world.state), (), None) for i, rb in enumerate((base, draft))), (), 0)
+             for wi, world in enumerate(worlds)]
+    while level:
+        deeper = []
+        for wi, (a, b), answers, same in level:
             ea, eb = a[3], b[3]
             n = min(len(ea), len(eb))
             first = next((k for k in range(same, n) if event_key(ea[k]) != event_key(eb[k])), None)
@@ -265,8 +290,7 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
             else:
                 reason = "events"
             if first is not None:
-                best = Difference(world.name, wi, answers, ea, eb, first, reason)
-                break
+                return Difference(worlds[wi].name, wi, answers, ea, eb, first, reason)
             ask = a[2]
             if ask is None:
                 continue
@@ -274,7 +298,7 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
             if ask.kind == "respond" and len(a[1].played) >= bounds.plays_per_window:
                 options = (None,)
             for ans in options:
-                queue.append(((advance(0, a[0], a[1], ea, ans), advance(1, b[0], b[1], eb, ans)), answers + (ans,), n))
-        if best is not None and best.choices == 0:
-            break
-    return best
+                deeper.append((wi, (advance(0, a[0], a[1], ea, ans), advance(1, b[0], b[1], eb, ans)),
+                               answers + (ans,), n))
+        level = deeper
+    return None

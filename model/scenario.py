@@ -565,6 +565,12 @@ class ScenarioResult:
     def passed(self) -> bool:
         return not self.failures
 
+    @property
+    def departures(self) -> tuple[int, ...]:
+        """The events where the run departs from its expectations (each failure's), in order: what
+        every format marks ▶."""
+        return tuple(sorted({n for f in self.failures for n in f.events}))
+
 
 def _norm(v: Any) -> Any:
     """Compare YAML values with state values: lists = tuples; RawInt = int."""
@@ -581,6 +587,33 @@ def _norm(v: Any) -> Any:
 def _ru_text(values: list) -> str:
     """Event values for a Russian reader (true/false as да/нет)."""
     return repr([{k: _ru(v) for k, v in d.items()} for d in values])
+
+
+def _last_change(trace: Trace, get) -> tuple[int, ...]:
+    """The event that last changed a value (the one that set what the expectation rejects), or the
+    last event when nothing changed it (the action ended without the expected change)."""
+    def value(e):
+        try:
+            return _norm(get(e.state))
+        except (AttributeError, KeyError, LookupError, TypeError):
+            return _MISSING
+
+    seq, prev = None, _MISSING
+    for e in trace.events:
+        now = value(e)
+        if now != prev and prev is not _MISSING:
+            seq = e.seq
+        prev = now
+    return (seq,) if seq is not None else ((trace.events[-1].seq,) if trace.events else ())
+
+
+def _first_departure(trace: Trace, steps: list[str]) -> tuple[int, ...]:
+    """The first ``enter`` event whose step differs from the expected visit order (or the last event)."""
+    enters = [e for e in trace.events if e.op == "enter"]
+    for k, e in enumerate(enters):
+        if k >= len(steps) or e.values["step"] != steps[k]:
+            return (e.seq,)
+    return (trace.events[-1].seq,) if trace.events else ()
 
 
 def _matches(event, want: dict) -> bool:
@@ -659,18 +692,22 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
     def fail(f: Failure) -> None:
         res.failures.append(replace(f, what=prefix + f.what) if prefix else f)
 
+    end = (trace.events[-1].seq,) if trace.events else ()  # where an action ended without what was expected
     if trace.outcome != exp.outcome:
         last = trace.events[-1].values.get("reason", "") if trace.events else ""
-        fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses, actual_ru=trace.outcome))
+        fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses, end, actual_ru=trace.outcome))
     never = {f for _, _, f in trace.unused}
     for window, player, feature in trace.unused:
         if feature not in exp.unused:
+            passes = tuple(e.seq for e in trace.events if e.op == "pass" and e.values.get("window") == window
+                           and e.values.get("player") == player)
             fail(Failure(f"response {feature} ({player} in window {window})", "played", "never offered", clauses,
-                         actual_ru=_Word("не предложен ни разу"), expected_ru=_Word("разыгран"),
+                         passes or end, actual_ru=_Word("не предложен ни разу"), expected_ru=_Word("разыгран"),
                          what_ru=f"ответ {feature} ({player}, окно {window})"))
     for feature in exp.unused:
         if feature not in never:
-            fail(Failure(f"response {feature}", "not offered (unused)", "offered and played", clauses,
+            plays = tuple(e.seq for e in trace.events if e.op == "play" and e.values.get("feature") == feature)
+            fail(Failure(f"response {feature}", "not offered (unused)", "offered and played", clauses, plays[:1] or end,
                          actual_ru=_Word("предложен и разыгран"), expected_ru=_Word("не предложен (unused)"),
                          what_ru=f"ответ {feature}"))
     final = trace.final
@@ -679,28 +716,32 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
         for key, want in fields.items():
             got = getattr(card, key)
             if _norm(got) != _norm(want):
-                fail(Failure(f"cards.{cid}.{key}", want, got, clauses))
+                fail(Failure(f"cards.{cid}.{key}", want, got, clauses,
+                             _last_change(trace, lambda st, c=cid, k=key: getattr(st.card(c), k))))
     for key, want in exp.action.items():
         got = getattr(final.action, key)
         if _norm(got) != _norm(want):
-            fail(Failure(f"action.{key}", want, got, clauses))
+            fail(Failure(f"action.{key}", want, got, clauses, _last_change(trace, lambda st, k=key: getattr(st.action, k))))
     for name, fields in exp.x.items():
         xv = final.action.x(name)
         for key, want in fields.items():
             got = getattr(xv, key)
             if _norm(got) != _norm(want):
-                fail(Failure(f"x.{name}.{key}", want, got, clauses))
+                fail(Failure(f"x.{name}.{key}", want, got, clauses,
+                             _last_change(trace, lambda st, n=name, k=key: getattr(st.action.x(n), k))))
     for want in exp.events:
         if not any(_matches(e, want) for e in trace.events):
-            near = [e.values for e in trace.events if e.op == want.get("op")][:3]
+            same_op = [e for e in trace.events if e.op == want.get("op")]
+            near = [e.values for e in same_op][:3]
             fail(Failure(f"event {dict(want)}", "present", f"absent (events of that op: {near})", clauses,
+                         tuple(e.seq for e in same_op[:3]) or end,
                          actual_ru=_Word(f"нет (события этой операции: {_ru_text(near)})"), expected_ru=_Word("есть"),
                          what_ru=f"событие {dict(want)}"))
     for want in exp.no_events:
         hits = [e for e in trace.events if _matches(e, want)]
         if hits:
             fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses,
-                         actual_ru=_Word(f"есть: №{hits[0].seq}, шаг {hits[0].step}"), expected_ru=_Word("нет"),
+                         (hits[0].seq,), actual_ru=_Word(f"есть: №{hits[0].seq}, шаг {hits[0].step}"), expected_ru=_Word("нет"),
                          what_ru=f"нет события {dict(want)}"))
     if exp.properties:
         from ruleproof.properties.catalogue import BY_ID, View
@@ -716,7 +757,7 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
     if exp.visited is not None:
         visited = [e.values["step"] for e in trace.events if e.op == "enter"]
         if visited != list(exp.visited):
-            fail(Failure("visited", list(exp.visited), visited, clauses))
+            fail(Failure("visited", list(exp.visited), visited, clauses, _first_departure(trace, list(exp.visited))))
 
 
 def shipped_rulings() -> list[Path]:

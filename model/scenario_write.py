@@ -2,7 +2,8 @@
 
 ``scenario_from_run`` turns a world (an initial :class:`~ruleproof.model.state.State`), the dice and
 the responses played into a scenario document (plain data); ``scenario_from_trace`` does the same
-from an interpreter trace; ``save_ruling`` writes it atomically as YAML that ``load_scenario`` reads
+from an interpreter trace; ``shrink_world`` drops the cards, features, responses and dice a violation
+does not need (what every saved counterexample goes through); ``save_ruling`` writes it atomically as YAML that ``load_scenario`` reads
 and ``ruleproof run`` runs.  ``save_hypothesis_violation`` saves what Hypothesis found.
 
 What a saved counterexample expects, and why it passes on the rules and fails on the faulty draft:
@@ -10,8 +11,9 @@ What a saved counterexample expects, and why it passes on the rules and fails on
 * ``expect.properties: [P…]`` — the violated catalogue property must hold on the run's trace.  That
   is all the property demands; nothing else of the run (wounds, statuses) is pinned, so a harmless
   draft does not break the ruling.
-* The dice and responses are those of the violating run on the draft, completed to the end of the
-  action (a pass for every further response, the lowest die face for every further die).
+* The world, dice and responses are those of the violating run on the draft, shrunk to what the
+  violation needs (``shrink_world``) and completed to the end of the action (a pass for every further
+  response, the lowest die face for every further die).
 * A scripted response is played when the rules offer it.  The *reference* rulebook (the bundled one
   unless another is given) may not offer a play the draft offered — a draft that widens a window.
   Such plays are listed under ``expect.unused``: the ruling then also asserts that the reference
@@ -51,7 +53,7 @@ from .rulebook import Rulebook
 from .state import Action, Card, State
 
 __all__ = ["scenario_from_run", "scenario_from_trace", "save_ruling", "dump_ruling", "save_hypothesis_violation",
-           "save_trace_violation", "choices_from_trace", "world_from_trace", "replay_answers", "PaddedChoices"]
+           "save_trace_violation", "shrink_world", "choices_from_trace", "world_from_trace", "replay_answers", "PaddedChoices"]
 
 FORMAT = "ruleproof-scenario/1"
 _FEATURE_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Feature) if f.name not in ("id", "kind")}
@@ -299,6 +301,54 @@ def save_hypothesis_violation(violation, rb: Rulebook, path: str | Path, *, repl
                                 engine="hypothesis", reference=reference)
 
 
+def _still_violates(rb: Rulebook, prop, world: State, dice: list, responses: list) -> bool:
+    from ruleproof.properties.catalogue import View
+
+    try:
+        trace = run(rb, world, PaddedChoices(list(dice), list(responses)))
+    except (LookupError, RuleproofError):  # a removal left a feature naming a card that is gone
+        return False
+    return prop.check(View(trace.events)) is not None
+
+
+def shrink_world(rb: Rulebook, prop, world: State, dice: list, responses: list) -> tuple[State, list, list]:
+    """The smallest world (and script) in which the run still violates ``prop`` on ``rb``, found greedily:
+    drop a card outside the action's roles, a feature (with the responses that play it), a scripted
+    response — each removal kept only if the violation survives (the dice stay: a die left out would
+    only be replaced by the lowest face).  A saved ruling then
+    holds what the violation needs and nothing a reader has to wonder about."""
+    if not _still_violates(rb, prop, world, dice, responses):
+        return world, list(dice), list(responses)
+    a = world.action
+    roles = {a.source, *a.targets, a.defender}
+    dice, responses = list(dice), list(responses)
+
+    def candidates():
+        for c in world.cards:
+            if c.id not in roles:
+                gone = {f.id for f in c.features}
+                yield (replace(world, cards=tuple(x for x in world.cards if x.id != c.id)), dice,
+                       [r for r in responses if r[2] not in gone])
+        for c in world.cards:
+            for f in c.features:
+                if f.id == a.feature:
+                    continue
+                card = replace(c, features=tuple(x for x in c.features if x.id != f.id))
+                yield (replace(world, cards=tuple(card if x.id == c.id else x for x in world.cards)), dice,
+                       [r for r in responses if r[2] != f.id])
+        for i in range(len(responses)):
+            yield world, dice, responses[:i] + responses[i + 1:]
+
+    shrunk = True
+    while shrunk:
+        shrunk = False
+        for w, d, r in candidates():
+            if _still_violates(rb, prop, w, d, r):
+                world, dice, responses, shrunk = w, list(d), list(r), True
+                break
+    return world, dice, responses
+
+
 def save_trace_violation(events: list, rb: Rulebook, path: str | Path, *, property: str, replay: str,
                          engine: str, reference: Rulebook | None = None) -> Path:
     """Save a trace of ``rb`` that violates ``property`` as a ruling at ``path`` (any engine: explore,
@@ -311,8 +361,7 @@ def save_trace_violation(events: list, rb: Rulebook, path: str | Path, *, proper
     from .yaml_source import LocMap
 
     prop = BY_ID[property]
-    world = world_from_trace(events)
-    dice, responses = choices_from_trace(events)
+    world, dice, responses = shrink_world(rb, prop, world_from_trace(events), *choices_from_trace(events))
     full = PaddedChoices(dice, responses)
     trace = run(rb, world, full)
     found = prop.check(View(trace.events))

@@ -17,7 +17,7 @@ from .finding import CheckResult, Finding
 
 __all__ = ["depends_line", "note_text", "readings_rows", "READING_COLS", "verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
            "quoted_clauses", "replay_lines", "generated_line", "quotes_note", "file_stem", "path_of",
-           "coverage_label", "status_label"]
+           "coverage_label", "status_label", "trace_heading"]
 
 
 def verdict_label(r: CheckResult | Finding | str, lang: str) -> str:
@@ -187,3 +187,9 @@ def file_stem(check: str, n: int = 0, total: int = 1) -> str:
 
 def path_of(f: Finding) -> list[str]:
     return f.path
+
+
+def trace_heading(f, lang: str) -> str:
+    """The heading over a finding's trace: a counterexample breaks a property; a ruling's run departs
+    from the ruling."""
+    return t("rep_counterexample_ruling" if f.kind == "ruling" else "rep_counterexample", lang)

@@ -11,12 +11,16 @@ replays it (``replay`` command, ``seed``, ``scenario`` file) and the ``assumptio
 ...             element="edge dice → blocking", where="draft.yaml:40:9")
 >>> f.text("en"), f.failed, f.inconclusive
 ('order broken', True, False)
+>>> f.element_text("ru")
+'переход dice → blocking'
 >>> r = CheckResult("S3-order", ("512.6.1",), {"ru": "порядок", "en": "order"}, "graph", (f,))
 >>> r.holds, r.verdict
 (False, 'violated')
 """
 
 from __future__ import annotations
+
+import re
 
 from dataclasses import dataclass, field
 
@@ -59,6 +63,15 @@ class Finding:
     def text(self, lang: str = "en") -> str:
         return self.message.get(lang) or self.message.get("en", "")
 
+    def element_text(self, lang: str = "en") -> str:
+        """``element`` for a reader: its kind words (step, edge, op, …) in the reader's language; the
+        ids stay as the rulebook spells them."""
+        if lang == "en" or not self.element:
+            return self.element
+        from ruleproof.i18n import t
+
+        return _ELEMENT_WORD.sub(lambda m: t(f"el_{m.group(1)}", lang), self.element)
+
     @property
     def failed(self) -> bool:
         return self.verdict != "holds"
@@ -75,6 +88,10 @@ class Finding:
     def path(self) -> list[str]:
         """The steps the trace visited, in order (its ``enter`` events): the path in the phase graph."""
         return [e["values"].get("step", e["step"]) for e in self.trace if e.get("op") == "enter"]
+
+
+#: the kind words engines put in ``element`` ("step payment / op 1 fix_x", "world spell/…", "events #5")
+_ELEMENT_WORD = re.compile(r"\b(step|edge|op|window|world|events|depth|clause)\b(?= )")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """HTML writer: ``report.html``, one self-contained file that works offline (inline CSS and SVG, no
 script, no external URL): the summary, a table per engine, each finding with its clause quotes, its
-trace (offending events highlighted: ``tr.rp-offending``) and its replay, the phase graph with each
+trace (offending events highlighted: ``tr.rp-offending``, marked ▶) and its replay — findings come first
+(right under the overall verdict), and a group whose checks all hold is collapsed — the phase graph with each
 counterexample's path highlighted (``.on-path``), the clause coverage and the assumptions."""
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from html import escape
 from ruleproof.i18n import t
 
 from .bundle import ClauseText, Report
-from .common import (coverage_label, engine_label, file_stem, generated_line, group_stats, group_title,
+from .common import (trace_heading, coverage_label, engine_label, file_stem, generated_line, group_stats, group_title,
                      kind_label, overall_line, quotes_note, replay_lines, status_label, verdict_label, depends_line,
                      readings_rows, READING_COLS)
 from .finding import Finding
 from .svg_graph import graph_svg
-from .trace import format_diff, format_values, is_initial, visible_events
+from .trace import event_cells, offending_line, visible_events
 
 __all__ = ["render", "FILENAME"]
 
@@ -26,12 +27,13 @@ CSS = """
 * { box-sizing: border-box; }
 body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; margin: 0 auto; max-width: 1280px;
        padding: 1.2rem 1.6rem; color: #1f2328; line-height: 1.45; }
-h1 { font-size: 1.6rem; margin: 0 0 .4rem; } h2 { font-size: 1.3rem; margin-top: 2rem;
+h1 { font-size: 1.3rem; margin: 0 0 .3rem; } h2 { font-size: 1.25rem; margin: 1.4rem 0 .5rem;
   border-bottom: 1px solid var(--line); padding-bottom: .2rem; } h3 { font-size: 1.1rem; margin-bottom: .3rem; }
 table { border-collapse: collapse; width: 100%; margin: .6rem 0 1rem; font-size: .88rem; }
 th, td { border: 1px solid var(--line); padding: .25rem .45rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
-.rp-overall { font-weight: bold; font-size: 1.05rem; }
+.rp-overall { font-weight: bold; font-size: 1.05rem; } header p { margin: .3rem 0; }
+table.rp-summary { width: auto; } table.rp-summary td, table.rp-summary th { padding: .15rem .8rem; }
 span.rp-verdict-holds, p.rp-verdict-holds, tr.rp-verdict-holds > td:last-child { color: var(--ok); }
 span.rp-verdict-violated, p.rp-verdict-violated, tr.rp-verdict-violated > td:last-child { color: var(--bad);
   font-weight: bold; }
@@ -42,7 +44,7 @@ span.rp-verdict-error { color: var(--unk); }
               margin: 1rem 0; border-radius: 4px; }
 .rp-finding dl { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8rem; margin: .4rem 0; }
 .rp-finding dt { font-weight: bold; } .rp-finding dd { margin: 0; }
-.rp-message { font-size: 1rem; }
+.rp-message { font-size: 1rem; margin: .3rem 0; font-weight: bold; }
 blockquote.rp-quote { margin: .4rem 0; padding: .3rem .8rem; border-left: 4px solid #8c959f; background: #f6f8fa; }
 blockquote.rp-quote b { margin-right: .4rem; }
 table.rp-trace td { font-family: "DejaVu Sans Mono", monospace; font-size: .8rem; }
@@ -52,7 +54,11 @@ code, .rp-replay code { background: #f6f8fa; padding: 0 .25rem; border-radius: 3
 figure { margin: 1rem 0; overflow-x: auto; } figcaption { font-weight: bold; margin-bottom: .4rem; }
 svg.rp-graph text { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; }
 .rp-cov-none td.rp-cov { color: var(--bad); } .rp-cov-indirect td.rp-cov { color: var(--unk); }
-nav ul { display: flex; flex-wrap: wrap; gap: .2rem 1.2rem; padding: 0; list-style: none; }
+td { overflow-wrap: anywhere; } .rp-scroll { overflow-x: auto; }
+details > summary { cursor: pointer; color: var(--muted); margin: .3rem 0; }
+.rp-offending-line { color: var(--bad); font-family: "DejaVu Sans Mono", monospace; font-size: .85rem; }
+nav ul { display: flex; flex-wrap: wrap; gap: .1rem 1rem; padding: 0; margin: .4rem 0; list-style: none;
+         font-size: .88rem; }
 """
 
 
@@ -78,16 +84,13 @@ def _table(head: list[str], rows: list[tuple[str, list]], cls: str = "") -> str:
 
 def trace_table(f: Finding, lang: str) -> str:
     rows = []
+    keys = ("seq", "step", "clauses", "event", "values", "changes", "rule")
     for i, r in enumerate(visible_events(list(f.trace), f.highlight)):
-        values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
-        event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
-        changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), None, lang)
+        c = event_cells(r, i, lang, f.highlight, limit=None)
         cls = "rp-offending" if r["seq"] in f.highlight else ("rp-quiet" if r["op"] in ("pass", "enter") else "")
         attrs = (f' class="{cls}"' if cls else "") + f' data-seq="{r["seq"]}" data-step="{_e(r["step"])}"'
-        rule = ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""
-        rows.append((attrs, [_e(x) for x in (r["seq"], r["step"], ", ".join(r["clauses"]), event,
-                                             format_values(values, lang), changes, rule)]))
-    head = [t(f"rep_col_{k}", lang) for k in ("seq", "step", "clauses", "event", "values", "changes", "rule")]
+        rows.append((attrs, [_e(c[k]) for k in keys]))
+    head = [t(f"rep_col_{k}", lang) for k in keys]
     return _table(head, rows, "rp-trace")
 
 
@@ -95,22 +98,27 @@ def _finding(f: Finding, n: int, lang: str, clause_text: ClauseText) -> str:
     out = [f'<article class="rp-finding" id="finding-{n}" data-check="{_e(f.check)}" data-kind="{_e(f.kind)}" '
            f'data-verdict="{_e(f.verdict)}">',
            f'<h3><span class="rp-verdict-{_e(f.verdict)}">✗</span> <code class="rp-check-id">{_e(f.check)}</code> — '
-           f'<span class="rp-verdict-{_e(f.verdict)}">{_e(verdict_label(f, lang))}</span></h3>', "<dl>",
+           f'<span class="rp-verdict-{_e(f.verdict)}">{_e(verdict_label(f, lang))}</span></h3>',
+           f'<p class="rp-message">{_e(f.text(lang))}</p>', "<dl>"]
+    offending = offending_line(f.trace, f.highlight, lang)
+    if offending:  # the judge's first question after "what": where
+        out.append(f'<dt>{_e(t("rep_offending", lang))}</dt><dd class="rp-offending-line">{_e(offending)}</dd>')
+    out += [
            f"<dt>{_e(t('rep_kind', lang))}</dt><dd>{_e(kind_label(f.kind, lang))}</dd>",
            f"<dt>{_e(t('rep_engine', lang))}</dt><dd>{_e(engine_label(f.engine, lang))}</dd>"]
     if f.where:
         out.append(f"<dt>{_e(t('rep_where', lang))}</dt><dd><code>{_e(f.where)}</code></dd>")
     if f.element:
-        out.append(f"<dt>{_e(t('rep_element', lang))}</dt><dd>{_e(f.element)}</dd>")
+        out.append(f"<dt>{_e(t('rep_element', lang))}</dt><dd>{_e(f.element_text(lang))}</dd>")
     if f.assumptions:
         out.append(f"<dt>{_e(t('rep_depends_on', lang))}</dt><dd>{_e(', '.join(f.assumptions))}</dd>")
-    out += ["</dl>", f'<p class="rp-message">{_e(f.text(lang))}</p>']
+    out.append("</dl>")
     for cid in f.clauses:
         text = clause_text(cid, lang)
         if text:
             out.append(f'<blockquote class="rp-quote" data-clause="{_e(cid)}"><b>{_e(cid)}</b>«{_e(text)}»</blockquote>')
     if f.trace:
-        out += [f"<h4>{_e(t('rep_counterexample', lang))}</h4>", trace_table(f, lang)]
+        out += [f"<h4>{_e(trace_heading(f, lang))}</h4>", '<div class="rp-scroll">', trace_table(f, lang), "</div>"]
     replay = replay_lines(f, lang)
     if replay:
         out += [f'<div class="rp-replay"><h4>{_e(t("rep_replay", lang))}</h4><ul>']
@@ -123,9 +131,8 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
     rb = report.rulebook
     title = rb.get("title", {}).get(lang, rb["id"])
     v = report.verdict
-    toc = [("summary", t("rep_summary", lang))] + [(f"group-{s.group}", t(f"rep_short_{s.group}", lang))
-                                                   for s in report.sections]
-    toc += [("findings", t("rep_findings", lang))]
+    toc = [("findings", t("rep_findings", lang)), ("summary", t("rep_summary", lang))]
+    toc += [(f"group-{s.group}", t(f"rep_short_{s.group}", lang)) for s in report.sections]
     if report.graph:
         toc.append(("graph", t("rep_graph", lang)))
     if report.coverage is not None:
@@ -150,6 +157,14 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
            f'<p class="rp-generated">{_e(generated_line(report, lang))}</p>', "</header>",
            "<nav><ul>" + "".join(f'<li><a href="#{a}">{_e(b)}</a></li>' for a, b in toc) + "</ul></nav>"]
 
+    out += ['<section id="findings">', f"<h2>{_e(t('rep_findings', lang))}</h2>"]
+    if not report.findings:
+        out.append(f"<p>{_e(t('rep_no_findings', lang))}</p>")
+    out += [_finding(f, i + 1, lang, clause_text) for i, f in enumerate(report.findings)]
+    if report.findings:
+        out.append(f'<p class="rp-note">{_e(quotes_note(report, lang))}</p>')
+    out.append("</section>")
+
     out += ['<section id="summary">', f"<h2>{_e(t('rep_summary', lang))}</h2>"]
     rows = []
     for s in report.sections:
@@ -162,7 +177,9 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
                                          "rep_col_unknown_n", "rep_col_result")], rows, "rp-summary"), "</section>"]
 
     for s in report.sections:
-        out += [f'<section id="group-{s.group}" class="rp-group">', f"<h2>{_e(group_title(s.group, lang))}</h2>"]
+        out += [f'<section id="group-{s.group}" class="rp-group">', f"<h2>{_e(group_title(s.group, lang))}</h2>",
+                f'<details{"" if s.ok else " open"}><summary>'
+                + _e(t("rep_passing_collapsed", lang) if s.ok else t(f"rep_short_{s.group}", lang)) + "</summary>"]
         stats = group_stats(s, lang)
         if stats:
             out.append(f'<p class="rp-stats">{_e(stats)}</p>')
@@ -171,22 +188,14 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
                      f'<br><span class="rp-note">{_e(depends_line(r, lang))}</span>' if depends_line(r, lang) else ""),
                   ("✗ " if not r.holds else "✓ ") + _e(verdict_label(r, lang))]) for r in s.results]
         out += [_table([t(k, lang) for k in ("rep_col_check", "rep_col_clauses", "rep_col_statement",
-                                             "rep_col_result")], rows, "rp-checks"), "</section>"]
-
-    out += ['<section id="findings">', f"<h2>{_e(t('rep_findings', lang))}</h2>"]
-    if not report.findings:
-        out.append(f"<p>{_e(t('rep_no_findings', lang))}</p>")
-    out += [_finding(f, i + 1, lang, clause_text) for i, f in enumerate(report.findings)]
-    if report.findings:
-        out.append(f'<p class="rp-note">{_e(quotes_note(report, lang))}</p>')
-    out.append("</section>")
+                                             "rep_col_result")], rows, "rp-checks"), "</details>", "</section>"]
 
     if report.graph:
         out += ['<section id="graph">', f"<h2>{_e(t('rep_graph', lang))}</h2>"]
         ces = report.counterexamples
         if not ces:
             out += [f'<p class="rp-note">{_e(t("rep_graph_no_path", lang))}</p>',
-                    f'<figure data-check="">{graph_svg(report.graph, lang, [], t("rep_graph", lang))}</figure>']
+                    f'<figure data-check="">{graph_svg(report.graph, lang, [], t("rep_graph", lang), uid="plain")}</figure>']
         seen: dict[str, int] = {}
         for f in ces:
             caption = t("rep_graph_path", lang, check=f.check, path=" → ".join(f.path))
@@ -194,7 +203,7 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
             seen[f.check] = seen.get(f.check, 0) + 1
             out += [f'<figure class="rp-path" id="graph-{_e(stem)}" data-check="{_e(f.check)}" '
                     f'data-path="{_e(" ".join(f.path))}">', f"<figcaption>{_e(caption)}</figcaption>",
-                    graph_svg(report.graph, lang, f.path, caption), "</figure>"]
+                    graph_svg(report.graph, lang, f.path, caption, uid=stem), "</figure>"]
         out.append("</section>")
 
     if report.coverage is not None:

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from ruleproof.i18n import t
 
 from .bundle import ClauseText, Report
-from .common import engine_label, group_title, kind_label, replay_lines, verdict_label
+from .common import trace_heading, engine_label, group_title, kind_label, replay_lines, verdict_label
 from .finding import Finding
 from .trace import format_diff, format_values, is_initial, visible_events
 
@@ -31,14 +31,14 @@ def finding_body(f: Finding, lang: str, clause_text: ClauseText) -> str:
     if f.where:
         lines.append(f"{t('rep_where', lang)}: {f.where}")
     if f.element:
-        lines.append(f"{t('rep_element', lang)}: {f.element}")
+        lines.append(f"{t('rep_element', lang)}: {f.element_text(lang)}")
     if f.assumptions:
         lines.append(f"{t('rep_depends_on', lang)}: {', '.join(f.assumptions)}")
     for cid in f.clauses:
         text = clause_text(cid, lang)
         lines.append(f"  {cid}: «{text}»" if text else f"  {cid}")
     if f.trace:
-        lines += ["", t("rep_counterexample", lang) + ":"]
+        lines += ["", trace_heading(f, lang) + ":"]
         for i, r in enumerate(visible_events(list(f.trace), f.highlight)):
             mark = "▶" if r["seq"] in f.highlight else " "
             values = format_values({k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}, lang)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from ruleproof.i18n import t
 
 from .bundle import ClauseText, Report
-from .common import (coverage_label, engine_label, generated_line, group_stats, group_title, kind_label,
+from .common import (trace_heading, coverage_label, engine_label, generated_line, group_stats, group_title, kind_label,
                      overall_line, quoted_clauses, quotes_note, replay_lines, status_label, verdict_label, depends_line,
                      readings_rows, READING_COLS)
 from .finding import Finding
-from .trace import format_diff, format_values, is_initial, visible_events
+from .trace import event_cells, offending_line, visible_events
 
 __all__ = ["render", "FILENAME"]
 
@@ -34,15 +34,13 @@ def _code(text: str) -> str:
 
 def trace_table(f: Finding, lang: str) -> list[str]:
     rows = []
+    keys = ("seq", "step", "clauses", "event", "values", "changes")
     for i, r in enumerate(visible_events(list(f.trace), f.highlight)):
-        mark = r["seq"] in f.highlight
-        values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
-        event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
-        changes = t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8, lang)
-        cells = [f"**▶ {r['seq']}**" if mark else str(r["seq"]), r["step"], ", ".join(r["clauses"]),
-                 f"**{event}**" if mark else event, format_values(values, lang), changes]
-        rows.append(cells)
-    head = [t(f"rep_col_{k}", lang) for k in ("seq", "step", "clauses", "event", "values", "changes")]
+        c = event_cells(r, i, lang, f.highlight)
+        if r["seq"] in f.highlight:
+            c.update(seq=f"**{c['seq']}**", event=f"**{c['event']}**")
+        rows.append([c[k] for k in keys])
+    head = [t(f"rep_col_{k}", lang) for k in keys]
     return _table(head, rows)
 
 
@@ -87,13 +85,15 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
         if f.where:
             out.append(f"- **{t('rep_where', lang)}:** {_code(f.where)}")
         if f.element:
-            out.append(f"- **{t('rep_element', lang)}:** {f.element}")
+            out.append(f"- **{t('rep_element', lang)}:** {f.element_text(lang)}")
         out.append(f"- **{t('rep_col_clauses', lang)}:** {', '.join(f.clauses)}")
         if f.assumptions:
             out.append(f"- **{t('rep_depends_on', lang)}:** {', '.join(f.assumptions)}")
         out += ["", f.text(lang), ""]
+        if offending_line(f.trace, f.highlight, lang):
+            out += [f"**{t('rep_offending', lang)}:** {_code(offending_line(f.trace, f.highlight, lang))}", ""]
         if f.trace:
-            out += [f"**{t('rep_counterexample', lang)}**", ""] + trace_table(f, lang)
+            out += [f"**{trace_heading(f, lang)}**", ""] + trace_table(f, lang)
         replay = replay_lines(f, lang)
         if replay:
             out += [f"**{t('rep_replay', lang)}**", ""] + [f"- {k}: {_code(v)}" for k, v in replay] + [""]

@@ -25,8 +25,10 @@ def _q(s) -> str:
     return escape(str(s), quote=True)
 
 
-def graph_svg(graph: dict, lang: str, path: list[str] | None = None, title: str = "") -> str:
+def graph_svg(graph: dict, lang: str, path: list[str] | None = None, title: str = "", uid: str = "") -> str:
+    """``uid`` makes the marker ids unique when a page holds several graphs."""
     path = list(path or [])
+    arrow, arrow_hl = (f"rp-arrow-{_q(uid)}", f"rp-arrow-hl-{_q(uid)}") if uid else ("rp-arrow", "rp-arrow-hl")
     ranks = sorted({n["rank"] for n in graph["nodes"]})
     layer = {r: [n for n in graph["nodes"] if n["rank"] == r] for r in ranks}
     widest = max(len(v) for v in layer.values())
@@ -44,9 +46,9 @@ def graph_svg(graph: dict, lang: str, path: list[str] | None = None, title: str 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="rp-graph" viewBox="0 0 {width:.0f} {height:.0f}" '
            f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="{_q(title)}">',
            "<defs>"
-           '<marker id="rp-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" '
+           f'<marker id="{arrow}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" markerHeight="9" '
            'markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker>'
-           '<marker id="rp-arrow-hl" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="11" markerHeight="11" '
+           f'<marker id="{arrow_hl}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="11" markerHeight="11" '
            'markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#d62728"/></marker>'
            "</defs>"]
     if title:
@@ -75,7 +77,7 @@ def graph_svg(graph: dict, lang: str, path: list[str] | None = None, title: str 
         out.append(f'<g class="{cls}" data-from="{_q(u)}" data-to="{_q(v)}"{data}>'
                    f'<path d="{d}" fill="none" stroke="{"#d62728" if hl else "#333"}" '
                    f'stroke-width="{2.6 if hl else 1.2}"{dash} '
-                   f'marker-end="url(#{"rp-arrow-hl" if hl else "rp-arrow"})"/>')
+                   f'marker-end="url(#{arrow_hl if hl else arrow})"/>')
         label = e.get("label", {}).get(lang, "")
         if label:
             out.append(f'<text x="{lx:.0f}" y="{ly:.0f}" text-anchor="{anchor}" font-size="10.5" '

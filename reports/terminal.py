@@ -50,15 +50,16 @@ def print_check_results(console: Console, title: str, results: list[CheckResult]
         for f in r.findings:
             mark = "[bold yellow]?" if f.inconclusive else "[bold red]✗"
             console.print(f"{mark} {f.check}[/] {escape(f.where or '')}", highlight=False)
-            console.print(f"  {t('element', lang)}: {escape(f.element)}", highlight=False)
+            console.print(f"  {t('element', lang)}: {escape(f.element_text(lang))}", highlight=False)
             console.print(f"  {escape(f.text(lang))}", highlight=False)
             for cid in f.clauses:
                 text = clause_text(cid)
                 if text:
                     console.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
             if f.trace:
-                from .trace import print_trace
+                from .trace import print_offending, print_trace
 
+                print_offending(console, f.trace, f.highlight, lang)
                 print_trace(console, list(f.trace), lang, title=t("counterexample", lang, check=f.check),
                             highlight=f.highlight)
             if f.replay:
@@ -82,9 +83,9 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
     """The whole report bundle on a terminal: a summary table per engine, each finding with the
     clauses it cites, its failing trace as a table (with the state changes) and its replay, the
     clause coverage figures and the assumptions.  (Progress while engines run is the caller's.)"""
-    from .common import (engine_label, generated_line, group_stats, group_title, kind_label, overall_line,
+    from .common import (trace_heading, engine_label, generated_line, group_stats, group_title, kind_label, overall_line,
                          replay_lines, verdict_label)
-    from .trace import print_trace
+    from .trace import print_offending, print_trace
 
     rb = report.rulebook
     console.print(f"[bold]{escape(rb.get('title', {}).get(lang, rb['id']))}[/]")
@@ -114,7 +115,7 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
                       f"({kind_label(f.kind, lang)}, {engine_label(f.engine, lang)}) {escape(f.where or '')}",
                       highlight=False, soft_wrap=True)
         if f.element:
-            console.print(f"  {t('rep_element', lang)}: {escape(f.element)}", highlight=False)
+            console.print(f"  {t('rep_element', lang)}: {escape(f.element_text(lang))}", highlight=False)
         console.print(f"  {escape(f.text(lang))}", highlight=False)
         for cid in f.clauses:
             text = clause_text(cid, lang)
@@ -122,8 +123,9 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
                 console.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
         if f.assumptions:
             console.print(f"  {t('rep_depends_on', lang)}: {escape(', '.join(f.assumptions))}", highlight=False)
+        print_offending(console, f.trace, f.highlight, lang)
         if f.trace:
-            print_trace(console, list(f.trace), lang, title=t("rep_counterexample", lang), highlight=f.highlight,
+            print_trace(console, list(f.trace), lang, title=trace_heading(f, lang), highlight=f.highlight,
                         diff=True)
         for k, v in replay_lines(f, lang):
             console.print(f"  {t('rep_replay', lang)} — {k}: {escape(v)}", soft_wrap=True, highlight=False)

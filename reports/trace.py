@@ -24,13 +24,17 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from ruleproof.i18n import t
 
 __all__ = ["print_trace", "format_values", "format_diff", "trace_to_json", "flatten_state", "state_diff",
-           "apply_diff", "states_from_trace", "visible_events", "is_initial"]
+           "apply_diff", "states_from_trace", "visible_events", "is_initial", "event_cells", "offending_line", "print_offending", "MARK"]
+
+#: how every format marks an offending event (term, run, prove, md, html, junit)
+MARK = "▶"
 
 #: card fields that hold (name, number) pairs: shown and diffed as maps
 _PAIR_MAPS = ("printed", "modifiers", "resources", "uses")
@@ -100,6 +104,47 @@ def is_initial(row: dict, position: int) -> bool:
     return position == 0 and bool(row.get("diff")) and all("old" not in d for d in row["diff"])
 
 
+def event_cells(r: dict, position: int, lang: str, highlight: tuple[int, ...] = (),
+                limit: int | None = 8) -> dict[str, str]:
+    """One trace row as text cells (seq, step, clauses, event, values, changes, rule); an offending
+    event's seq carries the mark and its values include what was offered.
+
+    >>> row = {"seq": 7, "step": "payment", "clauses": ["512.7"], "op": "pass", "rule": "",
+    ...        "values": {"window": "payment_triggers", "offered": ["a_pay"]}, "diff": []}
+    >>> c = event_cells(row, 3, "en", highlight=(7,))
+    >>> c["seq"], c["values"]
+    ('▶ 7', 'window=payment_triggers; offered=a_pay')
+    """
+    mark = r["seq"] in highlight
+    values = {k: v for k, v in r["values"].items() if k != "skipped" and (k != "offered" or mark)}
+    event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
+    return {"seq": f"{MARK} {r['seq']}" if mark else str(r["seq"]), "step": r["step"],
+            "clauses": ", ".join(r["clauses"]), "event": event, "values": format_values(values, lang),
+            "changes": t("rep_initial_state", lang) if is_initial(r, position) else format_diff(r.get("diff", []), limit, lang),
+            "rule": ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""}
+
+
+def offending_line(trace, highlight: tuple[int, ...], lang: str) -> str:
+    """The first offending event in one line (``▶ 54 · handover · end · step=handover · …``), or ''.
+    ``trace``: a Trace, its events, or their rows as dicts (as a Finding keeps them)."""
+    if not highlight:
+        return ""
+    events = list(getattr(trace, "events", trace))
+    rows = events if events and isinstance(events[0], dict) else trace_to_json(events, limit=None)
+    for i, r in enumerate(rows):
+        if r["seq"] in highlight:
+            c = event_cells(r, i, lang, highlight)
+            return " · ".join(x for x in (c["seq"], c["step"], c["clauses"], c["event"], c["values"], c["changes"]) if x)
+    return ""
+
+
+def print_offending(console: Console, trace, highlight: tuple[int, ...], lang: str) -> None:
+    """The offending event in one line, above or below its trace (every terminal output: check, run, prove)."""
+    line = offending_line(trace, highlight, lang)
+    if line:
+        console.print(f"  [bold red]{t('rep_offending', lang)}: {escape(line)}[/]", highlight=False, soft_wrap=True)
+
+
 def visible_events(rows: list[dict], highlight: tuple[int, ...] = ()) -> list[dict]:
     """A counterexample shown compact: passes and window closings are implied (unless highlighted)."""
     return [r for r in rows if r["op"] not in ("pass", "window_closed") or r["seq"] in highlight]
@@ -121,14 +166,9 @@ def print_trace(console: Console, trace, lang: str, title: str = "", highlight: 
         table.add_column(label, no_wrap=key in ("seq", "step", "rule"), overflow="fold",
                          ratio=3 if key in ("values", "changes") else None)
     for i, r in enumerate(rows):
-        values = {k: v for k, v in r["values"].items() if k not in ("skipped", "offered")}
-        event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
-        rule = ":".join(r["rule"].rsplit("/", 1)[-1].split(":")[:2]) if r.get("rule") else ""
+        c = event_cells(r, i, lang, highlight)
         style = "bold red" if r["seq"] in highlight else ("dim" if r["op"] in ("pass", "enter", "window_closed") else "")
-        cells = [str(r["seq"]), r["step"], ", ".join(r["clauses"]), event, format_values(values, lang), rule]
-        if diff:
-            cells.append(t("rep_initial_state", lang) if is_initial(r, i) else format_diff(r.get("diff", []), 8, lang))
-        table.add_row(*(Text(c) for c in cells), style=style)
+        table.add_row(*(Text(c[k]) for k in keys), style=style)
     console.print(table)
 
 

@@ -98,6 +98,10 @@ def _build_parser() -> argparse.ArgumentParser:
     m.add_argument("--examples", type=int, default=60, metavar="N",
                    help="Hypothesis examples for drafts nothing else kills (default 60; 0: no Hypothesis)")
     m.add_argument("--only", nargs="*", metavar="ID", help="only these drafts (ids as printed, e.g. M1 drop:dice:6)")
+    m.add_argument("--no-prove", dest="prove", action="store_false",
+                   help="no Z3 pass on the drafts nothing else kills (then none is called equivalent: undecided)")
+    m.add_argument("--jobs", default="auto", metavar="N|auto",
+                   help="processes for each Z3 pass (default auto: one per core)")
 
     g = sub.add_parser("graph", parents=[common], help="draw the phase graph")
     g.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
@@ -533,12 +537,12 @@ def cmd_run(args, lang: str) -> int:
 
 def _print_run(con, sc, res, rb, replay: str, clause_text, lang: str) -> None:
     """One ruling's run on the terminal: title, trace, and what passed or failed."""
-    from ruleproof.reports.trace import print_trace
+    from ruleproof.reports.trace import print_offending, print_trace
 
     con.print(f"[bold]{escape(sc.spec.title.model_dump()[lang])}[/]  ({escape(sc.spec.id)})")
     con.print(f"{t('source', lang)}: {escape(sc.spec.source)}")
     con.print(f"{t('rulebook', lang)}: {rb.path}")
-    print_trace(con, res.trace, lang)
+    print_trace(con, res.trace, lang, highlight=res.departures)
     n = sum(sum(len(v) for v in e.cards.values()) + len(e.action) + len(e.events) + len(e.no_events)
             + sum(len(v) for v in e.x.values()) + len(e.properties) + len(e.unused) + (e.visited is not None) + 1
             for *_, e in sc.plays())
@@ -548,6 +552,7 @@ def _print_run(con, sc, res, rb, replay: str, clause_text, lang: str) -> None:
     con.print(f"[bold red]{t('scenario_fail', lang, id=escape(sc.spec.id), n=len(res.failures))}[/]")
     for f in res.failures:
         con.print(f"  ✗ {escape(f.text(lang))}", soft_wrap=True)
+    print_offending(con, res.trace, res.departures, lang)
     for cid in sc.spec.clauses:
         text = clause_text(cid)
         if text:
@@ -559,10 +564,11 @@ def cmd_selftest(args, lang: str) -> int:
     from ruleproof.generators.selftest import selftest
 
     if args.format == "json" or not sys.stderr.isatty():
-        rep = selftest(examples=args.examples, only=args.only)
+        rep = selftest(examples=args.examples, only=args.only, prove=args.prove, jobs=check_jobs(args.jobs))
     else:
         with Console(stderr=True).status("selftest…") as status:
-            rep = selftest(examples=args.examples, only=args.only, progress=lambda msg: status.update(msg))
+            rep = selftest(examples=args.examples, only=args.only, prove=args.prove, jobs=check_jobs(args.jobs),
+                           progress=lambda msg: status.update(msg))
     c = rep.counts
     if args.format == "json":
         doc = {"schema": "ruleproof-selftest/1", **c, "survivors": c["survived"], "kill_rate": round(rep.kill_rate, 4),

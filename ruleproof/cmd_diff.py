@@ -155,7 +155,7 @@ def _print(con, out, lang: str, clause_text, args) -> None:
              ("diff_col_ruling", "rep_col_clauses", "diff_col_outcome", "diff_col_message"), lang)
     d = out.difference
     if d is None:
-        con.print(t("diff_same_games", lang))
+        con.print(t("diff_same_behaviour" if out.same_behaviour else "diff_same_games", lang))
     else:
         con.print(f"[bold]{t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}[/]", soft_wrap=True)
         table = Table(title=t("diff_side_by_side", lang))
@@ -187,7 +187,7 @@ def engine_rows(out) -> list[tuple[str, float, float, int]]:
         if f"{e}/base" in out.timings:
             n = sum(v.engine == e for v in out.verdicts) if e not in ("rulings", "consistency") else (
                 len(out.rulings) if e == "rulings" else len(out.conflicts))
-            rows.append((e, out.timings[f"{e}/base"], out.timings[f"{e}/draft"], n))
+            rows.append((e, out.timings[f"{e}/base"], out.timings.get(f"{e}/draft", 0.0), n))  # 0: stood for by the base
     return rows
 
 
@@ -227,6 +227,7 @@ def to_json(out, clause_text) -> dict:
                        "text": {cid: clause_text(cid) for cid in c.clauses}} for c in out.conflicts],
         "rulings": [{"ruling": r.ruling, "clauses": list(r.clauses), "base": r.base, "draft": r.draft,
                      "message": r.message} for r in out.rulings],
+        "same_behaviour": out.same_behaviour,
         "smallest_difference": None if d is None else {
             "world": d.world, "choices": d.choices, "answers": list(d.answers), "first": d.first, "reason": d.reason,
             "base": [ev(e) for e in d.base_events[: d.first + 1]],
@@ -256,7 +257,7 @@ def to_markdown(out, lang: str, clause_text) -> str:
     d = out.difference
     lines += [""]
     if d is None:
-        lines.append(t("diff_same_games", lang))
+        lines.append(t("diff_same_behaviour" if out.same_behaviour else "diff_same_games", lang))
     else:
         lines += [f"## {t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}", "",
                   f"| # | {t('diff_base', lang)} | {t('diff_draft', lang)} |", "| --- | --- | --- |"]

@@ -69,7 +69,7 @@ def parse_bounds(text: str, base=None):
                     raise ValueError("die=LO-HI needs 1 <= LO <= HI")
             elif name == "loadouts":
                 values[name] = tuple(raw.split("+"))
-                bad = [x for x in values[name] if x not in LOADOUTS]
+                bad = [x for x in values[name] if x not in LOADOUTS and not x.startswith("widened-")]
                 if bad:
                     raise ValueError(f"unknown loadout {', '.join(bad)} (known: {', '.join(LOADOUTS)})")
             else:
@@ -103,7 +103,7 @@ def run(args, lang: str) -> int:
     args.jobs = check_jobs(args.jobs)
     only = frozenset(args.only) if args.only else None  # known ids: checked by cli._check_args
     rb = load_rulebook(args.rulebook)
-    worlds = bounded_worlds(bounds.x_max, bounds.loadouts)
+    worlds = bounded_worlds(bounds.x_max, bounds.loadouts, rb)
     if args.format == "json" or not sys.stderr.isatty() or args.jobs > 1:
         out = explore(rb, worlds, bounds, only, jobs=args.jobs)
     else:

@@ -147,7 +147,7 @@ def _save(args, rb, out):
 
 def _print(con, rb, out, lang: str, clause_text) -> None:
     from ruleproof.properties.catalogue import BY_ID
-    from ruleproof.reports.trace import print_trace
+    from ruleproof.reports.trace import print_offending, print_trace
 
     if out.disagreement is not None:
         con.print(f"[bold yellow]{escape(t('prove_disagreement', lang, text=out.disagreement.text(lang)))}[/]")
@@ -181,11 +181,12 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
             text = clause_text(cid)
             if text:
                 con.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
-        con.print(f"  {t('prove_world', lang)}: {escape(_world_line(cx.world))}", highlight=False)
+        con.print(f"  {t('prove_world', lang)}: {escape(_world_line(cx.world, lang))}", highlight=False)
+        print_offending(con, cx.trace, viol.events if viol else (), lang)
         print_trace(con, cx.trace, lang, title=t("prove_cx", lang, check=v.pid, depth=v.depth, engine=v.engine),
                     highlight=viol.events if viol else ())
         con.print("  " + t("prove_replay", lang, dice=cx.dice, responses=cx.responses), highlight=False)
-        con.print("  " + (t("prove_replayed", lang, mode=cx.replay_mode) if cx.reproduced
+        con.print("  " + (t("prove_replayed", lang, mode=t(f"replay_mode_{cx.replay_mode}", lang)) if cx.reproduced
                           else f"[yellow]{t('prove_not_replayed', lang)}[/]"))
     n = len(out.verdicts)
     bad = sum(v.verdict == "violated" for v in out.verdicts)
@@ -198,8 +199,10 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
         con.print(f"[bold]{t('prove_summary_bad', lang, bad=bad, vac=vac, unk=unk, n=n)}[/]")
 
 
-def _world_line(world) -> str:
+def _world_line(world, lang: str) -> str:
+    """The counterexample's world in one line: the action, its defender, parts and X, the cards' features."""
     a = world.action
     feats = "; ".join(f"{c.id}: {', '.join(f.id for f in c.features)}" for c in world.cards if c.features)
     xs = ", ".join(f"{x.name}={x.chosen if x.compute is None else '/'.join(x.compute)}" for x in a.xs)
-    return f"{a.kind}, defender={a.defender}, parts_left={a.parts_left}, X: {xs or '—'}; {feats or '—'}"
+    return t("prove_world_line", lang, kind=a.kind, defender=a.defender or "—", parts=a.parts_left, xs=xs or "—",
+             features=feats or "—")

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from ruleproof.model.rulebook import Rulebook
-from ruleproof.model.rulebook_diff import Change, Difference, smallest_difference, structural_diff
+from ruleproof.model.rulebook_diff import Change, Difference, behaviour, smallest_difference, structural_diff
 
 __all__ = ["VerdictChange", "RulingChange", "ConflictChange", "DiffOutcome", "diff_rulebooks", "DIFF_ENGINES",
            "DEFAULT_DIFF_ENGINES"]
@@ -82,6 +82,9 @@ class DiffOutcome:
     timings: dict[str, float] = field(default_factory=dict)  # "engine/side" (or a task) -> its seconds
     cached: tuple[str, ...] = ()  # the engines whose base results were read from the run cache
     sides: dict[str, tuple[dict, dict]] = field(default_factory=dict)  # property engine -> ({pid: base verdict}, draft)
+    # the draft differs from the base in wording only (model.rulebook_diff.behaviour): it plays every game
+    # as the base does, so the base's engine runs stand for both and no game is searched for a difference
+    same_behaviour: bool = False
 
     @property
     def changed(self) -> bool:
@@ -144,20 +147,22 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
 
     started = time.perf_counter()
     bounds = bounds or Bounds()
-    out = DiffOutcome(base, draft, structural_diff(base, draft), engines=engines)
+    out = DiffOutcome(base, draft, structural_diff(base, draft), engines=engines,
+                      same_behaviour=behaviour(base) == behaviour(draft))
     opts = {"examples": examples, "seed": seed, "bounds": bounds, "timeout_ms": timeout_ms,
             "conformance_engine": "conformance" in engines, "shrinks": DIFF_SHRINKS}
     sides = {"base": base, "draft": draft}
-    tasks = [(e, side) for e in engines if e != "consistency" for side in sides]
-    tasks += [("consistency", side) for side in sides if "consistency" in engines]
-    tasks += [("difference", "")] if difference else []
+    played = ("base",) if out.same_behaviour else tuple(sides)  # the rulings and properties read behaviour only
+    tasks = [(e, side) for e in engines if e != "consistency" for side in played]
+    tasks += [("consistency", side) for side in sides if "consistency" in engines]  # the claims read the cites
+    tasks += [("difference", "")] if difference and not out.same_behaviour else []
     tasks.sort(key=lambda task: _LONGEST_FIRST.index(task[0]))
 
     def run(task):
         engine, side = task
         t0 = time.perf_counter()
         if engine == "difference":
-            found = smallest_difference(base, draft, bounded_worlds(bounds.x_max, bounds.loadouts), bounds)
+            found = smallest_difference(base, draft, bounded_worlds(bounds.x_max, bounds.loadouts, draft), bounds)
         elif engine == "consistency":
             found = _cores(sides[side])
         else:
@@ -194,6 +199,8 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
     out.timings = {f"{e}/{side}" if side else e: secs for (e, side), (_, secs, _) in done.items()}
     out.cached = tuple(e for (e, side), (_, _, hit) in done.items() if hit)
     got = {task: found for task, (found, _, _) in done.items()}
+    if out.same_behaviour:
+        got.update({(e, "draft"): got[(e, "base")] for e in engines if e != "consistency"})
     if "consistency" in engines:
         _conflicts(got[("consistency", "base")], got[("consistency", "draft")], out)
     for engine in engines:

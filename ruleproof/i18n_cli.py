@@ -114,6 +114,10 @@ HELP_RU: dict[str, str] = {
     "Hypothesis examples for drafts nothing else kills (default 60; 0: no Hypothesis)":
         "число примеров Hypothesis для проектов, которые не поймано ничем другим (по умолчанию 60; 0 — без Hypothesis)",
     "only these drafts (ids as printed, e.g. M1 drop:dice:6)": "только эти проекты (идентификаторы как в выводе, например M1 drop:dice:6)",
+    "no Z3 pass on the drafts nothing else kills (then none is called equivalent: undecided)":
+        "без прохода Z3 по проектам, которые ничто другое не поймало (тогда ни один не считается эквивалентным: не решён)",
+    "processes for each Z3 pass (default auto: one per core)":
+        "процессов на каждый проход Z3 (по умолчанию auto: по одному на ядро)",
     "output file (dot/mermaid default: stdout; svg/png default: phase-graph.svg/.png)":
         "выходной файл (dot/mermaid — по умолчанию стандартный вывод; svg/png — по умолчанию phase-graph.svg/.png)",
     "x=MAX (X values, default 1), plays=N (responses per window, default 1), die=LO-HI (default: the "

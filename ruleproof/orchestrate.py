@@ -113,7 +113,7 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
                                 message={lang: "; ".join(f.text(lang) for f in res.failures) for lang in ("ru", "en")},
                                 element=sc.spec.id, where=rel, assumptions=tuple(sc.spec.assumptions),
                                 replay=f"ruleproof run {rel}{sc.case_option}{arg}", scenario=rel,
-                                trace=tuple(trace_to_json(res.trace))),)
+                                trace=tuple(trace_to_json(res.trace)), highlight=res.departures),)
         results.append(CheckResult(sc.spec.id, tuple(sc.spec.clauses), sc.spec.title.model_dump(), "interpreter",
                                    findings, seconds=time.perf_counter() - one))
     stats = {"rulings": len(results)}
@@ -141,7 +141,7 @@ def _exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.model.explore import Bounds, explore, explore_results
 
     bounds = opts.get("bounds") or Bounds()
-    out = explore(rb, bounded_worlds(bounds.x_max, bounds.loadouts), bounds)
+    out = explore(rb, bounded_worlds(bounds.x_max, bounds.loadouts, rb), bounds)
     replay = "ruleproof explore" + (f" {opts['rulebook_arg']}" if opts.get("rulebook_arg") else "")
     stats = {"states": out.states, "traces": out.traces, "complete": out.complete, "depth": out.depth,
              "worlds": out.worlds}

@@ -198,18 +198,16 @@ def failure_text(result, rb, replay: str, lang: str = "en", width: int = 120) ->
              f"{t('rulebook', lang)}: {rb.path}",
              f"{t('clauses', lang)}: {', '.join(spec.clauses)}",
              t("scenario_fail", lang, id=spec.id, n=len(result.failures))]
-    highlight: tuple[int, ...] = ()
     for f in result.failures:
         lines.append(f"  ✗ {f.named(lang)}")
         if tuple(f.clauses) != tuple(spec.clauses):
             lines.append(f"      {t('clauses', lang)}: {', '.join(f.clauses)}")
         lines.append(f"      {t('plug_expected', lang)}: {f.wanted(lang)!r}")
         lines.append(f"      {t('plug_actual', lang)}: {f.shown(lang)!r}")
-        highlight += tuple(f.events)
     out = io.StringIO()
     con = Console(file=out, width=width, color_system=None, force_terminal=False, soft_wrap=False)
     print_trace(con, trace_to_json(result.trace), lang, title=t("plug_trace", lang, outcome=result.trace.outcome),
-                highlight=highlight)
+                highlight=result.departures)
     lines.append(out.getvalue().rstrip())
     lines.append(f"{t('replay', lang)}: {replay}")
     return "\n".join(lines)

@@ -83,5 +83,5 @@ def test_check_command_reports_the_violated_property(tmp_path, capsys):
     path = write_mutant("M4", tmp_path)
     assert main(["--lang", "en", "check", str(path), "--examples", "150", "--engines", "structure,hypothesis"]) == 1
     out = capsys.readouterr().out
-    assert "P540.3-action-marker" in out and "Counterexample: the highlighted events break the property" in out
+    assert "P540.3-action-marker" in out and "Counterexample: the highlighted events (▶) break the property" in out
     assert f"Command: ruleproof check {path} --engines hypothesis --examples 150" in out

@@ -214,3 +214,40 @@ def test_clause_ids_are_written_in_quotes(tmp_path) -> None:
     line = next(t for t in path.read_text("utf-8").splitlines() if t.startswith("clauses:"))
     assert line == 'clauses: ["512.7", "540.4.1/ex1", "540.3"]'
     assert load_scenario(path).spec.clauses == ["512.7", "540.4.1/ex1", "540.3"]
+
+
+def test_a_saved_ruling_keeps_only_what_the_violation_needs(tmp_path: Path, rb) -> None:
+    """Келе's ruling on M4 also scripts the orc's spite (a wound after the strike); the missing action
+    marker does not need it: the saved ruling drops the feature and its response, keeps the heal that
+    modifies the action, and still fails on the draft and passes on the rules."""
+    from ruleproof.generators.mutants import write_mutant
+    from ruleproof.model.scenario_write import save_trace_violation
+
+    draft = load_rulebook(write_mutant("M4", tmp_path))
+    events = run_scenario(load_scenario(ROOT / "rulings" / "540-kele-attacker.yaml"), draft).trace.events
+    world = events[0].state
+    assert {f.id for c in world.cards for f in c.features} == {"kele_heal", "orc_spite"}
+    saved = save_trace_violation(events, draft, tmp_path / "cx.yaml", property="P540.3-action-marker",
+                                 replay="test", engine="explore")
+    sc = load_scenario(saved)
+    assert {f.id for c in sc.spec.cards.values() for f in c.features} == {"kele_heal"}
+    assert [r.play for r in sc.spec.responses] == ["kele_heal"]
+    assert not run_scenario(sc, draft).passed and run_scenario(sc, rb).passed
+
+
+def test_shrinking_drops_a_bystander_card(tmp_path: Path) -> None:
+    """A card outside the action's roles, whose feature the run never plays, is not in the saved world."""
+    from ruleproof.generators.mutants import write_mutant
+    from dataclasses import replace
+
+    from ruleproof.model.menu import card
+    from ruleproof.model.scenario_write import shrink_world
+    from ruleproof.properties.catalogue import BY_ID
+
+    draft = load_rulebook(write_mutant("M4", tmp_path))
+    events = run_scenario(load_scenario(ROOT / "rulings" / "540-kele-attacker.yaml"), draft).trace.events
+    world = events[0].state
+    crowded = replace(world, cards=world.cards + (card("allyB"),))
+    w, dice, responses = shrink_world(draft, BY_ID["P540.3-action-marker"], crowded, [4], [
+        ("effect_triggers", "A", "kele_heal"), ("after_ability", "B", "orc_spite")])
+    assert [c.id for c in w.cards] == ["kele", "orc"] and responses == [("effect_triggers", "A", "kele_heal")]

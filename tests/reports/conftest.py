@@ -60,3 +60,9 @@ def m4_report(m4_check):
 @pytest.fixture(scope="session")
 def m1_report(mutants_dir):
     return report_from_check(run_check(write_mutant("M1", mutants_dir)), timestamp=FIXED)
+
+
+@pytest.fixture(scope="session")
+def m4_rulings_report(mutants_dir):
+    """The rulings M4 fails, each with its trace and the events where it departs from its expectations."""
+    return report_from_check(run_check(write_mutant("M4", mutants_dir), engines=("rulings",)), timestamp=FIXED)

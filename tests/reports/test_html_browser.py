@@ -1,11 +1,14 @@
 """The HTML report in a real browser: headless Chromium (Debian's ``chromium``; ``.ci/run`` installs
 it when missing) opens the report of the mutant M4, whose action-marker property a short Hypothesis
-run violates, takes a screenshot and dumps the rendered page; the test finds the violated property,
-the trace table with the offending event highlighted, the highlighted path in the phase graph, and
-Russian text rendered.  Skipped when Chromium is absent."""
+run violates (and the report of the rulings M4 fails), takes screenshots and dumps the rendered page;
+the tests find the violated property, the trace table with the offending event highlighted, the
+highlighted path in the phase graph and Russian text rendered; and, measured by the browser at
+1280×800, the findings above the fold with the offending event, no horizontal overflow, unique ids
+and no console message.  Skipped when Chromium is absent."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -17,6 +20,25 @@ from ruleproof.reports.writers import write_reports
 
 M4_PROP = "P540.3-action-marker"
 GRAPH_RED = (0xD6, 0x27, 0x28)  # the colour of a highlighted edge/box outline in the phase graph
+BAD = (0xC6, 0x28, 0x28)  # --bad: a finding's left border, its verdict and its offending event
+SCREEN = (1280, 800)
+
+#: injected into a copy of the page (the report itself has no script): what the browser laid out
+PROBE = """<script>
+(function () {
+  var box = function (sel) { var e = document.querySelector(sel); return e ? e.getBoundingClientRect() : null; };
+  var d = document.documentElement, over = [];
+  document.querySelectorAll("table.rp-trace").forEach(function (tb) {
+    var card = tb.closest("article").getBoundingClientRect(), r = tb.getBoundingClientRect();
+    if (r.right > card.right + 1) over.push(tb.closest("article").id);
+  });
+  var f = box("#findings"), o = box(".rp-offending-line");
+  document.body.setAttribute("data-probe", JSON.stringify({
+    findings_top: f ? f.top : null, offending_bottom: o ? o.bottom : null,
+    scroll_width: d.scrollWidth, width: window.innerWidth, height: window.innerHeight, overflowing: over,
+    ids: [].map.call(document.querySelectorAll("[id]"), function (e) { return e.id; })}));
+})();
+</script></body>"""
 
 
 def _chromium(tmp_path: Path, page: Path, *args: str) -> subprocess.CompletedProcess:
@@ -34,6 +56,59 @@ def page(m4_report, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("html")
     write_reports(m4_report, out, "html", "ru")
     return out / "report.html"
+
+
+@pytest.fixture(scope="module")
+def rulings_page(m4_rulings_report, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("html-rulings")
+    assert m4_rulings_report.findings and all(f.highlight for f in m4_rulings_report.findings)
+    write_reports(m4_rulings_report, out, "html", "ru")
+    return out / "report.html"
+
+
+def _probe(tmp_path: Path, page: Path) -> tuple[dict, str]:
+    copy = tmp_path / "probe.html"
+    copy.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE), encoding="utf-8")
+    proc = _chromium(tmp_path, copy, f"--window-size={SCREEN[0]},{SCREEN[1]}", "--enable-logging=stderr", "--v=0",
+                     "--dump-dom")
+    found = re.search(r'data-probe="([^"]*)"', proc.stdout)
+    assert found, proc.stderr[-2000:]
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&")), proc.stderr
+
+
+@pytest.mark.parametrize("which", ["page", "rulings_page"])
+def test_findings_first_and_nothing_overflows(which, request, tmp_path):
+    """At 1280×800 the first screen shows the findings and the first offending event; the page
+    does not scroll sideways, no trace table leaves its card, ids are unique, the console is quiet."""
+    probe, log = _probe(tmp_path, request.getfixturevalue(which))
+    assert probe["width"] == SCREEN[0]
+    assert probe["findings_top"] < probe["height"] * 0.4, probe
+    assert 0 < probe["offending_bottom"] <= probe["height"], probe  # the ▶ line is above the fold
+    assert probe["scroll_width"] <= probe["width"], probe
+    assert probe["overflowing"] == [], probe
+    ids = probe["ids"]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    assert ":CONSOLE" not in log, [line for line in log.splitlines() if ":CONSOLE" in line]
+
+
+def test_first_screen_shows_the_finding(rulings_page, tmp_path):
+    """A Russian screenshot of the first screen: the finding's card (its red left border, from the
+    findings heading down) and its offending event marked ▶ in the trace further down."""
+    Image = pytest.importorskip("PIL.Image")
+    import numpy as np
+
+    shot = tmp_path / "first.png"
+    proc = _chromium(tmp_path, rulings_page, f"--window-size={SCREEN[0]},{SCREEN[1]}", f"--screenshot={shot}")
+    assert shot.is_file(), proc.stderr[-2000:]
+    px = np.asarray(Image.open(shot).convert("RGB")).astype(int)
+    assert px.shape == (SCREEN[1], SCREEN[0], 3)
+    bad = (np.abs(px - np.array(BAD)).max(axis=2) <= 12)
+    columns = bad.sum(axis=0)
+    assert columns.max() > 250, "no finding card (its red border) on the first screen"
+    html = rulings_page.read_text(encoding="utf-8")
+    first = re.search(r'<article class="rp-finding" id="finding-1".*?</article>', html, re.S).group(0)
+    assert re.search(r'<dd class="rp-offending-line">▶ \d+ · ', first)
+    assert re.search(r'<tr class="rp-offending" data-seq="\d+"[^>]*><td>▶ \d+</td>', first)
 
 
 def test_rendered_dom_has_the_key_elements(page, m4_report, tmp_path):

@@ -53,7 +53,7 @@ def test_mutant_property_violation_in_every_format(m4_report, tmp_path):
     assert f"{M4_PROP}.itf.json" in {p.name for p in paths}
     md = (tmp_path / "report.md").read_text("utf-8")
     assert f"### ✗ {M4_PROP} — violated" in md
-    assert "**Counterexample: the highlighted events break the property**" in md
+    assert "**Counterexample: the highlighted events (▶) break the property**" in md
     offending = [ln for ln in md.splitlines() if ln.startswith("| **▶ ")]
     assert [int(re.search(r"▶ (\d+)", ln).group(1)) for ln in offending] == list(f.highlight)
     assert "> **540.3** — When applied to an action" in md  # the clause quoted (ruleproof's summary)
@@ -339,11 +339,11 @@ def test_terminal_writer(m4_report, capsys):
     from ruleproof.reports.terminal import render
 
     text = render(m4_report, "en", make_clause_text())
-    assert "Counterexample: the highlighted events break the property" in text
+    assert "Counterexample: the highlighted events (▶) break the property" in text
     assert "State changes" in text and "initial state" in text and M4_PROP in text
     assert "1 of 11 checks violated; findings: 1." in text and "Exit code: 1" in text
     ru = render(m4_report, "ru", make_clause_text())
-    assert "Контрпример: выделенные события нарушают свойство" in ru and "Код выхода: 1" in ru
+    assert "Контрпример: выделенные события (▶) нарушают свойство" in ru and "Код выхода: 1" in ru
     assert write_reports(m4_report, "unused", "term", "en", console=Console(width=120)) == []
     assert "Summary" in capsys.readouterr().out
 

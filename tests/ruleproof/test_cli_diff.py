@@ -60,9 +60,34 @@ def test_the_assault_trigger_widened_to_the_return_strike_is_caught_by_every_eng
 
 
 def test_a_harmless_rewording_changes_nothing(diffs):
+    """Wording only: the engines run on the base for both (the draft plays every game as the base does,
+    by construction), the consistency claims on each (they read the cites), and no game is searched."""
     d = diffs["reworded"]
     assert d.structure == [] and d.verdicts == [] and d.rulings == [] and d.conflicts == []
-    assert d.difference is None and not d.changed
+    assert d.difference is None and not d.changed and d.same_behaviour
+    assert set(d.timings) == {"conformance/base", "rulings/base", "exhaustive/base", "consistency/base",
+                              "consistency/draft"}
+    assert all(base == draft for base, draft in d.sides.values())
+    assert not diffs["marker-only-when-paid"].same_behaviour and "difference" in diffs["marker-only-when-paid"].timings
+
+
+def test_a_change_that_plays_differently_is_not_wording(base, edited_copy):
+    """A step's name is wording; an operation's guard is not (the smallest game is searched then)."""
+    path = DRAFTS / "reworded.yaml"
+
+    def rename(data):
+        data["steps"]["dice"]["name"] = {"ru": "Бросок", "en": "The roll"}
+
+    def reguard(data):
+        for op in data["steps"]["payment"]["operations"]:
+            if op["op"] == "give_action_marker":
+                op["when"] = "not resource_modified"  # M4
+
+    bounds = Bounds(x_max=0, loadouts=("none",))
+    renamed = diff_rulebooks(base, load_rulebook(edited_copy(path, rename)), ("rulings",), bounds=bounds)
+    assert renamed.same_behaviour and renamed.difference is None
+    guarded = diff_rulebooks(base, load_rulebook(edited_copy(path, reguard)), ("rulings",), bounds=bounds)
+    assert not guarded.same_behaviour and guarded.rulings
 
 
 def test_a_draft_that_breaks_a_property(diffs):
@@ -219,7 +244,7 @@ def test_diff_tells_each_task_as_it_finishes(jobs):
     from ruleproof.model.explore import Bounds
 
     seen = []
-    diff_rulebooks(load_rulebook(), load_rulebook(), ("rulings", "exhaustive"),
+    diff_rulebooks(load_rulebook(), load_rulebook(DRAFTS / "marker-only-when-paid.yaml"), ("rulings", "exhaustive"),
                    Bounds(x_max=0, die=(1, 2), loadouts=("none",)), jobs=jobs,
                    progress=lambda name, done, total: seen.append((name, done, total)))
     assert sorted(n for n, _, _ in seen) == ["difference", "exhaustive/base", "exhaustive/draft",

@@ -31,11 +31,15 @@ OUTCOMES = {"completed", "deadlock", "step_limit", "out_of_choices"}
 def allowed() -> set[str]:
     """Every identifier a Russian reader meets as the user typed it or as the YAML spells it."""
     from ruleproof.generators.bounded import DEFENDERS, LOADOUTS
-    from ruleproof.model.menu import OPTIONS
+    from ruleproof.model.menu import KINDS, OPTIONS, X_NAMES, resource_modifier, x_var
+    from ruleproof.reports.trace import flatten_state
 
     out = _identifiers(build_parser("ru")) | NAMES | OUTCOMES | {"not", "op", "spacer", "bmc", "damage", "heal"}
     out |= {o.feature.id for o in OPTIONS} | {f.id for a, b in LOADOUTS.values() for f in (*a, *b)}
     out |= {f.id for fs in DEFENDERS.values() for f in fs}
+    out |= {resource_modifier(c, "once", 1).id for c in ("src", "def")} | {"tgt_guard"}  # the Z3 menu's own
+    out |= {x_var(k).name for k in X_NAMES} | set(KINDS)
+    out |= {f"{c}_f{i}" for c in ("src", "tgt", "def", "allyA", "allyB") for i in range(8)}  # Hypothesis' features
     out |= set(OPERATIONS) | set(FEATURE_KINDS) | set(GUARDS) | set(STEP_KINDS) | set(TABLES) | set(X_KINDS)
     out |= set(STRENGTHS) | set(ROLES) | {p.id for p in PROPERTIES}
     for rb in (load_rulebook(BASE), load_rulebook(DRAFT)):
@@ -49,6 +53,8 @@ def allowed() -> set[str]:
                 out |= {f.id for f in card.features} | set(card.resources)
             for e in run_scenario(sc, rb).trace.events:
                 out |= set(e.values) | {e.op}
+                for path, value in flatten_state(e.state).items():  # the state-change column's paths and words
+                    out |= {str(p) for p in path} | ({value} if isinstance(value, str) else set())
     return out
 
 
@@ -69,7 +75,7 @@ def _latin(text: str, allowed: set[str]) -> Counter:
                 or re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:]+Z", tok)  # a timestamp
                 or "/" in tok or re.search(r"\.(yaml|yml|txt|md|json|html|svg|png|xml)(:\d+)*$", tok)  # files
                 or re.fullmatch(r"(cards|action|x|then\[\d+\])\.[\w.\[\]]+", tok)  # expectation paths
-                or all(_known(p, allowed) for p in tok.split(":"))):  # data such as kele:close:1
+                or all(_known(p, allowed) for p in re.split(r"[:.]", tok))):  # kele:close:1, src.uses.act
             continue
         found[tok] += 1
     return found
@@ -83,6 +89,10 @@ JOBS = {
     "prove": ["prove", "--only", "P512.7-payment"],
     "explore": ["explore", "--only", "P512.7-payment"],
     "diff": ["diff", str(BASE), str(DRAFT), "--engines", "rulings,exhaustive", "--no-cache", "--jobs", "1"],
+    # the engines' own counterexamples: world, trace with its state changes, replay
+    "prove-failing": ["prove", str(DRAFT), "--only", "P540.3-action-marker"],
+    "explore-failing": ["explore", str(DRAFT), "--only", "P540.3-action-marker"],
+    "check-failing": ["check", str(DRAFT), "--engines", "structure,hypothesis,z3", "--examples", "40"],
 }
 
 

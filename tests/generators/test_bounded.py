@@ -1,0 +1,53 @@
+"""The exhaustive pass's worlds follow the rulebook under test: a window or a trigger row that a draft
+widens gets a loadout in which the attacker's side, the opponent and a defender each hold the widened
+kind, so the widening is played in every role; the bundled rulebook gets none (its worlds, and so its
+time, are those of the fixed loadouts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruleproof.generators.bounded import LOADOUTS, bounded_worlds, widened_loadouts, widenings
+from ruleproof.model.explore import Bounds, explore
+from ruleproof.model.rulebook import load_rulebook
+
+ROOT = Path(__file__).resolve().parents[2]
+ASSAULT = ROOT / "rulebooks" / "drafts" / "assault-on-return-strike.yaml"
+
+
+def test_the_bundled_rulebook_widens_nothing():
+    rb = load_rulebook()
+    assert widenings(rb) == () and widened_loadouts(rb) == {}
+    assert [w.name for w in bounded_worlds(1, None, rb)] == [w.name for w in bounded_worlds(1)]
+
+
+def test_a_changed_trigger_row_gives_every_role_the_word():
+    rb = load_rulebook(ASSAULT)  # trigger_words.assault: [attack, return_strike]
+    assert widenings(rb) == (("effect_triggers", "effect_trigger", "assault"),
+                             ("effect_triggers", "resource_modification", "assault"))
+    (name, (a, b, d)), = widened_loadouts(rb).items()
+    assert name == "widened-effect_triggers" and name not in LOADOUTS
+    for side in (a, b, d):
+        assert sorted((f.kind, f.trigger) for f in side) == [("effect_trigger", "assault"),
+                                                              ("resource_modification", "assault")]
+    worlds = [w for w in bounded_worlds(1, None, rb) if w.name.endswith(name)]
+    assert any(w.state.action.defender for w in worlds)
+    assert {f.id for w in worlds for c in w.state.cards if c.id == "def" for f in c.features} == {f.id for f in d}
+
+
+def test_a_widened_window_is_played_by_each_side(edited_copy):
+    """A draft whose blocking window also admits a sudden action: the fixed loadouts hold sudden
+    actions only on the opponent's side; the widened loadout has the attacker's side play one there."""
+    def widen(data):
+        for op in data["steps"]["blocking"]["operations"]:
+            if op.get("op") == "window":
+                op["allows"] = [*op["allows"], "sudden_action"]
+
+    rb = load_rulebook(edited_copy(ROOT / "rulebooks" / "berserk-rp-4.1-2.yaml", widen))
+    assert widenings(rb) == (("blocking", "sudden_action", ""),)
+    assert not any(f.kind == "sudden_action" for a, _ in LOADOUTS.values() for f in a)
+    worlds = [w for w in bounded_worlds(0, None, rb) if w.name.endswith("widened-blocking")]
+    src = {f.id: f.kind for w in worlds for c in w.state.cards if c.id == "src" for f in c.features}
+    assert src == {"wa_sudden_action": "sudden_action"}
+    out = explore(rb, worlds, Bounds(x_max=0))
+    assert out.complete and out.responses[("blocking", "sudden_action")] > 0
