@@ -3,9 +3,12 @@ exit code outside 0-3, no hang, no payload executed.  Locally: ``tests/fuzz/fuzz
 
 from __future__ import annotations
 
+import pytest
+
 import fuzzer
 
 
+@pytest.mark.slow
 def test_500_broken_inputs_are_refused_or_run_never_crash():
     out = fuzzer.run(500, seed=0)
     assert out.inputs == 500

@@ -72,6 +72,7 @@ def test_public_mutant_fails_with_a_shrunk_trace(mid, pid):
     assert any(c.split("/")[0] in f.message["en"] for c in f.clauses)
 
 
+@pytest.mark.slow
 def test_same_seed_same_counterexample():
     rb = load_rulebook_text(mutant_yaml("M8"), "M8.yaml")
     a = hypothesis_pass(rb, examples=200, cache_dir=None, shrinks=30, only=frozenset({PUBLIC["M8"]}), seed=3)
@@ -79,6 +80,7 @@ def test_same_seed_same_counterexample():
     assert a.results[0].findings[0].trace == b.results[0].findings[0].trace
 
 
+@pytest.mark.slow
 def test_check_command_reports_the_violated_property(tmp_path, capsys):
     path = write_mutant("M4", tmp_path)
     assert main(["--lang", "en", "check", str(path), "--examples", "150", "--engines", "structure,hypothesis"]) == 1

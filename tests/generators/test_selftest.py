@@ -39,12 +39,14 @@ def full():
     return selftest(examples=0, random_plays=15, prove=False)
 
 
+@pytest.mark.slow
 def test_full_selftest_kill_rate_and_every_property_bites(full):
     assert len(full.results) > 200 and full.kill_rate >= 0.95, full.kill_rate
     kills = full.property_kills()
     assert all(kills.values()), [p for p, k in kills.items() if not k]
 
 
+@pytest.mark.slow
 def test_every_draft_names_the_clauses_it_breaks(full):
     assert all(r.clauses for r in full.results), [r.id for r in full.results if not r.clauses]
     by_id = {r.id: r for r in full.results}
@@ -52,11 +54,13 @@ def test_every_draft_names_the_clauses_it_breaks(full):
     assert {"512.6.1/b3", "512.6.4/b1"} <= set(by_id["skip:blocking"].clauses)  # the step and its window
 
 
+@pytest.mark.slow
 def test_clause_claims_kill_drafts_too(full):
     by_id = {r.id: r for r in full.results}
     assert "C512.6.4-blocking-before-effect" in by_id["skip:blocking"].killed_by
 
 
+@pytest.mark.slow
 def test_breakage_from_the_full_selftest(full):
     """Coverage by failure: a unit is as well covered as the weakest draft that breaks it."""
     rows = {r.clause: r for r in breakage(full.results)}
@@ -78,6 +82,7 @@ def test_selftest_command_json(capsys):
     assert rc == 1  # properties that killed nothing in so small a sample are reported
 
 
+@pytest.mark.slow
 def test_clauses_broken_command(monkeypatch, capsys):
     """`ruleproof clauses --broken` runs the self-test with a property search on every draft no
     property caught, and prints each unit's weakest case (both formats, both languages)."""

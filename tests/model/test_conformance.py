@@ -37,6 +37,7 @@ _MUTANTS = list(drafts())
 _CHUNKS = 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(_CHUNKS))
 def test_every_selftest_mutant_agrees(chunk):
     """Every selftest draft (M1–M8, the named mutants, every operator's drafts): no disagreement, but
@@ -58,6 +59,7 @@ def test_there_are_mutants_to_check():
 _VARIANTS = list(parameter_drafts())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(2))
 def test_every_non_default_use_of_every_word_agrees(chunk):
     """Parameters only drafts use (reads: current, include/exempt_modified false, the other player

@@ -176,6 +176,7 @@ def _naive(monitor, events):
     return None
 
 
+@pytest.mark.slow
 def test_the_tracker_agrees_with_a_plain_run_of_each_monitor(scenarios):
     """The tracker asks an update only where an event's facts let it change its variable, a bad
     condition only where what it reads changed (or the run ends), and may be fed a run in pieces:

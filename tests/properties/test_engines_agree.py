@@ -49,6 +49,7 @@ def _edge(d):
     # leave the step out (512.6.1)
     (_edge, {"P512.6.2-attacks-roll", "P512.6.1-steps-happen"}),
 ], ids=["window", "window-resource-modified", "operation", "edge"])
+@pytest.mark.slow
 def test_three_engines_agree_on_a_guarded_draft(edit, broken):
     rb = _draft(edit)
     z3_out = prove(rb, jobs=2)

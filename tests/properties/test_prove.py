@@ -62,6 +62,7 @@ def test_a_tiny_timeout_is_unknown_never_proved():
     assert v.verdict != "proved"
 
 
+@pytest.mark.slow
 def test_an_engine_exception_is_unknown(monkeypatch):
     def boom(self, *a, **k):
         raise z3.Z3Exception("canceled")

@@ -42,6 +42,7 @@ def test_there_is_one_draft_of_each_kind(diffs):
             "assault-on-return-strike"} <= set(diffs)
 
 
+@pytest.mark.slow
 def test_the_assault_trigger_widened_to_the_return_strike_is_caught_by_every_engine(base):
     """Issue 22's draft: «при нападении» carried to the return strike (against 540.4.1).  ``diff`` with its
     defaults — every engine, the explorer's default bounds, a worker per core — reports the property
@@ -135,6 +136,7 @@ def test_magnitude_modifiers_first_brings_conflicts(diffs):
     assert {cid for c in d.conflicts for cid in c.clauses} & {"542.4/b2", "542.5/b2", "512.6.3/b4"}
 
 
+@pytest.mark.slow
 def test_the_bundled_rulebook_against_itself(base):
     assert structural_diff(base, base) == []
     d = diff_rulebooks(base, base, bounds=Bounds(x_max=0, loadouts=("none",)))

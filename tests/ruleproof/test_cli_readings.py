@@ -3,6 +3,8 @@ naming the readings each ruling depends on."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import re
 
@@ -28,6 +30,7 @@ def test_a_material_reading_names_the_property_and_the_smallest_differing_game(c
     assert doc["depends"] == {"P512.6-active-player-first": ["R-non-active-first-late"]}
 
 
+@pytest.mark.slow
 def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys):
     """The strike table's row 4 with a return strike: the games part (the return strike is there), but
     Z3 proves every property under both readings, every ruling and the clause consistency come out
