@@ -26,7 +26,7 @@ from .schema import FORMAT, OperationSpec, RulebookSpec
 from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, parse_guard
 from .yaml_source import LocMap, load_yaml, load_yaml_text
 
-__all__ = ["Rulebook", "Citation", "load_rulebook", "load_rulebook_text", "bundled_rulebook_path",
+__all__ = ["Rulebook", "Citation", "load_rulebook", "load_rulebook_text", "bundled_rulebook_path", "describe_location",
            "BUNDLED", "from_pydantic", "check_clause_ids", "validate_data"]
 
 BUNDLED = "berserk-rp-4.1-2.yaml"
@@ -160,7 +160,8 @@ def _model_at(root: type, loc: tuple) -> type | None:
     return current if isinstance(current, type) else None
 
 
-def _describe(loc: tuple):
+def describe_location(loc: tuple):
+    """A place in a YAML document for a reader: ``steps → dice → operations[2]``, or «the top level»."""
     out = ""
     for part in loc:
         out += f"[{part + 1}]" if isinstance(part, int) else (f" → {part}" if out else str(part))
@@ -172,13 +173,13 @@ def from_pydantic(exc: ValidationError, locs: LocMap, root: type) -> RuleproofEr
     err = exc.errors()[0]
     loc = tuple(err["loc"])
     if err["type"] == "missing":
-        return RuleproofError("RP111", locs.at(loc[:-1]), key=loc[-1], field=_describe(loc[:-1]))
+        return RuleproofError("RP111", locs.at(loc[:-1]), key=loc[-1], field=describe_location(loc[:-1]))
     if err["type"] == "extra_forbidden":
         model = _model_at(root, loc[:-1])
         allowed = ", ".join(model.model_fields) if model is not None and hasattr(model, "model_fields") else "—"
-        return RuleproofError("RP112", locs.at(loc), key=loc[-1], field=_describe(loc[:-1]), allowed=allowed)
+        return RuleproofError("RP112", locs.at(loc), key=loc[-1], field=describe_location(loc[:-1]), allowed=allowed)
     problem = err["msg"]
-    return RuleproofError("RP110", locs.at(loc), field=_describe(loc), problem=problem,
+    return RuleproofError("RP110", locs.at(loc), field=describe_location(loc), problem=problem,
                           problem_ru=_RU.get(err["type"], problem))
 
 

@@ -57,11 +57,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ruleproof.errors import Localized, RuleproofError, suggest
+from ruleproof.i18n import word
 
 from .clauses import ClauseIndex, default_index
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, X_SOURCES, Effect, Feature
 from .interpreter import ScriptedChoices, Trace, run
-from .rulebook import Rulebook, _describe, check_clause_ids, from_pydantic
+from .rulebook import Rulebook, check_clause_ids, describe_location, from_pydantic
 from .schema import Text, Word
 from .state import Action, Card, State, XVar
 from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, X_KINDS
@@ -359,7 +360,7 @@ def load_scenario(path: str | Path, index: ClauseIndex | None = None) -> Scenari
                              fix=Localized("перенесите этот expect: в варианты, к которым он относится (или уберите cases:)",
                                            "move this expect: into the cases it belongs to (or drop cases:)"))
     if not spec.cases and spec.expect is None:
-        raise RuleproofError("RP111", locs.at(()), key="expect", field=_describe(()))
+        raise RuleproofError("RP111", locs.at(()), key="expect", field=describe_location(()))
     seen: set[str] = set()
     for i, c in enumerate(spec.cases):
         if c.id in seen:
@@ -548,7 +549,7 @@ class _Word(str):
 def _ru(v: Any) -> Any:
     """A value as a Russian reader sees it: true/false as да/нет (inside lists too)."""
     if isinstance(v, bool):
-        return _Word("да" if v else "нет")
+        return _Word(word(v, "ru"))
     if isinstance(v, (list, tuple)):
         return type(v)(_ru(i) for i in v) if isinstance(v, list) else tuple(_ru(i) for i in v)
     return v

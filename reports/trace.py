@@ -28,7 +28,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ruleproof.i18n import t
+from ruleproof.i18n import t, word
 
 __all__ = ["print_trace", "format_values", "format_diff", "trace_to_json", "flatten_state", "state_diff",
            "apply_diff", "states_from_trace", "visible_events", "is_initial", "event_cells", "offending_line", "print_offending", "MARK"]
@@ -39,13 +39,6 @@ MARK = "▶"
 #: card fields that hold (name, number) pairs: shown and diffed as maps
 _PAIR_MAPS = ("printed", "modifiers", "resources", "uses")
 _MISSING = object()
-
-
-def _word(v, lang: str) -> str:
-    """A plain value as text: true/false as да/нет in Russian."""
-    if isinstance(v, bool) and lang == "ru":
-        return "да" if v else "нет"
-    return str(v)
 
 
 def format_values(values: dict, lang: str = "en") -> str:
@@ -60,7 +53,7 @@ def format_values(values: dict, lang: str = "en") -> str:
             continue
         if isinstance(v, (tuple, list)):
             v = ", ".join(":".join(map(str, i)) if isinstance(i, (tuple, list)) else str(i) for i in v)
-        parts.append(f"{k}={_word(v, lang)}")
+        parts.append(f"{k}={word(v, lang)}")
     return "; ".join(parts)
 
 
@@ -71,7 +64,7 @@ def _show(v, lang: str = "en") -> str:
         return "[" + ", ".join(":".join(map(str, i)) if isinstance(i, (tuple, list)) else str(i) for i in v) + "]"
     if isinstance(v, dict):
         return "{}" if not v else str(v)
-    return _word(v, lang)
+    return word(v, lang)
 
 
 def format_diff(diff: list[dict], limit: int | None = None, lang: str = "en") -> str:

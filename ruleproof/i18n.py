@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-__all__ = ["t", "default_lang", "answers_text", "LANGS"]
+__all__ = ["t", "default_lang", "answers_text", "word", "LANGS"]
 
 LANGS = ("ru", "en")
 
@@ -437,6 +437,17 @@ _LABELS: dict[str, tuple[str, str]] = {
     "diff_nothing_to_save": ("Проект не нарушает новых свойств: сохранять как разъяснение нечего.",
                              "The draft breaks no new property: there is no counterexample to save."),
 }
+
+
+def word(v: object, lang: str = "en") -> str:
+    """A plain value as a reader's word: true/false as да/нет in Russian (the one place that says so).
+
+    >>> word(True, "ru"), word(False, "en"), word(3, "ru")
+    ('да', 'False', '3')
+    """
+    if isinstance(v, bool) and lang == "ru":
+        return "да" if v else "нет"
+    return str(v)
 
 
 def t(key: str, lang: str = "en", **params: object) -> str:
