@@ -238,11 +238,12 @@ def _by_proof(rb, jobs: int) -> tuple[list[str], list[str], list[str]]:
     from ruleproof.properties.prove import prove
 
     out = prove(rb, jobs=jobs)
+    # a violation the interpreter does not replay settles nothing, nor a proof whose witness search was left open
     confirmed = {v.pid for v in out.verdicts if v.verdict == "violated" and v.counterexample is not None
-                 and v.counterexample.reproduced}  # a violation the interpreter does not replay settles nothing
+                 and v.counterexample.reproduced}
+    settled = confirmed | {v.pid for v in out.verdicts if v.verdict == "proved" and v.vacuous is not None}
     return ([v.pid for v in out.verdicts if v.pid in confirmed],
-            [v.pid for v in out.verdicts if v.pid not in confirmed and v.verdict != "proved"
-             or (v.verdict == "proved" and v.vacuous is None)],  # a witness search left open settles nothing
+            [v.pid for v in out.verdicts if v.pid not in settled],
             [v.pid for v in out.verdicts if v.verdict == "proved" and v.vacuous])
 
 
