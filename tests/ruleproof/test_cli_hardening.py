@@ -155,7 +155,11 @@ def _interrupt(argv: list[str], after: float, cwd: Path) -> tuple[int, str, floa
     # its own process group: on a timeout the workers it forked are killed with it (they would hold
     # the pipes open, and the test would hang instead of failing)
     p = subprocess.Popen([str(exe), "--lang", "en", *argv], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, start_new_session=True)
+                         text=True, start_new_session=True,
+                         # a job started in the background by a non-interactive shell inherits SIGINT
+                         # ignored, and Python then installs no KeyboardInterrupt handler: give the
+                         # command the default disposition a user's terminal gives it
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(after)
     sent = time.monotonic()
     p.send_signal(signal.SIGINT)  # to the command only, not to its workers: it must stop them itself

@@ -59,8 +59,9 @@ def allowed() -> set[str]:
 
 
 def _known(part: str, allowed: set[str]) -> bool:
-    """An identifier, a number, or a piece of an identifier a table cell folded over two lines."""
-    return part in allowed or part.isdigit() or any(
+    """An identifier, a number (signed too: a modifier's «b_serk:-1»), or a piece of an identifier a
+    table cell folded over two lines."""
+    return part in allowed or re.fullmatch(r"[+-]?\d+", part) is not None or any(
         len(part) < len(a) and (a.startswith(part) or a.endswith(part)) for a in allowed)
 
 
@@ -113,4 +114,5 @@ def test_the_job_speaks_russian(job, allowed, capsys, monkeypatch):
 
 def test_the_detector_finds_english_prose(allowed):
     assert _latin("пройдено: 15828 runs, 119080 states", allowed) == Counter({"runs": 1, "states": 1})
-    assert not _latin("окно reroll допускает +die_trigger; P512.7-payment; kele:close:1", allowed)
+    assert not _latin("окно reroll допускает +die_trigger; P512.7-payment; kele:close:1; b_serk:-1", allowed)
+    assert _latin("b_serk:minus", allowed) == Counter({"b_serk:minus": 1})
