@@ -120,7 +120,8 @@ def actions(draw, has_defender: bool, crystals: int = 3) -> Action:
             xs.append(x_var("magnitude_chosen", chosen=draw(st.integers(0, 3))))
         elif k in ("magnitude_computed", "implicit") and kind not in ATTACKS:
             compute = draw(st.sampled_from([("wounds", "source", ""), ("property", "target", "movement"),
-                                            ("resource", "source", "crystal"), ("wounds", "target", "")]))
+                                            ("resource", "source", "crystal"), ("wounds", "target", ""),
+                                            ("count", "source", "open"), ("count", "target", "wounded")]))
             xs.append(x_var(k, compute=compute))
     magnitude_x = any(x.name == X_NAMES["magnitude_chosen"] for x in xs)
     effect = draw(st.sampled_from(["damage", "heal"])) if kind not in ATTACKS else "damage"

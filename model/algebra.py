@@ -287,11 +287,14 @@ class Concrete:
 
     def x_read(self, x, reads: str) -> Test:
         """The value an X's ``compute`` reads (542.6: ``printed`` or ``current`` card values)."""
+        from .features import counts
         from .fields import resolve
 
         def read(s, xv):
             what, who, prop = xv.compute
             card = s.card(resolve(s, who, xv.owner or s.action.source))
+            if what == "count":  # «число ваших открытых существ»: the cards of that card's controller
+                return sum(1 for other in s.cards if other.controller == card.controller and counts(other, prop))
             if what == "wounds":
                 return card.wounds
             if what == "resource":

@@ -16,7 +16,10 @@ A feature is one of:
   «Может … X раз за ход», with ``limit`` for 540.3.1 «после i-го … не закрывается»).
 
 An ``x`` is ``[what, card, property]``: ``[property, source, movement]`` reads a card property
-(printed or current, as the rulebook says: 542.6), ``[wounds, self, ""]`` a card's wounds.
+(printed or current, as the rulebook says: 542.6), ``[wounds, self, ""]`` a card's wounds,
+``[resource, self, crystal]`` what it has of a resource, ``[count, self, open]`` counts the cards in
+the active zone of that card's controller that are open (``closed``, ``wounded``, ``any``: see
+:data:`COUNTS`) — «число ваших открытых существ».
 
 >>> f = Feature("serk_guard", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2))
 >>> f.kind, f.amount
@@ -28,7 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from .hashing import cached_hash
 
-__all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "CARD_FEATURE_KEYS", "EFFECTS", "X_SOURCES", "CONDITIONS"]
+__all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "CARD_FEATURE_KEYS", "EFFECTS", "X_SOURCES", "COUNTS", "CONDITIONS",
+           "counts"]
 
 #: features that are not played in a window
 CARD_FEATURE_KINDS = ("static_modifier", "resource_modifier")
@@ -39,7 +43,9 @@ CARD_FEATURE_KEYS = {"static_modifier": ("applies_to",), "resource_modifier": ("
 #: property (``prop``, ``amount``), and the sudden changes judges rule on — close the card, take away
 #: ``amount`` of its resource ``prop``, take away ``amount`` of its action markers (510.4, an assumption)
 EFFECTS = ("heal", "wound", "leave_zone", "add_modifier", "close", "lose_resource", "lose_markers")
-X_SOURCES = ("property", "wounds", "resource")
+X_SOURCES = ("property", "wounds", "resource", "count")
+#: which cards an X of source ``count`` counts (of one controller's cards in the active zone)
+COUNTS = ("open", "closed", "wounded", "any")
 CONDITIONS = ("source_at_least",)
 
 
@@ -77,3 +83,18 @@ class Feature:
     # marker (540.3 «если иного не указано в тексте особенности»)
     action_marker: bool = True
     on_die: tuple[int, ...] = ()  # die_trigger: the die values it fires on (512.6.2/b2)
+
+
+def counts(card, which: str) -> bool:
+    """``card`` is one that an X ``[count, …, which]`` counts: in the active zone and ``which`` (a
+    word of :data:`COUNTS`).  The cards of a scenario are creatures; their state is what the X reads
+    when it is fixed (542.4/b2: «исходя из игровой ситуации»), so a card closed by a sudden action
+    before that is not counted as open.
+
+    >>> from ruleproof.model.state import Card
+    >>> counts(Card("wolf", "Волк", "A"), "open"), counts(Card("bear", "Медведь", "A", closed=True), "open")
+    (True, False)
+    """
+    if not card.in_active_zone:
+        return False
+    return {"open": not card.closed, "closed": card.closed, "wounded": card.wounds > 0, "any": True}[which]

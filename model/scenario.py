@@ -60,7 +60,7 @@ from ruleproof.errors import Localized, RuleproofError, suggest
 from ruleproof.i18n import word
 
 from .clauses import ClauseIndex, default_index
-from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, X_SOURCES, Effect, Feature
+from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, COUNTS, X_SOURCES, Effect, Feature
 from .interpreter import ScriptedChoices, Trace, run
 from .rulebook import Rulebook, check_clause_ids, describe_location, from_pydantic
 from .schema import Text, Word
@@ -509,6 +509,15 @@ def _x_source(sc: Scenario, spec, path: tuple, card_ref) -> None:
         raise RuleproofError("RP150", sc.where(path), problem=f"unknown X source '{spec[0]}'",
                              fix="use one of: " + ", ".join(X_SOURCES))
     card_ref(spec[1], path, ("self", "source", "target", "defender"))
+    if spec[0] == "count" and spec[2] not in COUNTS:
+        near = suggest(spec[2], COUNTS)
+        raise RuleproofError("RP150", sc.where(path + (2,)),
+                             problem=Localized(f"X вида count не знает, какие карты считать: '{spec[2]}'",
+                                               f"an X of source count does not know which cards to count: '{spec[2]}'"),
+                             fix=Localized(f"напишите одно из: {', '.join(COUNTS)}{near.ru} — например "
+                                           "[count, self, open]: «число ваших открытых существ»",
+                                           f"write one of: {', '.join(COUNTS)}{near.en} — e.g. "
+                                           "[count, self, open]: «the number of your open creatures»"))
 
 
 # --- running and judging ----------------------------------------------------------------------------

@@ -49,6 +49,8 @@ KILLS: dict[str, list[str]] = {
     "targets-x-computed": ["M2", "no-declaration-fix-targets"],
     "chosen-magnitude": ["chosen-magnitude-at-calculation"],
     "computed-magnitude": ["M3", "computed-x-at-declaration"],
+    "x-counts-cards/three-open": ["computed-x-at-declaration", "no-effect"],
+    "x-counts-cards/one-closed-before-counting": ["computed-x-at-declaration", "no-effect"],
     "dice-modifier-x": ["dice-x-reads-current", "no-dice-modifiers"],
     "magnitude-modifier-x": ["magnitude-modifier-x-before-window"],
     "magnitude-modifier-x-printed": ["magnitude-modifier-x-reads-current"],

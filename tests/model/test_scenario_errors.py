@@ -135,6 +135,16 @@ def test_x_without_a_way_to_determine_it(write_scenario, capsys):
     bad(write_scenario(edit), capsys, "RP150", "exactly one of 'chosen' and 'compute'")
 
 
+def test_a_count_x_must_say_which_cards(write_scenario, capsys):
+    """[count, card, which]: a misspelt «which» is an error with the words it may be (not a count of 0)."""
+    def edit(d):
+        d["action"]["xs"] = [{"name": "X", "kind": "magnitude_computed", "compute": ["count", "self", "opne"]}]
+    path = write_scenario(edit)
+    err = bad(path, capsys, "RP150", "which cards to count: 'opne'", "did you mean 'open'?")
+    line = next(i for i, text in enumerate(path.read_text("utf-8").splitlines(), 1) if "opne" in text)
+    assert err.startswith(f"{path}:{line}:"), err  # the line of the misspelt word itself
+
+
 def test_rulebook_format_given_as_scenario(capsys):
     bad(ROOT / "rulebooks" / "berserk-rp-4.1-2.yaml", capsys, "RP132", "ruleproof-scenario/1")
 
