@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from ruleproof.model.features import Effect, Feature
+from ruleproof.model.features import CONDITIONS, Effect, Feature
 from ruleproof.model.menu import ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
 from ruleproof.model.state import Action, Card, State
 from ruleproof.model.vocabulary import FEATURE_KINDS
@@ -72,7 +72,8 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
         values = draw(st.lists(st.integers(1, 6), min_size=1, max_size=2, unique=True))
         return Feature(fid, kind, on_die=tuple(sorted(values)), effects=(Effect("heal", "self", 1),))
     if kind == "static_modifier":
-        return Feature(fid, kind, amount=-1, condition=("source_at_least", "movement", draw(st.integers(1, 3))),
+        return Feature(fid, kind, amount=-1, condition=(draw(st.sampled_from(CONDITIONS)), "movement",
+                                                        draw(st.integers(1, 3))),
                        applies_to=ATTACKS)
     if kind == "resource_modifier":
         form = draw(st.sampled_from(["stays_open", "closes_only_after_assault", "per_turn"]))

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from .hashing import cached_hash
 
 __all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "CARD_FEATURE_KEYS", "EFFECTS", "X_SOURCES", "COUNTS", "CONDITIONS",
-           "counts"]
+           "counts", "condition_met"]
 
 #: features that are not played in a window
 CARD_FEATURE_KINDS = ("static_modifier", "resource_modifier")
@@ -46,7 +46,9 @@ EFFECTS = ("heal", "wound", "leave_zone", "add_modifier", "close", "lose_resourc
 X_SOURCES = ("property", "wounds", "resource", "count")
 #: which cards an X of source ``count`` counts (of one controller's cards in the active zone)
 COUNTS = ("open", "closed", "wounded", "any")
-CONDITIONS = ("source_at_least",)
+#: a static modifier's condition on the acting card's property: «от атак существ с N или больше»
+#: (source_at_least), «… с N или меньше» (source_at_most) — read as the rulebook says (542.6)
+CONDITIONS = ("source_at_least", "source_at_most")
 
 
 @dataclass(frozen=True)
@@ -98,3 +100,17 @@ def counts(card, which: str) -> bool:
     if not card.in_active_zone:
         return False
     return {"open": not card.closed, "closed": card.closed, "wounded": card.wounds > 0, "any": True}[which]
+
+
+def condition_met(kind: str, value, n):
+    """The one meaning of a condition word of :data:`CONDITIONS`: the acting card's ``value`` against the
+    text's ``n`` — for the interpreter's numbers and the Z3 model's bit-vectors alike.
+
+    >>> condition_met("source_at_least", 2, 2), condition_met("source_at_most", 2, 1)
+    (True, False)
+    """
+    if kind == "source_at_least":
+        return value >= n
+    if kind == "source_at_most":
+        return value <= n
+    raise ValueError(f"unknown condition {kind!r}")

@@ -24,7 +24,7 @@ from .state import Action, Card, State, XVar
 from .vocabulary import ATTACKS, X_KINDS
 
 __all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
-           "menu_world", "resource_modifier", "world_state", "world_of"]
+           "menu_world", "resource_modifier", "world_state", "world_of", "GUARD_CONDITIONS"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
 #: the X kinds of 542 (the vocabulary's, in its order)
@@ -163,7 +163,10 @@ WORLD_DOMAINS: dict[str, tuple[int, ...]] = {
     "w_src_markers": (0, 1), "w_def_markers": (0, 1), "w_def_wounds": (0, 1, 2), "w_src_rm_form": (0, 1, 2, 3), "w_src_rm_limit": (1, 2),
     "w_src_rm_no_marker": (0, 1),
     "w_def_rm_form": (0, 1, 2, 3), "w_def_rm_limit": (1, 2), "w_tgt_guard_threshold": (0, 1, 2, 3),
+    "w_tgt_guard_at_most": (0, 1),
 }
+#: the target guard's condition word, by ``w_tgt_guard_at_most``
+GUARD_CONDITIONS = ("source_at_least", "source_at_most")
 
 
 def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
@@ -193,6 +196,8 @@ def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
         v["w_def_rm_limit"] = 1
     if not v["w_has_defender"]:
         v["w_def_rm_form"], v["w_def_markers"], v["w_def_wounds"] = 0, 0, 0
+    if not v["w_tgt_guard_threshold"]:
+        v["w_tgt_guard_at_most"] = 0
     for i, o in enumerate(OPTIONS):
         v[f"w_holds{i}"] = int(coin() and (not o.needs_defender or bool(v["w_has_defender"])))
     return {n: (x & 0xFF if n in ("w_src_movement_mod", "w_tgt_movement_mod") else x) for n, x in v.items()}
@@ -217,7 +222,8 @@ def world_state(values: dict[str, int]) -> State:
         feats["def"].append(resource_modifier("def", RM_FORMS[v["w_def_rm_form"]], v["w_def_rm_limit"]))
     if v["w_tgt_guard_threshold"]:
         feats["tgt"].append(Feature("tgt_guard", "static_modifier", amount=-1,
-                                    condition=("source_at_least", "movement", v["w_tgt_guard_threshold"]),
+                                    condition=(GUARD_CONDITIONS[v.get("w_tgt_guard_at_most", 0)], "movement",
+                                               v["w_tgt_guard_threshold"]),
                                     applies_to=("simple_strike", "attack")))
 
     cards = [card("src", feats["src"], movement=v["w_src_movement"], movement_mod=v["w_src_movement_mod"],
@@ -264,6 +270,8 @@ def world_of(state: State) -> dict[str, int] | None:
     thr = rm(tgt, "tgt_guard")
     x = {xv.kind: xv for xv in a.xs}
     magx = next((i for i, k in enumerate(MAGX) if k and k in x), 0)
+    if magx and x[MAGX[magx]].compute not in (None, ("property", "target", "movement"), ("wounds", "source", "")):
+        return None  # an X the menu does not compute (a count, a resource)
     return {"w_kind": KINDS.index(a.kind), "w_has_defender": int(hasdef), "w_needs_magnitude": int(a.needs_magnitude),
             "w_cost_x": int("cost" in x), "w_cost_x_value": x["cost"].chosen if "cost" in x else 0,
             "w_targets_x": int("targets" in x), "w_magnitude_x": magx,
@@ -277,4 +285,5 @@ def world_of(state: State) -> dict[str, int] | None:
             "w_src_rm_limit": rs.limit if rs and rs.limit else 1, "w_src_rm_no_marker": int(rs is not None and not rs.action_marker),
             "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
             "w_def_rm_limit": rd.limit if rd and rd.limit else 1, "w_tgt_guard_threshold": thr.condition[2] if thr else 0,
+            "w_tgt_guard_at_most": GUARD_CONDITIONS.index(thr.condition[0]) if thr else 0,
             **{f"w_holds{i}": has >> i & 1 for i in range(NOPT)}}

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .algebra import Concrete, dice_fold, exemptions, number, short_entries
+from .features import condition_met
 from .fields import FIELDS
 from .vocabulary import ATTACKS, parse_guard
 
@@ -382,7 +383,7 @@ def _condition(f, source, reads: str) -> bool:
     if f.condition is None:
         return True
     what, prop, n = f.condition
-    return source.value(prop, reads) >= n
+    return condition_met(what, source.value(prop, reads), n)
 
 
 def _apply_magnitude(E, p):

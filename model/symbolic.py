@@ -270,7 +270,8 @@ class System:
         c.append(z3.Implies(S["w_magnitude_x"] != self.val(2, 4), S["w_magnitude_x_reads_property"] == self.val(0, 4)))
         c += [z3.Implies(S["w_src_rm_form"] != self.val(3, 4), S["w_src_rm_limit"] == self.val(1, 4)),
               z3.Implies(S["w_src_rm_form"] == self.val(0, 4), S["w_src_rm_no_marker"] == self.val(0, 4)),
-              z3.Implies(S["w_def_rm_form"] != self.val(3, 4), S["w_def_rm_limit"] == self.val(1, 4))]
+              z3.Implies(S["w_def_rm_form"] != self.val(3, 4), S["w_def_rm_limit"] == self.val(1, 4)),
+              z3.Implies(S["w_tgt_guard_threshold"] == self.val(0, 4), S["w_tgt_guard_at_most"] == self.val(0, 4))]
         for i, o in enumerate(OPTIONS):
             if o.needs_defender:
                 c.append(z3.Implies(self.has(S, i), self.t(S["w_has_defender"])))

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from ruleproof.model.algebra import Concrete as Algebra
 from ruleproof.model.algebra import exemptions, marker_waived
+from ruleproof.model.features import condition_met
 from ruleproof.model.fields import FIELDS, resolve, x_facts
 from ruleproof.model.semantics import guard_text
 from ruleproof.model.vocabulary import ATTACKS, X_KINDS
@@ -230,8 +231,8 @@ class Concrete:
         for t in a.targets:
             for f in S.card(t).features:
                 if f.kind == "static_modifier" and a.kind in f.applies_to and f.condition is not None:
-                    _, prop, n = f.condition
-                    if (src.printed_value(prop) >= n) != (src.value(prop, reads) >= n):
+                    kind, prop, n = f.condition
+                    if condition_met(kind, src.printed_value(prop), n) != condition_met(kind, src.value(prop, reads), n):
                         return True
         return False
 

@@ -21,7 +21,8 @@ import z3
 
 from ruleproof.model.algebra import LEGAL
 from ruleproof.model.fields import FIELDS
-from ruleproof.model.menu import OPTIONS
+from ruleproof.model.features import condition_met
+from ruleproof.model.menu import GUARD_CONDITIONS, OPTIONS
 from ruleproof.model.symbolic import HistVar, System
 
 from .monitor import PART_EVENT, Ev, Monitor
@@ -181,11 +182,17 @@ class Symbolic:
         return S["src_crystals"] < z3.ZeroExt(4, S["w_cost_x_value"])
 
     def reading_matters(self, S, reads: str):
+        """The menu's target guard (``w_tgt_guard_threshold``, its condition ``w_tgt_guard_at_most``)
+        decides differently on the source's printed and current movement — each condition word read
+        by its one meaning, :func:`~ruleproof.model.features.condition_met`."""
         sy = self.sy
         thr = z3.ZeroExt(4, S["w_tgt_guard_threshold"])
         printed = z3.ZeroExt(4, S["w_src_movement"])
-        current = printed + S["src_movement_mod"]
-        return z3.And(S["w_tgt_guard_threshold"] != sy.val(0, 4), sy.is_attack(S), (printed >= thr) != (current >= thr))
+        current = printed if reads == "printed" else printed + S["src_movement_mod"]  # the value as ``reads`` reads it
+        differs = [z3.And(S["w_tgt_guard_at_most"] == sy.val(i, 4),
+                          condition_met(kind, printed, thr) != condition_met(kind, current, thr))
+                   for i, kind in enumerate(GUARD_CONDITIONS)]
+        return z3.And(S["w_tgt_guard_threshold"] != sy.val(0, 4), sy.is_attack(S), z3.Or(*differs))
 
     def x_not_printed(self, S, kinds: tuple):
         return z3.Or([self.sy.t(S[f"x_{k}_not_printed"]) for k in kinds]) if kinds else self.sy.false()

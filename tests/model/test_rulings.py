@@ -56,6 +56,8 @@ KILLS: dict[str, list[str]] = {
     "magnitude-modifier-x-printed": ["magnitude-modifier-x-reads-current"],
     "serk-modified-movement": ["modifiers-read-current"],
     "serk-printed-two": ["modifiers-read-current"],
+    "guard-at-most/printed-one-hastened": ["modifiers-read-current"],
+    "guard-at-most/printed-two-slowed": ["modifiers-read-current"],
     "named-value-x": ["magnitude-modifier-x-before-window"],
     "leshy-heals-fully": ["implicit-x-at-declaration", "dice-always-skipped"],
     "reroll-last-value": ["raw-die-before-reroll"],
