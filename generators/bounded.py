@@ -18,6 +18,7 @@ the ``dice`` loadout: two parts, each with rerolls, square the number of dice pa
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ATTACKS, action, card, x_var
@@ -114,17 +115,30 @@ def widenings(rb, base=None) -> tuple[tuple[str, str, str], ...]:
     >>> widenings(load_rulebook())
     ()
     """
-    from ruleproof.model.rulebook import load_rulebook
-
     from .uses import uses
 
-    base = base or load_rulebook()
-    mine, theirs = uses(rb), dict(uses(base).windows)
+    theirs, base_rows = _what_admits(base) if base is not None else _bundled_admits()
+    mine = uses(rb)
     out = [(w, k, "") for w, allows in mine.windows for k in allows if k not in theirs.get(w, ())]
-    rows, base_rows = rb.table("trigger_words"), base.table("trigger_words")
+    rows = rb.table("trigger_words")
     changed = [word for word in rows if rows[word] != base_rows.get(word)]
     out += [(w, k, word) for word in changed for w, allows in mine.windows for k in allows if k in TRIGGERED]
     return tuple(dict.fromkeys(out))
+
+
+def _what_admits(rb) -> tuple[dict, dict]:
+    """(window -> the kinds it admits, the ``trigger_words`` rows) of ``rb``."""
+    from .uses import uses
+
+    return dict(uses(rb).windows), rb.table("trigger_words")
+
+
+@lru_cache(maxsize=1)
+def _bundled_admits() -> tuple[dict, dict]:
+    """:func:`_what_admits` of the bundled rulebook, loaded once (``bounded_worlds`` asks for every draft)."""
+    from ruleproof.model.rulebook import load_rulebook
+
+    return _what_admits(load_rulebook())
 
 
 def _prototype(kind: str) -> Feature:

@@ -125,11 +125,15 @@ def actions(draw, has_defender: bool, crystals: int = 3) -> Action:
                                             ("count", "source", "open"), ("count", "target", "wounded")]))
             xs.append(x_var(k, compute=compute))
     magnitude_x = any(x.name == X_NAMES["magnitude_chosen"] for x in xs)
+    # 542.2: «X ран» with no further comment — the magnitude is the cost-X the player named
+    bare = (kind not in ATTACKS and not magnitude_kinds and any(x.kind == "cost" for x in xs)
+            and draw(st.booleans()))
     effect = draw(st.sampled_from(["damage", "heal"])) if kind not in ATTACKS else "damage"
     needs_magnitude = True if kind in ATTACKS else draw(st.booleans())
-    base = None if magnitude_x or kind in ATTACKS else draw(st.integers(0, 3))
+    base = None if magnitude_x or bare or kind in ATTACKS else draw(st.integers(0, 3))
     return action(kind, xs, defender=has_defender and kind in ATTACKS, magnitude_base=base, effect=effect,
-                  needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)))
+                  needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)),
+                  magnitude_x=X_NAMES["cost"] if bare else None)
 
 
 @st.composite

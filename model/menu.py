@@ -270,8 +270,8 @@ def world_of(state: State) -> dict[str, int] | None:
     thr = rm(tgt, "tgt_guard")
     x = {xv.kind: xv for xv in a.xs}
     magx = next((i for i, k in enumerate(MAGX) if k and k in x), 0)
-    if magx and x[MAGX[magx]].compute not in (None, ("property", "target", "movement"), ("wounds", "source", "")):
-        return None  # an X the menu does not compute (a count, a resource)
+    if a.magnitude_x is not None or magx and x[MAGX[magx]].compute not in (None, ("property", "target", "movement"), ("wounds", "source", "")):
+        return None  # a bare X, or an X the menu does not compute (a count, a resource)
     return {"w_kind": KINDS.index(a.kind), "w_has_defender": int(hasdef), "w_needs_magnitude": int(a.needs_magnitude),
             "w_cost_x": int("cost" in x), "w_cost_x_value": x["cost"].chosen if "cost" in x else 0,
             "w_targets_x": int("targets" in x), "w_magnitude_x": magx,

@@ -52,9 +52,9 @@ from functools import lru_cache
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from ruleproof.errors import Localized, RuleproofError, suggest
 from ruleproof.i18n import word
@@ -136,6 +136,16 @@ class XSpec(_Strict):
     compute: tuple[Word, Word, Word] | None = None
 
 
+def _number_or_name(value: Any) -> Any:
+    """A magnitude as written: a number stays a number, anything else is a name (of an X)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    return getattr(value, "raw", value)
+
+
+Magnitude = Annotated[int | str, BeforeValidator(_number_or_name)]
+
+
 class ActionSpec(_Strict):
     feature: Word
     kind: Literal["simple_strike", "attack", "spell", "effect"]
@@ -144,7 +154,7 @@ class ActionSpec(_Strict):
     defender: Word | None = None
     effect: Literal["damage", "heal"] = "damage"
     needs_magnitude: bool = True
-    magnitude: int | None = None
+    magnitude: Magnitude | None = None  # a number, or the name of a cost-X (a bare X, 542.2)
     cost: list[CostSpec] = Field(default_factory=list)
     xs: list[XSpec] = Field(default_factory=list)
     parts: int = 1
@@ -318,7 +328,8 @@ def _action(a: ActionSpec) -> Action:
     xs = tuple(XVar(x.name, x.kind, chosen=x.chosen, compute=tuple(x.compute) if x.compute else None) for x in a.xs)
     return Action(feature=a.feature, kind=a.kind, source=a.source, targets=tuple(a.targets),
                   defender=a.defender, effect=a.effect, needs_magnitude=a.needs_magnitude,
-                  magnitude_base=a.magnitude, xs=xs, parts_left=a.parts - 1,
+                  magnitude_base=a.magnitude if isinstance(a.magnitude, int) else None,
+                  magnitude_x=a.magnitude if isinstance(a.magnitude, str) else None, xs=xs, parts_left=a.parts - 1,
                   cost=tuple((c.card, c.resource, c.amount) for c in a.cost))
 
 
@@ -459,6 +470,16 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
                                  fix="write chosen: N (the player names it) or compute: [what, card, property]")
         if x.compute is not None:
             _x_source(sc, x.compute, base + ("action", "xs", j, "compute"), card_ref)
+    if isinstance(a.magnitude, str) and not any(x.name == a.magnitude and x.kind == "cost" for x in a.xs):
+        costs = [x.name for x in a.xs if x.kind == "cost"]
+        near = suggest(a.magnitude, costs)
+        raise RuleproofError("RP150", sc.where(base + ("action", "magnitude")),
+                             problem=Localized(f"величина '{a.magnitude}' — не число и не X стоимости этого игродействия",
+                                               f"magnitude '{a.magnitude}' is neither a number nor a cost-X of the action"),
+                             fix=Localized("напишите число или имя X вида cost из action.xs — «X без дополнительных "
+                                           f"комментариев» (542.2){near.ru}; известные: {', '.join(costs) or '—'}",
+                                           "write a number, or the name of an X of kind cost under action.xs — a bare X "
+                                           f"(542.2){near.en}; known: {', '.join(costs) or '—'}"))
     for j, c in enumerate(a.cost):
         card_ref(c.card, base + ("action", "cost", j, "card"))
         if not c.amount.isdigit() and c.amount not in names:

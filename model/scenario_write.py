@@ -110,7 +110,9 @@ def _action(a: Action) -> dict:
         out["effect"] = a.effect
     if not a.needs_magnitude:
         out["needs_magnitude"] = False
-    if a.magnitude_base is not None:
+    if a.magnitude_x is not None:
+        out["magnitude"] = a.magnitude_x
+    elif a.magnitude_base is not None:
         out["magnitude"] = a.magnitude_base
     if a.cost:
         out["cost"] = [{"card": c, "resource": r, "amount": str(n)} for c, r, n in a.cost]

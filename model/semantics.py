@@ -315,6 +315,10 @@ def _determine(E, p):
 
 
 def _magnitude_x(a):
+    """The X that is the action's magnitude: a bare X (542.2 «X без дополнительных комментариев … всегда
+    равен количеству ресурсов, которое определил игрок»: the cost-X it names), else an X of a magnitude kind."""
+    if a.magnitude_x is not None:
+        return a.x(a.magnitude_x)
     return next((x for x in a.xs if x.kind in ("magnitude_chosen", "magnitude_computed", "implicit")), None)
 
 

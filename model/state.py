@@ -167,6 +167,7 @@ class Action:
     strength_final: str | None = None
     return_strength: str | None = None
     magnitude_base: int | None = None
+    magnitude_x: str | None = None  # 542.2: a bare X — the magnitude is the cost-X of this name, as named
     return_magnitude: int | None = None
     mag_mods: tuple[tuple[str, int | str], ...] = ()  # (feature id, delta or X name) played in windows
     reduce_to: str | None = None
@@ -196,7 +197,7 @@ class Action:
         what belongs to the whole action (X values, reservation, modifications, payment) is kept."""
         keep = ("feature", "kind", "source", "targets", "defender", "effect", "needs_magnitude", "xs", "cost",
                 "reserved", "reserved_done", "modifications", "resources_ok", "declared", "parts_left", "paid",
-                "paid_done", "on_stack", "fired", "magnitude_base")
+                "paid_done", "on_stack", "fired", "magnitude_base", "magnitude_x")
         fresh = Action(feature=self.feature, kind=self.kind, source=self.source)
         return replace(fresh, **{k: getattr(self, k) for k in keep})
 

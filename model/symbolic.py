@@ -267,7 +267,6 @@ class System:
         c += [z3.Implies(self.t(S["w_has_defender"]), att),  # a defender stands against an attack
               z3.Implies(att, z3.And(self.t(S["w_needs_magnitude"]), S["w_magnitude_x"] == self.val(0, 4))),
               z3.Implies(S["w_magnitude_x"] != self.val(2, 4), S["w_magnitude_x_reads_property"] == self.val(0, 4))]
-        c.append(z3.Implies(S["w_magnitude_x"] != self.val(2, 4), S["w_magnitude_x_reads_property"] == self.val(0, 4)))
         c += [z3.Implies(S["w_src_rm_form"] != self.val(3, 4), S["w_src_rm_limit"] == self.val(1, 4)),
               z3.Implies(S["w_src_rm_form"] == self.val(0, 4), S["w_src_rm_no_marker"] == self.val(0, 4)),
               z3.Implies(S["w_def_rm_form"] != self.val(3, 4), S["w_def_rm_limit"] == self.val(1, 4)),

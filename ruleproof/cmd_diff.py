@@ -13,10 +13,10 @@ import sys
 
 from rich.markup import escape
 from rich.table import Table
-from rich.text import Text
 
 from ruleproof.errors import EXIT_FINDING, EXIT_OK
 from ruleproof.i18n import answers_text, t
+from ruleproof.reports.side_by_side import side_markdown, side_table
 
 __all__ = ["add_parser", "add_engine_options", "engine_options", "run", "to_json", "to_markdown", "SCHEMA"]
 
@@ -116,20 +116,6 @@ def run(args, lang: str) -> int:
     return EXIT_FINDING if out.changed else EXIT_OK
 
 
-def _event_cells(e, lang: str = "en") -> tuple[str, str, str]:
-    from ruleproof.reports.trace import format_values
-
-    values = {k: v for k, v in e.values.items() if k not in ("offered",)}
-    return e.step, e.op, format_values(values, lang)
-
-
-def _side_by_side(d, lang: str = "en") -> list[tuple[int, str, str]]:
-    """(seq, base event, draft event) around the first event where the two runs part ("—": none)."""
-    end = min(max(len(d.base_events), len(d.draft_events)), d.first + 4)
-    return [(k, *(" · ".join(_event_cells(events[k], lang)) if k < len(events) else "—"
-                  for events in (d.base_events, d.draft_events))) for k in range(max(0, d.first - 4), end)]
-
-
 def _print(con, out, lang: str, clause_text, args) -> None:
     from ruleproof.model.rulebook_diff import by_clause
 
@@ -158,13 +144,8 @@ def _print(con, out, lang: str, clause_text, args) -> None:
         con.print(t("diff_same_behaviour" if out.same_behaviour else "diff_same_games", lang))
     else:
         con.print(f"[bold]{t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}[/]", soft_wrap=True)
-        table = Table(title=t("diff_side_by_side", lang))
-        for key in ("trace_seq", "diff_base", "diff_draft"):
-            table.add_column(t(key, lang), overflow="fold", ratio=None if key == "trace_seq" else 1)
-        for k, base_cell, draft_cell in _side_by_side(d, lang):
-            style = "bold red" if k == d.first else ""
-            table.add_row(Text(("▶ " if k == d.first else "") + str(k)), Text(base_cell), Text(draft_cell), style=style)
-        con.print(table)
+        con.print(side_table(d, lang, t("diff_side_by_side", lang),
+                             tuple(t(k, lang) for k in ("trace_seq", "diff_base", "diff_draft"))))
     con.print(t("diff_engines", lang))
     for e, b, d, n in engine_rows(out):
         con.print(t("diff_engine_row", lang, engine=e, base=b, draft=d, n=n))
@@ -260,10 +241,6 @@ def to_markdown(out, lang: str, clause_text) -> str:
         lines.append(t("diff_same_behaviour" if out.same_behaviour else "diff_same_games", lang))
     else:
         lines += [f"## {t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}", "",
-                  f"| # | {t('diff_base', lang)} | {t('diff_draft', lang)} |", "| --- | --- | --- |"]
-        for k, base_cell, draft_cell in _side_by_side(d, lang):
-            mark = "**▶ " if k == d.first else ""
-            cells = [c.replace("|", "\\|") for c in (base_cell, draft_cell)]
-            lines.append(f"| {mark}{k}{'**' if mark else ''} | {cells[0]} | {cells[1]} |")
+                  *side_markdown(d, (t("diff_base", lang), t("diff_draft", lang)), lang)]
     lines += ["", t("diff_changed" if out.changed else "diff_unchanged", lang), ""]
     return "\n".join(lines)

@@ -14,10 +14,10 @@ import sys
 
 from rich.markup import escape
 from rich.table import Table
-from rich.text import Text
 
 from ruleproof.errors import EXIT_INCONCLUSIVE, EXIT_OK
 from ruleproof.i18n import answers_text, t
+from ruleproof.reports.side_by_side import side_html, side_markdown, side_table
 
 __all__ = ["add_parser", "run", "to_json", "to_markdown", "to_html", "SCHEMA"]
 
@@ -108,8 +108,6 @@ _COLS = ("rd_col_reading", "rd_col_of", "rd_col_says", "rd_col_status", "rd_col_
 
 
 def _print(con, out, lang: str) -> None:
-    from ruleproof.cmd_diff import _side_by_side
-
     con.print(f"[bold]{escape(t('rd_title', lang, id=out.rulebook.spec.id, n=len(out.rows)))}[/]")
     table = Table()
     for c in _COLS:
@@ -128,13 +126,8 @@ def _print(con, out, lang: str) -> None:
                   + escape(t("diff_game", lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))), soft_wrap=True)
         if row.status != "material":
             con.print(f"  [dim]{escape(t('rd_plays_differ', lang))}[/]")
-        side = Table(title=t("rd_side_by_side", lang))
-        for key in ("trace_seq", "rd_own", "rd_other"):
-            side.add_column(t(key, lang), overflow="fold", ratio=None if key == "trace_seq" else 1)
-        for k, a, b in _side_by_side(d, lang):
-            side.add_row(Text(("▶ " if k == d.first else "") + str(k)), Text(a), Text(b),
-                         style="bold red" if k == d.first else "")
-        con.print(side)
+        con.print(side_table(d, lang, t("rd_side_by_side", lang),
+                             tuple(t(k, lang) for k in ("trace_seq", "rd_own", "rd_other"))))
     con.print(f"[bold]{escape(_summary(out, lang))}[/] ({t('took', lang, seconds=out.seconds, engines=', '.join(out.engines))})")
 
 
@@ -161,8 +154,6 @@ def to_json(out, clause_text) -> dict:
 
 
 def to_markdown(out, lang: str) -> str:
-    from ruleproof.cmd_diff import _side_by_side
-
     def cell(x: str) -> str:
         return x.replace("|", "\\|")
 
@@ -177,16 +168,12 @@ def to_markdown(out, lang: str) -> str:
                   ""]
         if row.status != "material":
             lines += [f"*{t('rd_plays_differ', lang)}*", ""]
-        lines += [f"| # | {t('rd_own', lang)} | {t('rd_other', lang)} |", "| --- | --- | --- |"]
-        for k, a, b in _side_by_side(d, lang):
-            mark = "**▶ " if k == d.first else ""
-            lines.append(f"| {mark}{k}{'**' if mark else ''} | {cell(a)} | {cell(b)} |")
+        lines += side_markdown(d, (t("rd_own", lang), t("rd_other", lang)), lang)
     lines += ["", _summary(out, lang), ""]
     return "\n".join(lines)
 
 
 def to_html(out, lang: str) -> str:
-    from ruleproof.cmd_diff import _side_by_side
     from ruleproof.reports.html_report import CSS, _e, _table
 
     title = t("rd_title", lang, id=out.rulebook.spec.id, n=len(out.rows))
@@ -202,9 +189,7 @@ def to_html(out, lang: str) -> str:
                     f"{_e(t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang)))}</h2>")
         if row.status != "material":
             body.append(f'<p class="rp-note">{_e(t("rd_plays_differ", lang))}</p>')
-        side = [(' class="on-path"' if k == d.first else "", [("▶ " if k == d.first else "") + str(k), _e(a), _e(b)])
-                for k, a, b in _side_by_side(d, lang)]
-        body.append(_table(["#", t("rd_own", lang), t("rd_other", lang)], side, "rp-side"))
+        body.append(side_html(d, (t("rd_own", lang), t("rd_other", lang)), lang))
     body.append(f"<p><strong>{_e(_summary(out, lang))}</strong></p>")
     return "\n".join(["<!DOCTYPE html>", f'<html lang="{lang}">', "<head>", '<meta charset="utf-8">',
                       f"<title>{_e(title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>", "<main>",

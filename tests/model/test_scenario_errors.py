@@ -135,6 +135,19 @@ def test_x_without_a_way_to_determine_it(write_scenario, capsys):
     bad(write_scenario(edit), capsys, "RP150", "exactly one of 'chosen' and 'compute'")
 
 
+@pytest.mark.parametrize("xs, says", [
+    ([], "known: —"),
+    ([{"name": "Y", "kind": "magnitude_chosen", "chosen": 2}], "known: —"),  # an X, but not a cost-X
+    ([{"name": "Xc", "kind": "cost", "chosen": 1}], "did you mean 'Xc'?"),
+])
+def test_a_bare_x_magnitude_names_a_cost_x(write_scenario, capsys, xs, says):
+    """542.2's bare X is the cost-X the player named: a magnitude naming anything else is an error."""
+    def edit(d):
+        d["action"]["magnitude"] = "X"
+        d["action"]["xs"] = xs
+    bad(write_scenario(edit), capsys, "RP150", "magnitude 'X' is neither a number nor a cost-X", says)
+
+
 def test_a_count_x_must_say_which_cards(write_scenario, capsys):
     """[count, card, which]: a misspelt «which» is an error with the words it may be (not a count of 0)."""
     def edit(d):
