@@ -6,7 +6,10 @@ bound), whether a defender deals a return strike — times a few *loadouts*: whi
 players hold (and a defender, in ``DEFENDERS``).  Each loadout gives the players the features one group of windows admits, so that
 together they make every window of the bundled rulebook offer every feature kind it allows, while
 each single world stays small enough to enumerate every play.  (The compound strike is left out of
-the ``dice`` loadout: two parts, each with rerolls, square the number of dice paths.)
+the ``dice`` loadout: two parts, each with rerolls, square the number of dice paths.)  A spell's
+computed X counts cards («число ваших открытых существ»), an effect's cost-X is also its magnitude
+(542.2's bare X), and the ``printed`` loadout's guards compare both ways, so that a condition read
+on the current value is caught here too (the family's source has 2 printed and 3 current).
 
 >>> ws = bounded_worlds(x_max=1)
 >>> len(ws) > 50, len({w.name for w in ws}) == len(ws)
@@ -67,7 +70,10 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
                 (_f("b_closed", "payment_trigger", on="closes_after"),)),
     "printed": ((_f("a_open", "resource_modifier", form="per_turn", resources=("close",), limit=1),),
                 (_f("b_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
-                    applies_to=ATTACKS),)),
+                    applies_to=ATTACKS),
+                 # «… с 2 или меньше»: the family's source (printed 2, current 3) is where the reading matters
+                 _f("b_ford", "static_modifier", amount=-1, condition=("source_at_most", "movement", 2),
+                    applies_to=ATTACKS))),
     # 540.3 «если иного не указано в тексте особенности»: a 540.1 text that also waives the action marker
     "waiver": ((_f("a_quiet", "resource_modifier", form="stays_open", resources=("close",), action_marker=False),),
                ()),
@@ -93,13 +99,20 @@ def _card(cid: str, features: tuple[Feature, ...], wounds: int = 1) -> Card:
     return card(cid, features, movement=2, movement_mod=1, wounds=wounds, crystals=CRYSTALS)
 
 
-def _xs(setup: str, value: int) -> tuple[XVar, ...]:
+def _xs(setup: str, value: int, action_kind: str = "spell") -> tuple[XVar, ...]:
     kind = {"chosen": "magnitude_chosen", "computed": "magnitude_computed"}.get(setup, setup)
     if setup in ("cost", "targets", "chosen"):
         return (x_var(kind, chosen=value),)
+    if setup == "computed" and action_kind == "spell":  # an X that counts cards: «число ваших открытых существ»
+        return (x_var(kind, compute=("count", "source", "open")),)
     if setup in ("computed", "implicit"):
         return (x_var(kind, compute=("wounds", "target", "")),)
     return ()
+
+
+def _bare(kind: str, setup: str) -> dict:
+    """An effect's cost-X is also its magnitude — 542.2's bare X (a spell's stays a cost alone)."""
+    return {"magnitude_x": x_var("cost").name} if kind == "effect" and setup == "cost" else {}
 
 
 #: the feature kinds that carry a trigger word (the rows of the ``trigger_words`` table)
@@ -180,9 +193,9 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
                           "chosen": range(0, x_max + 1)}.get(setup, (None,))
                 for value in values:
                     for defender in ((False, True) if kind in ATTACKS else (False,)):
-                        xs = _xs(setup, value)
+                        xs = _xs(setup, value, kind)
                         cards = (*pair, _card("def", d_feats)) if defender else pair
-                        act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1)
+                        act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1, **_bare(kind, setup))
                         name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
                                                     "defender" if defender else "", loadout) if p and p != "none")
                         out.append(World(name or kind, State(cards=cards, action=act)))

@@ -51,3 +51,24 @@ def test_a_widened_window_is_played_by_each_side(edited_copy):
     assert src == {"wa_sudden_action": "sudden_action"}
     out = explore(rb, worlds, Bounds(x_max=0))
     assert out.complete and out.responses[("blocking", "sudden_action")] > 0
+
+
+def test_the_family_plays_where_a_condition_is_read(tmp_path):
+    """A draft whose magnitude modifiers read the current value (mutant modifiers-read-current): the
+    family's guards compare both ways, so the exhaustive pass finds it (before, the family's source
+    met Серк's «2 или больше» on its printed and current value alike, and the pass said «holds»)."""
+    from ruleproof.generators.mutants import write_mutant
+
+    worlds = bounded_worlds(0, ("printed",))
+    only = frozenset({"P542.6-printed"})
+    assert not explore(load_rulebook(), worlds, Bounds(x_max=0), only).violations
+    bad = explore(load_rulebook(write_mutant("modifiers-read-current", tmp_path)), worlds, Bounds(x_max=0), only)
+    assert set(bad.violations) == {"P542.6-printed"}
+
+
+def test_the_family_holds_the_new_x_words():
+    """A spell's computed X counts cards; an effect's cost-X is its magnitude (542.2's bare X)."""
+    ws = {w.name: w.state.action for w in bounded_worlds(1)}
+    assert ws["spell/computed"].xs[0].compute == ("count", "source", "open")
+    assert ws["effect/cost=1"].magnitude_x == ws["effect/cost=1"].xs[0].name
+    assert ws["spell/cost=1"].magnitude_x is None
