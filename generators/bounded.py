@@ -27,7 +27,7 @@ from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ATTACKS, action, card, x_var
 from ruleproof.model.state import Card, State, XVar
 
-__all__ = ["World", "LOADOUTS", "DEFENDERS", "bounded_worlds", "widenings", "widened_loadouts"]
+__all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "bounded_worlds", "widenings", "widened_loadouts"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,20 @@ DEFENDERS: dict[str, tuple[Feature, ...]] = {
                  _f("d_rush", "resource_modification", trigger="assault", resources=("close",), modifies="self")),
     # 540.1.2 «Закрывается после … нападения» on a defender: is its return strike an assault?
     "printed": (_f("d_assault_only", "resource_modifier", form="closes_only_after_assault", resources=("close",)),),
+}
+
+
+#: loadout name -> the features each side's ally (a card that takes no part in the action) holds: the
+#: kinds whose offer turns on who holds them — «при ударе/нападении», a modification of one's own
+#: resources, «при оплате», an accompanying die feature, «после …», a block
+ALLIES: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
+    "allies": ((_f("xa_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),)),
+                _f("xa_rush", "resource_modification", trigger="assault", resources=("close",), modifies="self"),
+                _f("xa_paid", "payment_trigger", on="payment"),
+                _f("xa_one", "die_trigger", on_die=(1,), effects=(Effect("heal", "self", 1),))),
+               (_f("xb_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),)),
+                _f("xb_block", "block"),
+                _f("xb_spite", "after_ability", on_status="any", effects=(Effect("wound", "source", 1),)))),
 }
 
 
@@ -180,12 +194,15 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
     ``rulebook``, also the worlds of its :func:`widened_loadouts` (unless ``loadouts`` names others)."""
     out: list[World] = []
     widened = widened_loadouts(rulebook) if rulebook is not None else {}
-    table = {**{k: (a, b, DEFENDERS.get(k, ())) for k, (a, b) in LOADOUTS.items()}, **widened}
+    table = {**{k: (a, b, DEFENDERS.get(k, ())) for k, (a, b) in LOADOUTS.items()},
+             **{k: ((), (), ()) for k in ALLIES}, **widened}
     for loadout in loadouts or tuple(table):
         if loadout not in table:
             continue  # a widened loadout named in the bounds of a rulebook that does not widen it
         a_feats, b_feats, d_feats = table[loadout]
         pair = (_card("src", a_feats), _card("tgt", b_feats, wounds=0))  # source and target
+        if loadout in ALLIES:  # and a bystander of each side
+            pair += tuple(_card(cid, fs, wounds=0) for cid, fs in zip(("allyA", "allyB"), ALLIES[loadout]))
         for kind in ("simple_strike", "attack", "spell", "effect"):
             setups = ("none", "cost", "targets") + (() if kind in ATTACKS else ("chosen", "computed", "implicit"))
             for setup in setups:
@@ -208,7 +225,7 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
             name = "/".join(p for p in (kind, variant, loadout) if p != "none")
             out.append(World(name, State(cards=pair, action=action(kind, **changes))))
         # 512.6.2/b4.2: a simple strike at a closed card is no fight (no strike table, no return strike)
-        closed = (pair[0], replace(pair[1], closed=True))
+        closed = (pair[0], replace(pair[1], closed=True), *pair[2:])
         out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),
                          State(cards=closed, action=action("simple_strike"))))
     return out

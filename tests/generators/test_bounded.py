@@ -72,3 +72,20 @@ def test_the_family_holds_the_new_x_words():
     assert ws["spell/computed"].xs[0].compute == ("count", "source", "open")
     assert ws["effect/cost=1"].magnitude_x == ws["effect/cost=1"].xs[0].name
     assert ws["spell/cost=1"].magnitude_x is None
+
+
+def test_a_bystander_of_each_side_holds_features():
+    """Issue 22's roles: besides the attacker's side, the opponent and a defender, an ally of each side
+    (a card that takes no part in the action) holds the kinds whose offer turns on who holds them; the
+    pass plays those its windows offer a bystander (a block, «после …», an accompanying die feature) and
+    never the ones that need a part in the action («при ударе», a modification of its own resources,
+    «при оплате»)."""
+    from ruleproof.generators.bounded import ALLIES
+
+    worlds = bounded_worlds(1, ("allies",))
+    assert worlds and all({c.id for c in w.state.cards} >= {"allyA", "allyB"} for w in worlds)
+    held = {f.kind for fs in ALLIES["allies"] for f in fs}
+    out = explore(load_rulebook(), worlds, Bounds())
+    played = {kind for (_, kind) in out.responses}
+    assert played == {"block", "after_ability", "die_trigger"} and played < held
+    assert not out.violations

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from ruleproof.cli import main
-from ruleproof.generators.bounded import LOADOUTS, bounded_worlds
+from ruleproof.generators.bounded import ALLIES, LOADOUTS, bounded_worlds
 from ruleproof.generators.mutants import PUBLIC, mutant_yaml, mutate, write_mutant
 from ruleproof.model.explore import Bounds, explore, explore_results
 from ruleproof.model.interpreter import ScriptedChoices, Stepper, run
@@ -249,7 +249,8 @@ def test_the_product_of_axes():
     strike and a simple strike at a closed target (512.6.2/b4.2)."""
     assert len(bounded_worlds(0, ("none",))) == 6 + 6 + 6 + 6 + 3 + 1
     assert len(bounded_worlds(1, ("none",))) == 8 + 8 + 8 + 8 + 3 + 1  # cost=1 and chosen=1 added
-    assert len(bounded_worlds(1)) == len(LOADOUTS) * 36 - 1  # no compound strike with the dice loadout
+    # no compound strike with the dice loadout; the allies' loadout has the whole product too
+    assert len(bounded_worlds(1)) == (len(LOADOUTS) + len(ALLIES)) * 36 - 1
 
 
 def test_a_configuration_reached_again_reuses_the_events_a_fresh_run_makes(bundled, monkeypatch):
