@@ -27,7 +27,7 @@ from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ATTACKS, action, card, x_var
 from ruleproof.model.state import Card, State, XVar
 
-__all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "bounded_worlds", "widenings", "widened_loadouts"]
+__all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "widenings", "widened_loadouts"]
 
 
 @dataclass(frozen=True)
@@ -174,19 +174,24 @@ def _prototype(kind: str) -> Feature:
     return next(f for f in every if f.kind == kind)
 
 
-def widened_loadouts(rb, base=None) -> dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...], tuple[Feature, ...]]]:
-    """One loadout per window that ``rb`` widens (see :func:`widenings`): the attacker's side, the
-    opponent and a defender each hold a feature of every widened kind (with the widened trigger word),
-    so the exhaustive pass plays the widening in every role.  Empty for the bundled rulebook: the
-    fixed loadouts already play everything it admits."""
-    out: dict[str, tuple[list, list, list]] = {}
+#: the roles a loadout gives features to: the source (attacker's side), the target (the opponent), a
+#: defender, and a bystander of each side
+ROLE_CARDS = ("src", "tgt", "def", "allyA", "allyB")
+
+
+def widened_loadouts(rb, base=None) -> dict[str, tuple[tuple[Feature, ...], ...]]:
+    """One loadout per window that ``rb`` widens (see :func:`widenings`): each of :data:`ROLE_CARDS` —
+    the attacker's side, the opponent, a defender and a bystander of each side — holds a feature of
+    every widened kind (with the widened trigger word), so the exhaustive pass plays the widening in
+    every role.  Empty for the bundled rulebook: the fixed loadouts already play everything it admits."""
+    out: dict[str, tuple[list, ...]] = {}
     for window, kind, word in widenings(rb, base):
-        a, b, d = out.setdefault(f"widened-{window}", ([], [], []))
+        holders = out.setdefault(f"widened-{window}", tuple([] for _ in ROLE_CARDS))
         proto = _prototype(kind)
-        for side, prefix in ((a, "wa"), (b, "wb"), (d, "wd")):
+        for side, prefix in zip(holders, ("wa", "wb", "wd", "wxa", "wxb")):
             fid = "_".join(p for p in (prefix, kind, word) if p)
             side.append(replace(proto, id=fid, trigger=word) if word else replace(proto, id=fid))
-    return {name: (tuple(a), tuple(b), tuple(d)) for name, (a, b, d) in out.items()}
+    return {name: tuple(tuple(side) for side in holders) for name, holders in out.items()}
 
 
 def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rulebook=None) -> list[World]:
@@ -194,15 +199,15 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
     ``rulebook``, also the worlds of its :func:`widened_loadouts` (unless ``loadouts`` names others)."""
     out: list[World] = []
     widened = widened_loadouts(rulebook) if rulebook is not None else {}
-    table = {**{k: (a, b, DEFENDERS.get(k, ())) for k, (a, b) in LOADOUTS.items()},
-             **{k: ((), (), ()) for k in ALLIES}, **widened}
+    table = {**{k: (a, b, DEFENDERS.get(k, ()), (), ()) for k, (a, b) in LOADOUTS.items()},
+             **{k: ((), (), (), *ALLIES[k]) for k in ALLIES}, **widened}
     for loadout in loadouts or tuple(table):
         if loadout not in table:
             continue  # a widened loadout named in the bounds of a rulebook that does not widen it
-        a_feats, b_feats, d_feats = table[loadout]
+        a_feats, b_feats, d_feats, *ally_feats = table[loadout]
         pair = (_card("src", a_feats), _card("tgt", b_feats, wounds=0))  # source and target
-        if loadout in ALLIES:  # and a bystander of each side
-            pair += tuple(_card(cid, fs, wounds=0) for cid, fs in zip(("allyA", "allyB"), ALLIES[loadout]))
+        if any(ally_feats):  # and a bystander of each side
+            pair += tuple(_card(cid, fs, wounds=0) for cid, fs in zip(("allyA", "allyB"), ally_feats))
         for kind in ("simple_strike", "attack", "spell", "effect"):
             setups = ("none", "cost", "targets") + (() if kind in ATTACKS else ("chosen", "computed", "implicit"))
             for setup in setups:

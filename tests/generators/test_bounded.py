@@ -25,14 +25,16 @@ def test_a_changed_trigger_row_gives_every_role_the_word():
     rb = load_rulebook(ASSAULT)  # trigger_words.assault: [attack, return_strike]
     assert widenings(rb) == (("effect_triggers", "effect_trigger", "assault"),
                              ("effect_triggers", "resource_modification", "assault"))
-    (name, (a, b, d)), = widened_loadouts(rb).items()
+    (name, (a, b, d, xa, xb)), = widened_loadouts(rb).items()
     assert name == "widened-effect_triggers" and name not in LOADOUTS
-    for side in (a, b, d):
+    for side in (a, b, d, xa, xb):  # the attacker's side, the opponent, a defender, a bystander of each side
         assert sorted((f.kind, f.trigger) for f in side) == [("effect_trigger", "assault"),
                                                               ("resource_modification", "assault")]
     worlds = [w for w in bounded_worlds(1, None, rb) if w.name.endswith(name)]
     assert any(w.state.action.defender for w in worlds)
     assert {f.id for w in worlds for c in w.state.cards if c.id == "def" for f in c.features} == {f.id for f in d}
+    assert all({f.id for c in w.state.cards if c.id == "allyB" for f in c.features} == {f.id for f in xb}
+               for w in worlds)
 
 
 def test_a_widened_window_is_played_by_each_side(edited_copy):

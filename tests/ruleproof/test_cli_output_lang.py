@@ -30,7 +30,7 @@ OUTCOMES = {"completed", "deadlock", "step_limit", "out_of_choices"}
 @pytest.fixture(scope="module")
 def allowed() -> set[str]:
     """Every identifier a Russian reader meets as the user typed it or as the YAML spells it."""
-    from ruleproof.generators.bounded import ALLIES, DEFENDERS, LOADOUTS
+    from ruleproof.generators.bounded import ALLIES, DEFENDERS, LOADOUTS, widened_loadouts
     from ruleproof.model.menu import KINDS, OPTIONS, X_NAMES, resource_modifier, x_var
     from ruleproof.reports.trace import flatten_state
 
@@ -43,6 +43,7 @@ def allowed() -> set[str]:
     out |= set(OPERATIONS) | set(FEATURE_KINDS) | set(GUARDS) | set(STEP_KINDS) | set(TABLES) | set(X_KINDS)
     out |= set(STRENGTHS) | set(ROLES) | {p.id for p in PROPERTIES}
     for rb in (load_rulebook(BASE), load_rulebook(DRAFT)):
+        out |= {f.id for sides in widened_loadouts(rb).values() for side in sides for f in side}
         out |= set(rb.spec.assumptions) | set(rb.spec.readings) | set(rb.spec.steps) | {rb.spec.id}
         for step in rb.spec.steps.values():
             for op in step.operations:
