@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from ruleproof.model.features import CONDITIONS, Effect, Feature
+from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
 from ruleproof.model.state import Action, Card, State
 from ruleproof.model.vocabulary import FEATURE_KINDS
@@ -72,8 +72,7 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
         values = draw(st.lists(st.integers(1, 6), min_size=1, max_size=2, unique=True))
         return Feature(fid, kind, on_die=tuple(sorted(values)), effects=(Effect("heal", "self", 1),))
     if kind == "static_modifier":
-        return Feature(fid, kind, amount=-1, condition=(draw(st.sampled_from(CONDITIONS)), "movement",
-                                                        draw(st.integers(1, 3))),
+        return Feature(fid, kind, amount=-1, condition=("source_at_least", "movement", draw(st.integers(1, 3))),
                        applies_to=ATTACKS)
     if kind == "resource_modifier":
         form = draw(st.sampled_from(["stays_open", "closes_only_after_assault", "per_turn"]))
@@ -121,19 +120,14 @@ def actions(draw, has_defender: bool, crystals: int = 3) -> Action:
             xs.append(x_var("magnitude_chosen", chosen=draw(st.integers(0, 3))))
         elif k in ("magnitude_computed", "implicit") and kind not in ATTACKS:
             compute = draw(st.sampled_from([("wounds", "source", ""), ("property", "target", "movement"),
-                                            ("resource", "source", "crystal"), ("wounds", "target", ""),
-                                            ("count", "source", "open"), ("count", "target", "wounded")]))
+                                            ("resource", "source", "crystal"), ("wounds", "target", "")]))
             xs.append(x_var(k, compute=compute))
     magnitude_x = any(x.name == X_NAMES["magnitude_chosen"] for x in xs)
-    # 542.2: «X ран» with no further comment — the magnitude is the cost-X the player named
-    bare = (kind not in ATTACKS and not magnitude_kinds and any(x.kind == "cost" for x in xs)
-            and draw(st.booleans()))
     effect = draw(st.sampled_from(["damage", "heal"])) if kind not in ATTACKS else "damage"
     needs_magnitude = True if kind in ATTACKS else draw(st.booleans())
-    base = None if magnitude_x or bare or kind in ATTACKS else draw(st.integers(0, 3))
+    base = None if magnitude_x or kind in ATTACKS else draw(st.integers(0, 3))
     return action(kind, xs, defender=has_defender and kind in ATTACKS, magnitude_base=base, effect=effect,
-                  needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)),
-                  magnitude_x=X_NAMES["cost"] if bare else None)
+                  needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)))
 
 
 @st.composite
