@@ -113,7 +113,7 @@ def _card(cid: str, features: tuple[Feature, ...], wounds: int = 1) -> Card:
     return card(cid, features, movement=2, movement_mod=1, wounds=wounds, crystals=CRYSTALS)
 
 
-def _xs(setup: str, value: int, action_kind: str = "spell") -> tuple[XVar, ...]:
+def _xs(setup: str, value: int, action_kind: str) -> tuple[XVar, ...]:
     kind = {"chosen": "magnitude_chosen", "computed": "magnitude_computed"}.get(setup, setup)
     if setup in ("cost", "targets", "chosen"):
         return (x_var(kind, chosen=value),)
@@ -142,14 +142,11 @@ def widenings(rb, base=None) -> tuple[tuple[str, str, str], ...]:
     >>> widenings(load_rulebook())
     ()
     """
-    from .uses import uses
-
     theirs, base_rows = _what_admits(base) if base is not None else _bundled_admits()
-    mine = uses(rb)
-    out = [(w, k, "") for w, allows in mine.windows for k in allows if k not in theirs.get(w, ())]
-    rows = rb.table("trigger_words")
+    mine, rows = _what_admits(rb)
+    out = [(w, k, "") for w, allows in mine.items() for k in allows if k not in theirs.get(w, ())]
     changed = [word for word in rows if rows[word] != base_rows.get(word)]
-    out += [(w, k, word) for word in changed for w, allows in mine.windows for k in allows if k in TRIGGERED]
+    out += [(w, k, word) for word in changed for w, allows in mine.items() for k in allows if k in TRIGGERED]
     return tuple(dict.fromkeys(out))
 
 
@@ -174,9 +171,9 @@ def _prototype(kind: str) -> Feature:
     return next(f for f in every if f.kind == kind)
 
 
-#: the roles a loadout gives features to: the source (attacker's side), the target (the opponent), a
-#: defender, and a bystander of each side
-ROLE_CARDS = ("src", "tgt", "def", "allyA", "allyB")
+#: the roles a loadout gives features to — the source (attacker's side), the target (the opponent), a
+#: defender, a bystander of each side — and the prefix of a widened feature's id in each
+ROLE_CARDS = {"src": "wa", "tgt": "wb", "def": "wd", "allyA": "wxa", "allyB": "wxb"}
 
 
 def widened_loadouts(rb, base=None) -> dict[str, tuple[tuple[Feature, ...], ...]]:
@@ -188,7 +185,7 @@ def widened_loadouts(rb, base=None) -> dict[str, tuple[tuple[Feature, ...], ...]
     for window, kind, word in widenings(rb, base):
         holders = out.setdefault(f"widened-{window}", tuple([] for _ in ROLE_CARDS))
         proto = _prototype(kind)
-        for side, prefix in zip(holders, ("wa", "wb", "wd", "wxa", "wxb")):
+        for side, prefix in zip(holders, ROLE_CARDS.values()):
             fid = "_".join(p for p in (prefix, kind, word) if p)
             side.append(replace(proto, id=fid, trigger=word) if word else replace(proto, id=fid))
     return {name: tuple(tuple(side) for side in holders) for name, holders in out.items()}

@@ -367,10 +367,7 @@ def _magnitude(s, reads: str) -> tuple[dict, dict]:
         base = s.card(a.source).printed_value(f"strike_{strength}")
     mods = list(a.mag_mods)
     src = s.card(a.source)
-    for target in a.targets:
-        for f in s.card(target).features:
-            if f.kind == "static_modifier" and a.kind in f.applies_to and _condition(f, src, reads):
-                mods.append((f.id, f.amount if f.amount is not None else 0))
+    mods += [(f.id, f.amount if f.amount is not None else 0) for f in static_modifiers(s) if condition_holds(f, src, reads)]
     applied, value = [], base
     for fid, delta in mods:
         n = number(a, delta)
@@ -383,7 +380,14 @@ def _magnitude(s, reads: str) -> tuple[dict, dict]:
             {"base": base, "magnitude": value, "applied": tuple(applied), "reads": reads})
 
 
-def _condition(f, source, reads: str) -> bool:
+def static_modifiers(s):
+    """The targets' always-on magnitude modifiers (Серк's) that apply to the action's kind."""
+    a = s.action
+    return [f for t in a.targets for f in s.card(t).features if f.kind == "static_modifier" and a.kind in f.applies_to]
+
+
+def condition_holds(f, source, reads: str) -> bool:
+    """``f``'s condition on the acting card ``source``, its property read as ``reads`` (542.6: printed)."""
     if f.condition is None:
         return True
     what, prop, n = f.condition

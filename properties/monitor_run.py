@@ -28,9 +28,8 @@ from typing import NamedTuple
 
 from ruleproof.model.algebra import Concrete as Algebra
 from ruleproof.model.algebra import exemptions, marker_waived
-from ruleproof.model.features import condition_met
 from ruleproof.model.fields import FIELDS, resolve, x_facts
-from ruleproof.model.semantics import guard_text
+from ruleproof.model.semantics import condition_holds, guard_text, static_modifiers
 from ruleproof.model.vocabulary import ATTACKS, X_KINDS
 
 
@@ -226,15 +225,8 @@ class Concrete:
     def reading_matters(self, S, reads: str) -> bool:
         """A target's static magnitude modifier applies to the action under a condition on the source's
         property that holds on one of its printed and ``reads`` values and not on the other (542.6)."""
-        a = S.action
-        src = S.card(a.source)
-        for t in a.targets:
-            for f in S.card(t).features:
-                if f.kind == "static_modifier" and a.kind in f.applies_to and f.condition is not None:
-                    kind, prop, n = f.condition
-                    if condition_met(kind, src.printed_value(prop), n) != condition_met(kind, src.value(prop, reads), n):
-                        return True
-        return False
+        src = S.card(S.action.source)
+        return any(condition_holds(f, src, "printed") != condition_holds(f, src, reads) for f in static_modifiers(S))
 
     def x_not_printed(self, S, kinds: tuple) -> bool:
         """An X of one of ``kinds`` is fixed at a value other than the printed property it reads (542.6)."""
