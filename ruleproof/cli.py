@@ -156,11 +156,15 @@ def main(argv: list[str] | None = None) -> int:
         print(err.render(lang), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        interrupt.taken()
-        print("interrupted" if lang == "en" else "прервано", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        pass
     except Exception as exc:  # noqa: BLE001 - the one place a bug becomes an exit code (70), not a finding
-        return internal_error(exc, argv, lang)
+        # after Ctrl-C a call cut short may fail otherwise: a KeyboardInterrupt raised while ctypes
+        # converts a Z3 call's arguments comes out as ctypes.ArgumentError — the interruption, not a bug
+        if not interrupt.requested():
+            return internal_error(exc, argv, lang)
+    interrupt.taken()
+    print("interrupted" if lang == "en" else "прервано", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def internal_error(exc: BaseException, argv: list[str], lang: str) -> int:

@@ -25,7 +25,7 @@ import weakref
 
 import z3
 
-__all__ = ["install", "context", "check", "taken"]
+__all__ = ["install", "context", "check", "taken", "requested"]
 
 _CONTEXTS: "weakref.WeakSet[z3.Context]" = weakref.WeakSet()
 _INSTALLED: list[int] = []  # the pid it is installed in (a forked worker installs it again)
@@ -69,6 +69,11 @@ def _quiet_interrupts(unraisable, default=sys.unraisablehook) -> None:
         _REQUESTED.set()
         return
     default(unraisable)
+
+
+def requested() -> bool:
+    """Ctrl-C was pressed in this run (whether or not the KeyboardInterrupt got through)."""
+    return _REQUESTED.is_set()
 
 
 def taken() -> None:

@@ -143,6 +143,30 @@ def test_ctrl_c_is_exit_130_with_one_line(monkeypatch, capsys):
     assert capsys.readouterr().err == "interrupted\n"
 
 
+@pytest.mark.parametrize("pressed, code", [(True, 130), (False, 70)])
+def test_a_z3_call_cut_short_by_ctrl_c_is_an_interruption(monkeypatch, capsys, pressed, code):
+    """Ctrl-C while ctypes converts a Z3 call's arguments surfaces as ctypes.ArgumentError («argument 1:
+    KeyboardInterrupt»): after Ctrl-C that is the interruption (exit 130, one line); the same error
+    without Ctrl-C stays a bug (exit 70)."""
+    import ctypes
+
+    from ruleproof import cli, interrupt
+
+    def cut_short(args, lang):
+        if pressed:
+            interrupt._REQUESTED.set()
+        raise ctypes.ArgumentError("argument 1: KeyboardInterrupt: ")
+
+    monkeypatch.setattr(cli, "cmd_graph", cut_short)
+    assert main(["--lang", "en", "graph", "--format", "dot"]) == code
+    err = capsys.readouterr().err
+    if pressed:
+        assert err == "interrupted\n"
+    else:
+        assert "internal error" in err and "ArgumentError: argument 1: KeyboardInterrupt" in err
+        Path(re.search(r"traceback saved to (\S+)", err).group(1)).unlink()
+
+
 def _interrupt(argv: list[str], after: float, cwd: Path) -> tuple[int, str, float]:
     import signal
     import subprocess
