@@ -71,6 +71,14 @@ def _quiet_interrupts(unraisable, default=sys.unraisablehook) -> None:
     default(unraisable)
 
 
+def _on_sigint(signum, frame) -> None:
+    """Python's own SIGINT handler, except that the request is recorded first, in the main thread:
+    the KeyboardInterrupt may surface as another error (ctypes turns one raised while it converts a
+    Z3 call's arguments into ``ArgumentError``) before the watcher thread has read the wakeup pipe."""
+    _REQUESTED.set()
+    raise KeyboardInterrupt
+
+
 def requested() -> bool:
     """Ctrl-C was pressed in this run (whether or not the KeyboardInterrupt got through)."""
     return _REQUESTED.is_set()
@@ -98,6 +106,8 @@ def install() -> None:
     if _INSTALLED == [os.getpid()] or threading.current_thread() is not threading.main_thread():
         return
     z3.set_param("ctrl_c", False)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where SIGINT is ignored
+        signal.signal(signal.SIGINT, _on_sigint)
     sys.unraisablehook = _quiet_interrupts
     r, w = os.pipe()
     os.set_blocking(w, False)

@@ -195,6 +195,32 @@ def _interrupt(argv: list[str], after: float, cwd: Path) -> tuple[int, str, floa
     return p.returncode, err, time.monotonic() - sent
 
 
+@pytest.mark.parametrize("disposition, expected", [("SIG_DFL", "requested True"), ("SIG_IGN", "ignored")])
+def test_ctrl_c_is_recorded_before_the_keyboard_interrupt_surfaces(disposition, expected):
+    """The KeyboardInterrupt may surface as another error (ctypes.ArgumentError in a Z3 call) before
+    the watcher thread has read the wakeup pipe — the CI run saw exit 70 for that race: the SIGINT
+    handler itself records the request, in the main thread. Where SIGINT is ignored, it stays ignored."""
+    import signal
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal, time\n"
+        "from ruleproof import interrupt\n"
+        "interrupt.install()\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(0.5)\n"
+        "    print('ignored')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('requested', interrupt.requested())\n"
+        "    interrupt.taken()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, getattr(signal, disposition)))
+    assert out.stdout.strip() == expected, out.stderr
+
+
 @pytest.mark.parametrize("engines, after", [("z3", 3.5), ("hypothesis", 3.0), ("consistency,z3", 3.0), ("z3", 0.3)])
 def test_ctrl_c_stops_every_engine_and_leaves_the_old_report_set(tmp_path, engines, after):
     """SIGINT during Z3 (which catches it itself) or Hypothesis, or while the program still loads: exit
