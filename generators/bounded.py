@@ -68,7 +68,10 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
     "payment": ((_f("a_paid", "payment_trigger", on="payment"), _f("a_acts", "payment_trigger", on="acts"),
                  _f("a_paid_crystal", "payment_trigger", on="payment", resources=("crystal",))),
                 (_f("b_closed", "payment_trigger", on="closes_after"),)),
-    "printed": ((_f("a_open", "resource_modifier", form="per_turn", resources=("close",), limit=1),),
+    # the source's «−1 от атак существ с 2 или больше» meets the defender's return strike (512.6.2/b4.1.4)
+    "printed": ((_f("a_open", "resource_modifier", form="per_turn", resources=("close",), limit=1),
+                 _f("a_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
+                    applies_to=ATTACKS)),
                 (_f("b_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
                     applies_to=ATTACKS),
                  # «… с 2 или меньше»: the family's source (printed 2, current 3) is where the reading matters

@@ -145,6 +145,12 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("modifiers-read-current", ("542.6",), "условия модификаторов читают текущие, а не напечатанные значения",
        "modifier conditions read current instead of printed values")(
         lambda d: _set(d, "calculation", "apply_magnitude_modifiers", "reads", "current")),
+    _m("return-roles-kept", ("512.6.2/b4.1.4",), "ответный удар рассчитывается без смены ролей: нападающий "
+       "остаётся атакующим", "the return strike is calculated with the roles kept: the attacker stays the attacking one")(
+        lambda d: _set(d, "calculation", "apply_magnitude_modifiers", "return_roles", "kept")),
+    _m("return-unmodified", ("512.6.2/b4.1.4", "512.6.3/b4"), "к ответному удару не применяются модификаторы величины",
+       "no magnitude modifier applies to the return strike")(
+        lambda d: _set(d, "calculation", "apply_magnitude_modifiers", "return_roles", "unmodified")),
     _m("dice-x-reads-current", ("542.6", "542.5/b1"), "X модификатора броска читает текущее значение свойства",
        "dice-modifier X reads the current property value")(
         lambda d: _set(d, "dice", "fix_x", "reads", "current", x="dice_modifier")),

@@ -24,7 +24,8 @@ from .state import Action, Card, State, XVar
 from .vocabulary import ATTACKS, X_KINDS
 
 __all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
-           "menu_world", "resource_modifier", "world_state", "world_of", "GUARD_CONDITIONS"]
+           "menu_world", "resource_modifier", "world_state", "world_of", "GUARD_CONDITIONS", "DEF_MOVEMENT",
+           "src_guard"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
 #: the X kinds of 542 (the vocabulary's, in its order)
@@ -163,8 +164,18 @@ WORLD_DOMAINS: dict[str, tuple[int, ...]] = {
     "w_src_markers": (0, 1), "w_def_markers": (0, 1), "w_def_wounds": (0, 1, 2), "w_src_rm_form": (0, 1, 2, 3), "w_src_rm_limit": (1, 2),
     "w_src_rm_no_marker": (0, 1),
     "w_def_rm_form": (0, 1, 2, 3), "w_def_rm_limit": (1, 2), "w_tgt_guard_threshold": (0, 1, 2, 3),
-    "w_tgt_guard_at_most": (0, 1),
+    "w_tgt_guard_at_most": (0, 1), "w_src_guard_threshold": (0, 1, 2, 3),
 }
+#: the defender's printed movement (it carries no modifier): what the source's guard reads on a return
+#: strike (512.6.2/b4.1.4: the defender is then the attacking creature)
+DEF_MOVEMENT = 1
+
+
+def src_guard(threshold: int) -> Feature:
+    """The source's Серк-like text «−1 от атак существ с ``threshold`` или больше» (542.6/ex1): it
+    applies to the defender's return strike, where the roles are swapped (512.6.2/b4.1.4)."""
+    return Feature("src_guard", "static_modifier", amount=-1, condition=(GUARD_CONDITIONS[0], "movement", threshold),
+                   applies_to=("simple_strike", "attack"))
 #: the target guard's condition word, by ``w_tgt_guard_at_most``
 GUARD_CONDITIONS = ("source_at_least", "source_at_most")
 
@@ -225,6 +236,8 @@ def world_state(values: dict[str, int]) -> State:
                                     condition=(GUARD_CONDITIONS[v.get("w_tgt_guard_at_most", 0)], "movement",
                                                v["w_tgt_guard_threshold"]),
                                     applies_to=("simple_strike", "attack")))
+    if v.get("w_src_guard_threshold"):
+        feats["src"].append(src_guard(v["w_src_guard_threshold"]))
 
     cards = [card("src", feats["src"], movement=v["w_src_movement"], movement_mod=v["w_src_movement_mod"],
                   markers=v["w_src_markers"], crystals=v["w_src_crystals"]),
@@ -233,7 +246,7 @@ def world_state(values: dict[str, int]) -> State:
     kind = KINDS[v["w_kind"]]
     hasdef = bool(v["w_has_defender"])
     if hasdef:
-        cards.append(card("def", feats["def"], wounds=v["w_def_wounds"], markers=v["w_def_markers"]))
+        cards.append(card("def", feats["def"], movement=DEF_MOVEMENT, wounds=v["w_def_wounds"], markers=v["w_def_markers"]))
     xs = []
     if v["w_cost_x"]:
         xs.append(x_var("cost", chosen=v["w_cost_x_value"]))
@@ -268,6 +281,9 @@ def world_of(state: State) -> dict[str, int] | None:
     rm = lambda c, fid: next((f for f in c.features if f.id == fid), None) if c else None  # noqa: E731
     rs, rd = rm(src, "src_rm"), rm(d, "def_rm")
     thr = rm(tgt, "tgt_guard")
+    sg = rm(src, "src_guard")
+    if d is not None and d.printed_value("movement") != DEF_MOVEMENT:
+        return None
     x = {xv.kind: xv for xv in a.xs}
     magx = next((i for i, k in enumerate(MAGX) if k and k in x), 0)
     if a.magnitude_x is not None or magx and x[MAGX[magx]].compute not in (None, ("property", "target", "movement"), ("wounds", "source", "")):
@@ -286,4 +302,5 @@ def world_of(state: State) -> dict[str, int] | None:
             "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
             "w_def_rm_limit": rd.limit if rd and rd.limit else 1, "w_tgt_guard_threshold": thr.condition[2] if thr else 0,
             "w_tgt_guard_at_most": GUARD_CONDITIONS.index(thr.condition[0]) if thr else 0,
+            "w_src_guard_threshold": sg.condition[2] if sg else 0,
             **{f"w_holds{i}": has >> i & 1 for i in range(NOPT)}}

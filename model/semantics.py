@@ -209,8 +209,9 @@ def _applications(s) -> list[tuple[str, str, int]]:
     a = s.action
     amount = a.magnitude_final or 0
     done = [] if a.prevented else [(t, a.effect, amount) for t in a.targets]
-    if a.return_strike and a.return_magnitude:
-        done.append((a.source, "return_strike", a.return_magnitude))
+    ret = a.return_magnitude if a.return_magnitude_final is None else a.return_magnitude_final
+    if a.return_strike and ret:
+        done.append((a.source, "return_strike", ret))
     return done
 
 
@@ -232,7 +233,8 @@ def _declare(E, p):
     stage = {"part": E.inc(E.get("part")),
              "parts_left": E.ite(E.and_(fresh, E.parts_left()), E.add(E.get("parts_left"), -1), E.get("parts_left")),
              "claims": E.push(E.get("claims"), E.get("feature")),
-             "uses": E.concrete(_used),
+             # 540.1.3 counts uses of the feature in a turn: a compound feature's next part is the same use
+             "uses": E.ite(fresh, E.get("uses"), E.concrete(_used)),
              "action": E.ite(fresh, E.concrete(_next_part), E.get("action"))}
     for f in PART_FIELDS:
         stage[f] = E.ite(fresh, E.initial(f), E.get(f))
@@ -353,11 +355,26 @@ def _strike_text(before, after, p) -> dict:
             "return_magnitude": a.return_magnitude}
 
 
-def _magnitude(s, reads: str) -> tuple[dict, dict]:
+def _fold(base, mods, a) -> tuple:
+    """520 (an assumption: A-magnitude-modifiers): ``mods`` (feature id, delta or X name) applied in turn
+    to ``base``, never below 0; returns (the value, what each did)."""
+    applied, value = [], base
+    for fid, delta in mods:
+        n = number(a, delta)
+        if value is None or n is None:
+            applied.append((fid, delta, "unknown"))
+            continue
+        value = max(0, value + n)
+        applied.append((fid, n, value))
+    return value, tuple(applied)
+
+
+def _magnitude(s, reads: str, roles: str = "swapped") -> tuple[dict, dict]:
     """512.6.3/b4, 542.6: the magnitude modifiers (those played, and the targets' static ones whose
     condition holds, read as ``reads``) applied to the base; a reduction to a strength takes that
-    strike's magnitude.  The model abstracts magnitudes away: the interpreter's part only.  Returns
-    (the action's new values, the event's account)."""
+    strike's magnitude; a return strike is calculated too, with the roles ``roles`` says
+    (:func:`return_modifiers`).  The model abstracts magnitudes away: the interpreter's part only.
+    Returns (the action's new values, the event's account)."""
     a = s.action
     x = _magnitude_x(a)
     base = x.value if x is not None and x.value is not None else a.magnitude_base
@@ -368,22 +385,35 @@ def _magnitude(s, reads: str) -> tuple[dict, dict]:
     mods = list(a.mag_mods)
     src = s.card(a.source)
     mods += [(f.id, f.amount if f.amount is not None else 0) for f in static_modifiers(s) if condition_holds(f, src, reads)]
-    applied, value = [], base
-    for fid, delta in mods:
-        n = number(a, delta)
-        if value is None or n is None:
-            applied.append((fid, delta, "unknown"))
-            continue
-        value = max(0, value + n)
-        applied.append((fid, n, value))
-    return ({"magnitude_final": value, "strength_final": strength},
-            {"base": base, "magnitude": value, "applied": tuple(applied), "reads": reads})
+    value, applied = _fold(base, mods, a)
+    new = {"magnitude_final": value, "strength_final": strength}
+    account = {"base": base, "magnitude": value, "applied": applied, "reads": reads}
+    if a.return_magnitude is not None:
+        ret, ret_applied = _fold(a.return_magnitude, [(f.id, f.amount if f.amount is not None else 0)
+                                                      for f in return_modifiers(s, roles, reads)], a)
+        new["return_magnitude_final"] = ret
+        account.update(return_base=a.return_magnitude, return_magnitude=ret, return_applied=ret_applied)
+    return new, account
 
 
 def static_modifiers(s):
     """The targets' always-on magnitude modifiers (Серк's) that apply to the action's kind."""
     a = s.action
     return [f for t in a.targets for f in s.card(t).features if f.kind == "static_modifier" and a.kind in f.applies_to]
+
+
+def return_modifiers(s, roles: str, reads: str) -> list:
+    """The static magnitude modifiers that apply to the action's return strike — a simple strike — with the
+    cards cast as ``roles`` says: ``swapped`` (512.6.2/b4.1.4): the attacked creature's are the
+    attacker's (the source's), their condition read on the defender; ``kept``: the defender's, read on
+    the source; ``unmodified``: none."""
+    a = s.action
+    if a.return_magnitude is None or a.defender is None or roles == "unmodified":
+        return []
+    striker, struck = (a.defender, a.source) if roles == "swapped" else (a.source, a.defender)
+    card = s.card(striker)
+    return [f for f in s.card(struck).features if f.kind == "static_modifier" and "simple_strike" in f.applies_to
+            and condition_holds(f, card, reads)]
 
 
 def condition_holds(f, source, reads: str) -> bool:
@@ -395,8 +425,8 @@ def condition_holds(f, source, reads: str) -> bool:
 
 
 def _apply_magnitude(E, p):
-    reads = p.get("reads", "printed")
-    return {"magnitude": E.concrete(lambda s, c: _magnitude(s, reads)[0])}
+    reads, roles = p.get("reads", "printed"), p.get("return_roles", "swapped")
+    return {"magnitude": E.concrete(lambda s, c: _magnitude(s, reads, roles)[0])}
 
 
 def _pay(E, p):
@@ -462,7 +492,8 @@ OPERATIONS: dict[str, Operation] = {
     "remove_die_effect": Operation(lambda E, p: {"die_on_stack": E.lit("die_on_stack", False)}),
     "determine_base": Operation(_determine, {"*": _strike_text}),
     "check_source_legality": Operation(_legality, {"legal": "legal", "checks": "legality_checks"}),
-    "apply_magnitude_modifiers": Operation(_apply_magnitude, {"*": lambda before, after, p: _magnitude(before, p.get("reads", "printed"))[1]}),
+    "apply_magnitude_modifiers": Operation(_apply_magnitude, {"*": lambda before, after, p: _magnitude(
+        before, p.get("reads", "printed"), p.get("return_roles", "swapped"))[1]}),
     # 512.6.3/b4: the final magnitude (with its modifiers, or the base) is known; nothing changes it after
     "finalize_magnitude": Operation(lambda E, p: {
         "magnitude_final": E.ite(E.is_none(E.get("magnitude_final")), E.get("magnitude_base"), E.get("magnitude_final")),

@@ -169,6 +169,7 @@ class Action:
     magnitude_base: int | None = None
     magnitude_x: str | None = None  # 542.2: a bare X — the magnitude is the cost-X of this name, as named
     return_magnitude: int | None = None
+    return_magnitude_final: int | None = None  # 512.6.2/b4.1.4: after the calculation, roles swapped
     mag_mods: tuple[tuple[str, int | str], ...] = ()  # (feature id, delta or X name) played in windows
     reduce_to: str | None = None
     magnitude_final: int | None = None

@@ -99,6 +99,10 @@ class OpKind:
 _YES = Param("bool", default=True)
 #: which value of a card property X and feature conditions read: 542.6 says the printed one
 _READS = Param("choice", ("printed", "current"), default="printed")
+#: how a return strike's calculation casts the cards (512.6.2/b4.1.4 «отражающее существо считается
+#: атакующим, а нападающее – атакованным»: swapped); a draft may keep the attack's roles or leave the
+#: return strike unmodified
+RETURN_ROLES = ("swapped", "kept", "unmodified")
 OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("declare", ("542.3",), "особенность объявлена и помещена в очередь заявок",
            "the feature is declared and put into the claim queue", ("declaration",)),
@@ -129,7 +133,8 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("check_source_legality", ("512.6.3/b3",), "проверить легальность (источник в активной зоне)",
            "check legality (source in the active zone)", ("calculation",)),
     OpKind("apply_magnitude_modifiers", ("512.6.3/b4",), "наложить модификаторы величины",
-           "apply the magnitude modifiers", ("calculation",), {"reads": _READS}),
+           "apply the magnitude modifiers", ("calculation",),
+           {"reads": _READS, "return_roles": Param("choice", RETURN_ROLES, default="swapped")}),
     OpKind("finalize_magnitude", ("512.6.3/b4",), "окончательная величина известна",
            "the final magnitude is known", ("calculation",)),
     OpKind("apply_effect", ("512.6.5",), "наложить эффект", "apply the effect", ("effect",)),

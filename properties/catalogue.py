@@ -246,6 +246,30 @@ prop("P542.6-printed", ("542.6", "542.6/ex1"), "X и проверки в тек�
 
 # --- 512.6.2: the dice step ------------------------------------------------------------------------------
 
+def _return_roles_bad(M, ev, pre, new, h):
+    roles = ev.param("return_roles", "swapped")
+    return M.return_roles_matter(pre, roles, ev.param("reads", "printed")) if roles != "swapped" else None
+
+
+prop("P512.6.2-return-roles", ("512.6.2/b4.1.4", "512.6.3/b4"),
+     "ответный удар рассчитывается так, будто отражающее существо атакует, а нападающее атаковано: к нему "
+     "применяются модификаторы нападающего, условия которых проверяются на отражающем",
+     "a return strike is calculated as if the defending creature attacked and the attacker were attacked: the "
+     "attacker's modifiers apply to it, their conditions checked on the defender",
+     Monitor("P512.6.2-return-roles",
+             (flag("hrr_bad", "apply_magnitude_modifiers", _on_run("apply_magnitude_modifiers", _return_roles_bad)),
+              flag("hrr_seen", "apply_magnitude_modifiers",
+                   _on_run("apply_magnitude_modifiers", lambda M, ev, pre, new, h: M.return_modifiable(pre)))),
+             (Bad(lambda M, S, h: M.on(h["hrr_bad"]),
+                  "к ответному удару применены не те модификаторы, что при отражающем как атакующем и нападающем "
+                  "как атакованном (512.6.2)",
+                  "the return strike got other modifiers than with the defender as the attacking creature and the "
+                  "attacker as the attacked one (512.6.2)"),),
+             lambda M, S, h: M.on(h["hrr_seen"]),
+             "a return strike is calculated against an attacker holding a static modifier for simple strikes",
+             "рассчитывается ответный удар по нападающему с постоянным модификатором для простых ударов"))
+
+
 def _raw_die_bad(M, ev, pre, new, h):
     if ev.plays("reroll"):
         return M.or_(M.off(h["hr_rolled"]), M.on(h["hr_raw"]))

@@ -29,7 +29,7 @@ from typing import NamedTuple
 from ruleproof.model.algebra import Concrete as Algebra
 from ruleproof.model.algebra import exemptions, marker_waived
 from ruleproof.model.fields import FIELDS, resolve, x_facts
-from ruleproof.model.semantics import condition_holds, guard_text, static_modifiers
+from ruleproof.model.semantics import condition_holds, guard_text, return_modifiers, static_modifiers
 from ruleproof.model.vocabulary import ATTACKS, X_KINDS
 
 
@@ -227,6 +227,19 @@ class Concrete:
         property that holds on one of its printed and ``reads`` values and not on the other (542.6)."""
         src = S.card(S.action.source)
         return any(condition_holds(f, src, "printed") != condition_holds(f, src, reads) for f in static_modifiers(S))
+
+    def return_roles_matter(self, S, roles: str, reads: str) -> bool:
+        """The static modifiers that apply to the return strike with the cards cast as ``roles`` are not
+        those that apply with 512.6.2/b4.1.4's roles (the defender attacking, the source attacked)."""
+        ids = lambda r: [f.id for f in return_modifiers(S, r, reads)]  # noqa: E731
+        return ids(roles) != ids("swapped")
+
+    def return_modifiable(self, S) -> bool:
+        """A return strike is on and the source — the attacked creature for it — holds a static magnitude
+        modifier for simple strikes."""
+        a = S.action
+        return bool(a.return_strike and a.return_magnitude is not None and a.defender is not None and any(
+            f.kind == "static_modifier" and "simple_strike" in f.applies_to for f in S.card(a.source).features))
 
     def x_not_printed(self, S, kinds: tuple) -> bool:
         """An X of one of ``kinds`` is fixed at a value other than the printed property it reads (542.6)."""

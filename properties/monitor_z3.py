@@ -22,7 +22,7 @@ import z3
 from ruleproof.model.algebra import LEGAL
 from ruleproof.model.fields import FIELDS
 from ruleproof.model.features import condition_met
-from ruleproof.model.menu import GUARD_CONDITIONS, OPTIONS
+from ruleproof.model.menu import DEF_MOVEMENT, GUARD_CONDITIONS, OPTIONS
 from ruleproof.model.symbolic import HistVar, System
 
 from .monitor import PART_EVENT, Ev, Monitor
@@ -193,6 +193,25 @@ class Symbolic:
                           condition_met(kind, printed, thr) != condition_met(kind, current, thr))
                    for i, kind in enumerate(GUARD_CONDITIONS)]
         return z3.And(S["w_tgt_guard_threshold"] != sy.val(0, 4), sy.is_attack(S), z3.Or(*differs))
+
+    def _src_guard_on_return(self, S):
+        """The menu's source guard (``w_src_guard_threshold``) holds against the defender's return strike
+        (read on the defender: its printed movement, which carries no modifier in the menu)."""
+        sy = self.sy
+        thr = z3.ZeroExt(4, S["w_src_guard_threshold"])
+        return z3.And(S["w_src_guard_threshold"] != sy.val(0, 4),
+                      condition_met(GUARD_CONDITIONS[0], sy.val(DEF_MOVEMENT, 8), thr))
+
+    def return_roles_matter(self, S, roles: str, reads: str):
+        """With the cards cast as ``roles``, another set of static modifiers applies to the return strike
+        than with the swapped roles: swapped, the source's guard when it holds; kept or unmodified, none
+        (the menu's defender holds no static modifier)."""
+        if roles == "swapped":
+            return self.sy.false()
+        return z3.And(self.sy.t(S["return_strike"]), self._src_guard_on_return(S))
+
+    def return_modifiable(self, S):
+        return z3.And(self.sy.t(S["return_strike"]), S["w_src_guard_threshold"] != self.sy.val(0, 4))
 
     def x_not_printed(self, S, kinds: tuple):
         return z3.Or([self.sy.t(S[f"x_{k}_not_printed"]) for k in kinds]) if kinds else self.sy.false()

@@ -131,10 +131,10 @@ def mutate_data(data, rng: random.Random) -> str:
         steps = data.get("steps") if isinstance(data, dict) else None
         if isinstance(steps, dict) and steps:
             step = steps[rng.choice(list(steps))]
-            if isinstance(step, dict):
-                step.setdefault("next", []).insert(0, {"to": rng.choice(("nowhere", *steps)),
-                                                       "when": rng.choice(("always", "is_attack", "visited(dice)")),
-                                                       "cites": ["512.6"]})
+            if isinstance(step, dict) and isinstance(step.setdefault("next", []), list):  # an earlier edit may have broken it
+                step["next"].insert(0, {"to": rng.choice(("nowhere", *steps)),
+                                        "when": rng.choice(("always", "is_attack", "visited(dice)")),
+                                        "cites": ["512.6"]})
     elif op == "cycle":
         steps = data.get("steps") if isinstance(data, dict) else None
         if isinstance(steps, dict) and len(steps) > 1:

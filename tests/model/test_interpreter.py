@@ -137,3 +137,12 @@ def test_the_fast_cursor_copy_follows_the_fields():
 
     assert Cursor._fields[:5] == ("at", "step", "op", "player", "passes")
     assert _cursor(("next", "s", 0, "", 0, (), "", "", (), 3, "")) == Cursor("next", "s", entered=3)
+
+
+def test_a_compound_feature_is_one_use_however_many_parts(rb):
+    """540.1.3 counts a feature's uses in a turn: the second part of a compound feature (512.6.6/b4) is
+    the same use — it was counted once per declared part (2 for a two-part feature)."""
+    res = run_scenario(load_scenario(ROOT / "rulings" / "512-compound.yaml"), rb)
+    declared = [e for e in res.trace.events if e.op == "declare"]
+    assert len(declared) == 2  # both parts were declared
+    assert res.trace.events[-1].state.card("thrower").used("double_throw") == 1

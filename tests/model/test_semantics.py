@@ -21,7 +21,7 @@ RB = load_rulebook()
 SY = compile_rulebook(RB)
 
 
-def _states(n=25, seed=5):
+def _states(n=40, seed=5):
     rng = random.Random(seed)
     for _ in range(n):
         world, events, _ = sample_play(RB, rng)
