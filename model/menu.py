@@ -25,7 +25,7 @@ from .vocabulary import ATTACKS, X_KINDS
 
 __all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
            "menu_world", "resource_modifier", "world_state", "world_of", "GUARD_CONDITIONS", "DEF_MOVEMENT",
-           "src_guard"]
+           "src_guard", "SRC_GUARD_CONDITION"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
 #: the X kinds of 542 (the vocabulary's, in its order)
@@ -174,10 +174,12 @@ DEF_MOVEMENT = 1
 def src_guard(threshold: int) -> Feature:
     """The source's Серк-like text «−1 от атак существ с ``threshold`` или больше» (542.6/ex1): it
     applies to the defender's return strike, where the roles are swapped (512.6.2/b4.1.4)."""
-    return Feature("src_guard", "static_modifier", amount=-1, condition=(GUARD_CONDITIONS[0], "movement", threshold),
+    return Feature("src_guard", "static_modifier", amount=-1, condition=(SRC_GUARD_CONDITION, "movement", threshold),
                    applies_to=("simple_strike", "attack"))
 #: the target guard's condition word, by ``w_tgt_guard_at_most``
 GUARD_CONDITIONS = ("source_at_least", "source_at_most")
+#: the source guard's condition word (Серк's «… или больше»)
+SRC_GUARD_CONDITION = GUARD_CONDITIONS[0]
 
 
 def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
@@ -282,8 +284,10 @@ def world_of(state: State) -> dict[str, int] | None:
     rs, rd = rm(src, "src_rm"), rm(d, "def_rm")
     thr = rm(tgt, "tgt_guard")
     sg = rm(src, "src_guard")
-    if d is not None and d.printed_value("movement") != DEF_MOVEMENT:
+    if d is not None and (d.printed_value("movement") != DEF_MOVEMENT or d.current_value("movement") != DEF_MOVEMENT):
         return None
+    if sg is not None and sg != src_guard(sg.condition[2] if sg.condition else 0):
+        return None  # a source text the menu's guard does not stand for
     x = {xv.kind: xv for xv in a.xs}
     magx = next((i for i, k in enumerate(MAGX) if k and k in x), 0)
     if a.magnitude_x is not None or magx and x[MAGX[magx]].compute not in (None, ("property", "target", "movement"), ("wounds", "source", "")):

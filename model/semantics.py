@@ -34,7 +34,7 @@ from typing import Callable
 from .algebra import Concrete, dice_fold, exemptions, number, short_entries
 from .features import condition_met
 from .fields import FIELDS
-from .vocabulary import ATTACKS, parse_guard
+from .vocabulary import ATTACKS, SWAPPED, parse_guard
 
 __all__ = ["GUARDS", "OFFERS", "OPERATIONS", "PLAYS", "Operation", "Play", "PART_FIELDS", "guard", "guard_text", "offer",
            "exempts", "strikes", "spend", "ATTACKS"]
@@ -242,7 +242,8 @@ def _declare(E, p):
 
 
 def _used(s, c):
-    """The per-turn use count of the declared feature, one more (540.1.3 reads it)."""
+    """The per-turn use count of the declared feature, one more (540.1.3's count; recorded, read by no
+    operation yet: 540.3.1's limit is read on the action markers)."""
     return s.card(s.action.source).with_use(s.action.feature).uses
 
 
@@ -369,7 +370,7 @@ def _fold(base, mods, a) -> tuple:
     return value, tuple(applied)
 
 
-def _magnitude(s, reads: str, roles: str = "swapped") -> tuple[dict, dict]:
+def _magnitude(s, reads: str, roles: str = SWAPPED) -> tuple[dict, dict]:
     """512.6.3/b4, 542.6: the magnitude modifiers (those played, and the targets' static ones whose
     condition holds, read as ``reads``) applied to the base; a reduction to a strength takes that
     strike's magnitude; a return strike is calculated too, with the roles ``roles`` says
@@ -410,10 +411,14 @@ def return_modifiers(s, roles: str, reads: str) -> list:
     a = s.action
     if a.return_magnitude is None or a.defender is None or roles == "unmodified":
         return []
-    striker, struck = (a.defender, a.source) if roles == "swapped" else (a.source, a.defender)
+    striker, struck = (a.defender, a.source) if roles == SWAPPED else (a.source, a.defender)
     card = s.card(striker)
-    return [f for f in s.card(struck).features if f.kind == "static_modifier" and "simple_strike" in f.applies_to
-            and condition_holds(f, card, reads)]
+    return [f for f in strike_guards(s.card(struck)) if condition_holds(f, card, reads)]
+
+
+def strike_guards(card) -> list:
+    """``card``'s always-on magnitude modifiers that apply to a simple strike (a return strike is one)."""
+    return [f for f in card.features if f.kind == "static_modifier" and "simple_strike" in f.applies_to]
 
 
 def condition_holds(f, source, reads: str) -> bool:
@@ -425,7 +430,7 @@ def condition_holds(f, source, reads: str) -> bool:
 
 
 def _apply_magnitude(E, p):
-    reads, roles = p.get("reads", "printed"), p.get("return_roles", "swapped")
+    reads, roles = p.get("reads", "printed"), p.get("return_roles", SWAPPED)
     return {"magnitude": E.concrete(lambda s, c: _magnitude(s, reads, roles)[0])}
 
 
@@ -493,7 +498,7 @@ OPERATIONS: dict[str, Operation] = {
     "determine_base": Operation(_determine, {"*": _strike_text}),
     "check_source_legality": Operation(_legality, {"legal": "legal", "checks": "legality_checks"}),
     "apply_magnitude_modifiers": Operation(_apply_magnitude, {"*": lambda before, after, p: _magnitude(
-        before, p.get("reads", "printed"), p.get("return_roles", "swapped"))[1]}),
+        before, p.get("reads", "printed"), p.get("return_roles", SWAPPED))[1]}),
     # 512.6.3/b4: the final magnitude (with its modifiers, or the base) is known; nothing changes it after
     "finalize_magnitude": Operation(lambda E, p: {
         "magnitude_final": E.ite(E.is_none(E.get("magnitude_final")), E.get("magnitude_base"), E.get("magnitude_final")),

@@ -103,6 +103,8 @@ _READS = Param("choice", ("printed", "current"), default="printed")
 #: атакующим, а нападающее – атакованным»: swapped); a draft may keep the attack's roles or leave the
 #: return strike unmodified
 RETURN_ROLES = ("swapped", "kept", "unmodified")
+#: the rules' roles (512.6.2/b4.1.4), what a rulebook that does not say gets
+SWAPPED = RETURN_ROLES[0]
 OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("declare", ("542.3",), "особенность объявлена и помещена в очередь заявок",
            "the feature is declared and put into the claim queue", ("declaration",)),
@@ -134,7 +136,7 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
            "check legality (source in the active zone)", ("calculation",)),
     OpKind("apply_magnitude_modifiers", ("512.6.3/b4",), "наложить модификаторы величины",
            "apply the magnitude modifiers", ("calculation",),
-           {"reads": _READS, "return_roles": Param("choice", RETURN_ROLES, default="swapped")}),
+           {"reads": _READS, "return_roles": Param("choice", RETURN_ROLES, default=SWAPPED)}),
     OpKind("finalize_magnitude", ("512.6.3/b4",), "окончательная величина известна",
            "the final magnitude is known", ("calculation",)),
     OpKind("apply_effect", ("512.6.5",), "наложить эффект", "apply the effect", ("effect",)),

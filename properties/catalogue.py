@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ruleproof.model.vocabulary import STEP_KINDS
+from ruleproof.model.vocabulary import STEP_KINDS, SWAPPED
 
 from .monitor import Bad, Monitor, counter, flag, pulse, value
 from .monitor_run import Track, Tracker, View, Violation, run
@@ -247,8 +247,8 @@ prop("P542.6-printed", ("542.6", "542.6/ex1"), "X и проверки в тек�
 # --- 512.6.2: the dice step ------------------------------------------------------------------------------
 
 def _return_roles_bad(M, ev, pre, new, h):
-    roles = ev.param("return_roles", "swapped")
-    return M.return_roles_matter(pre, roles, ev.param("reads", "printed")) if roles != "swapped" else None
+    roles = ev.param("return_roles", SWAPPED)
+    return M.return_roles_matter(pre, roles, ev.param("reads", "printed")) if roles != SWAPPED else None
 
 
 prop("P512.6.2-return-roles", ("512.6.2/b4.1.4", "512.6.3/b4"),

@@ -29,8 +29,8 @@ from typing import NamedTuple
 from ruleproof.model.algebra import Concrete as Algebra
 from ruleproof.model.algebra import exemptions, marker_waived
 from ruleproof.model.fields import FIELDS, resolve, x_facts
-from ruleproof.model.semantics import condition_holds, guard_text, return_modifiers, static_modifiers
-from ruleproof.model.vocabulary import ATTACKS, X_KINDS
+from ruleproof.model.semantics import condition_holds, guard_text, return_modifiers, static_modifiers, strike_guards
+from ruleproof.model.vocabulary import ATTACKS, SWAPPED, X_KINDS
 
 
 
@@ -232,14 +232,14 @@ class Concrete:
         """The static modifiers that apply to the return strike with the cards cast as ``roles`` are not
         those that apply with 512.6.2/b4.1.4's roles (the defender attacking, the source attacked)."""
         ids = lambda r: [f.id for f in return_modifiers(S, r, reads)]  # noqa: E731
-        return ids(roles) != ids("swapped")
+        return ids(roles) != ids(SWAPPED)
 
     def return_modifiable(self, S) -> bool:
         """A return strike is on and the source — the attacked creature for it — holds a static magnitude
         modifier for simple strikes."""
         a = S.action
-        return bool(a.return_strike and a.return_magnitude is not None and a.defender is not None and any(
-            f.kind == "static_modifier" and "simple_strike" in f.applies_to for f in S.card(a.source).features))
+        return bool(a.return_strike and a.return_magnitude is not None and a.defender is not None
+                    and strike_guards(S.card(a.source)))
 
     def x_not_printed(self, S, kinds: tuple) -> bool:
         """An X of one of ``kinds`` is fixed at a value other than the printed property it reads (542.6)."""

@@ -22,7 +22,8 @@ import z3
 from ruleproof.model.algebra import LEGAL
 from ruleproof.model.fields import FIELDS
 from ruleproof.model.features import condition_met
-from ruleproof.model.menu import DEF_MOVEMENT, GUARD_CONDITIONS, OPTIONS
+from ruleproof.model.vocabulary import SWAPPED
+from ruleproof.model.menu import DEF_MOVEMENT, GUARD_CONDITIONS, OPTIONS, SRC_GUARD_CONDITION
 from ruleproof.model.symbolic import HistVar, System
 
 from .monitor import PART_EVENT, Ev, Monitor
@@ -200,13 +201,14 @@ class Symbolic:
         sy = self.sy
         thr = z3.ZeroExt(4, S["w_src_guard_threshold"])
         return z3.And(S["w_src_guard_threshold"] != sy.val(0, 4),
-                      condition_met(GUARD_CONDITIONS[0], sy.val(DEF_MOVEMENT, 8), thr))
+                      condition_met(SRC_GUARD_CONDITION, sy.val(DEF_MOVEMENT, 8), thr))
 
     def return_roles_matter(self, S, roles: str, reads: str):
         """With the cards cast as ``roles``, another set of static modifiers applies to the return strike
         than with the swapped roles: swapped, the source's guard when it holds; kept or unmodified, none
-        (the menu's defender holds no static modifier)."""
-        if roles == "swapped":
+        (the menu's defender holds no static modifier: :data:`~ruleproof.model.menu.OPTIONS` gives it none,
+        which a test pins)."""
+        if roles == SWAPPED:
             return self.sy.false()
         return z3.And(self.sy.t(S["return_strike"]), self._src_guard_on_return(S))
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 import z3
 
-from ruleproof.model.menu import WORLD_DOMAINS, menu_world, world_state
+from ruleproof.model.menu import OPTIONS, WORLD_DOMAINS, menu_world, world_of, world_state
 from ruleproof.model.rulebook import load_rulebook
 from ruleproof.model.symbolic import compile_rulebook
 from ruleproof.model.vocabulary import RETURN_ROLES
@@ -23,8 +23,24 @@ def system():
     return compile_rulebook(load_rulebook())
 
 
+def test_the_menus_defender_holds_no_static_modifier():
+    """The Z3 meaning of ``kept`` and ``unmodified`` (no modifier applies) rests on it."""
+    assert not [o for o in OPTIONS if o.card == "def" and o.feature.kind == "static_modifier"]
+
+
+def test_world_of_refuses_what_the_source_guard_does_not_stand_for():
+    v = menu_world(lambda d: d[0], lambda: False)
+    v.update(w_kind=0, w_has_defender=1, w_src_guard_threshold=2)
+    state = world_state(v)
+    assert world_of(state)["w_src_guard_threshold"] == 2
+    d = state.card("def")
+    moved = replace(state, cards=tuple(replace(c, modifiers=(("movement", 1),)) if c is d else c for c in state.cards))
+    assert world_of(moved) is None  # the menu's defender carries no movement modifier
+
+
+@pytest.mark.parametrize("reads", ["printed", "current"])
 @pytest.mark.parametrize("roles", RETURN_ROLES)
-def test_z3_and_the_interpreter_agree_where_the_roles_matter(system, roles):
+def test_z3_and_the_interpreter_agree_where_the_roles_matter(system, roles, reads):
     S, seen = system.pre, set()
     for thr, returns in itertools.product(WORLD_DOMAINS["w_src_guard_threshold"], (True, False)):
         v = menu_world(lambda d: d[0], lambda: False)
@@ -36,7 +52,7 @@ def test_z3_and_the_interpreter_agree_where_the_roles_matter(system, roles):
         subst = [(S[n], system.val(x, n)) for n, x in v.items() if n in S]
         subst.append((S["return_strike"], system.val(int(returns), "return_strike")))
         for name in ("return_roles_matter", "return_modifiable"):
-            args = (roles, "printed") if name == "return_roles_matter" else ()
+            args = (roles, reads) if name == "return_roles_matter" else ()
             concrete = getattr(RunM(None), name)(state, *args)  # reads the state only, not the trace
             symbolic = z3.simplify(z3.substitute(getattr(Z3M(system), name)(S, *args), *subst))
             assert z3.is_true(symbolic) == concrete, (name, v, returns, concrete, symbolic)
