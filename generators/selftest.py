@@ -24,7 +24,7 @@ from typing import Callable, Iterator
 
 import yaml
 
-from ruleproof.errors import RuleproofError
+from ruleproof.errors import Localized, RuleproofError
 from ruleproof.model.graph import build_graph
 from ruleproof.model.interpreter import RandomChoices, run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
@@ -261,9 +261,11 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
     every = list(drafts())
     unknown = [i for i in only or () if i not in {d.id for d in every}]
     if unknown:
-        raise RuleproofError("RP150", None, problem=f"unknown draft {', '.join(unknown)} in --only",
-                             fix=f"name drafts as `ruleproof selftest` lists them, e.g. "
-                                 f"{', '.join(d.id for d in every[:5])}")
+        listed, first = ", ".join(unknown), ", ".join(d.id for d in every[:5])
+        raise RuleproofError("RP150", None, problem=Localized(f"в --only неизвестный вариант правил: {listed}",
+                                                              f"unknown draft {listed} in --only"),
+                             fix=Localized(f"называйте варианты так, как их перечисляет ruleproof selftest, например {first}",
+                                           f"name drafts as `ruleproof selftest` lists them, e.g. {first}"))
     bundled = load_rulebook()
     scenarios = [sc for _, sc in shipped_scenarios()]
     reference = {sc.spec.id: _turn_signature(sc, bundled) for sc in scenarios}

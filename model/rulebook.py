@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 import types
 from dataclasses import dataclass, field
 from importlib import resources
@@ -19,7 +20,7 @@ from typing import Any, Iterator
 
 from pydantic import ValidationError
 
-from ruleproof.errors import Localized, Location, RuleproofError, did_you_mean, suggest
+from ruleproof.errors import Localized, Location, RuleproofError, did_you_mean, one_of, suggest
 
 from .clauses import ClauseIndex, default_index, is_clause_id
 from .schema import FORMAT, OperationSpec, RulebookSpec
@@ -131,11 +132,34 @@ def check_clause_ids(ids: list[str], locate, index: ClauseIndex) -> None:
 
 # --- shape errors from pydantic -------------------------------------------------------------------
 
+#: pydantic's error types in Russian (the English side is pydantic's own message); ``{…}`` reads the
+#: error's context (``ge``, ``min_length``)
 _RU = {
     "string_type": "ожидается строка", "list_type": "ожидается список", "dict_type": "ожидается отображение",
     "model_type": "ожидается отображение", "bool_type": "ожидается true или false",
     "int_type": "ожидается целое число", "bool_parsing": "ожидается true или false",
+    "int_parsing": "ожидается целое число", "int_from_float": "ожидается целое число, а здесь дробное",
+    "float_parsing": "ожидается число", "float_type": "ожидается число",
+    "greater_than_equal": "ожидается число не меньше {ge}", "greater_than": "ожидается число больше {gt}",
+    "less_than_equal": "ожидается число не больше {le}", "tuple_type": "ожидается список",
+    "too_short": "слишком мало элементов: нужно не меньше {min_length}",
+    "too_long": "слишком много элементов: можно не больше {max_length}",
+    "string_too_short": "ожидается непустая строка",
 }
+
+
+def _problem(err: dict) -> Localized:
+    """A pydantic error's problem in each language; a type without a Russian text is named by the value
+    it refused, never in English prose."""
+    ctx = err.get("ctx") or {}
+    ru = _RU.get(err["type"])
+    return Localized(ru.format(**ctx) if ru else f"недопустимое значение {err.get('input')!r}", err["msg"])
+
+
+def _choices(err: dict) -> list[str]:
+    """The values a Literal field allows, as pydantic lists them (``'A' or 'B'``)."""
+    return re.findall(r"'((?:[^'\\]|\\.)*)'", str((err.get("ctx") or {}).get("expected", "")))
+
 
 def _model_at(root: type, loc: tuple) -> type | None:
     """The pydantic model a location points into (for the list of allowed keys)."""
@@ -178,9 +202,12 @@ def from_pydantic(exc: ValidationError, locs: LocMap, root: type) -> RuleproofEr
         model = _model_at(root, loc[:-1])
         allowed = ", ".join(model.model_fields) if model is not None and hasattr(model, "model_fields") else "—"
         return RuleproofError("RP112", locs.at(loc), key=loc[-1], field=describe_location(loc[:-1]), allowed=allowed)
-    problem = err["msg"]
-    return RuleproofError("RP110", locs.at(loc), field=describe_location(loc), problem=problem,
-                          problem_ru=_RU.get(err["type"], problem))
+    doc = "docs/rulebook-format.md" if root is RulebookSpec else "docs/rulings.md"
+    if err["type"] == "literal_error" and (choices := _choices(err)):
+        shown = [c for c in choices if c] + (["''"] if "" in choices else [])
+        return RuleproofError("RP119", locs.at(loc), field=describe_location(loc), value=err.get("input"),
+                              hint=suggest(err.get("input"), [c for c in choices if c]), known=", ".join(shown))
+    return RuleproofError("RP110", locs.at(loc), field=describe_location(loc), problem=_problem(err), doc=doc)
 
 
 # --- meaning -----------------------------------------------------------------------------------------
@@ -246,10 +273,14 @@ class _Semantics:
             ok = all(v in kind.values for v in values) if kind.values else (
                 not isinstance(value, list) and isinstance(value, int) and not isinstance(value, bool))
             if not ok:
-                allowed = ", ".join(kind.values) if kind.values else "a whole number"
+                allowed = ", ".join(kind.values) if kind.values else ""
+                odd = next((v for v in values if v not in kind.values), None) if kind.values else None
+                near = suggest(odd, kind.values) if odd is not None else did_you_mean(None)
                 raise RuleproofError("RP134", where, table=name,
-                                     problem=f"row {key} has {_short(value)}", problem_ru=f"в строке {key} значение {_short(value)}",
-                                     fix=f"use: {allowed}", fix_ru=f"допустимо: {allowed}")
+                                     problem=f"row {key} has {_short(value)}{near.en}",
+                                     problem_ru=f"в строке {key} значение {_short(value)}{near.ru}",
+                                     fix=f"use: {allowed}" if allowed else "write a whole number",
+                                     fix_ru=f"допустимо: {allowed}" if allowed else "запишите целое число")
             if kind.bounds and not all(kind.bounds[0] <= v <= kind.bounds[1] for v in values):
                 lo, hi = kind.bounds
                 raise RuleproofError("RP134", where, table=name, problem=f"row {key} is {_short(value)}, outside {lo}..{hi}",
@@ -302,13 +333,13 @@ class _Semantics:
             where = self.rb.where(path + (key,))
             if spec is None:
                 allowed = ", ".join(["op", "cites", "assumes", "when", "note", *kind.params])
-                raise RuleproofError("RP112", where, key=key, field=f"operation '{op.op}'", allowed=allowed)
+                raise RuleproofError("RP112", where, key=key, field=_operation_field(op.op), allowed=allowed)
             problem = _param_problem(spec, value)
             if problem:
-                raise RuleproofError("RP128", where, op=op.op, problem=f"'{key}' {problem[0]}", fix=problem[1])
+                raise RuleproofError("RP128", where, op=op.op, key=key, problem=problem[0], fix=problem[1])
         for key, spec in kind.params.items():
             if spec.required and key not in params:
-                raise RuleproofError("RP111", self.rb.where(path), key=key, field=f"operation '{op.op}'")
+                raise RuleproofError("RP111", self.rb.where(path), key=key, field=_operation_field(op.op))
         if op.op == "window":
             for j, feat in enumerate(params["allows"]):
                 if feat not in FEATURE_KINDS:
@@ -318,16 +349,26 @@ class _Semantics:
         self._cited(op.cites, op.assumes, path)
 
 
-def _param_problem(spec, value) -> tuple[str, str] | None:
+def _operation_field(op: str) -> Localized:
+    """Where a key of an operation is, as RP111/RP112 say it («в операции 'fix_x'»)."""
+    return Localized(f"операции '{op}'", f"operation '{op}'")
+
+
+def _param_problem(spec, value) -> tuple[Localized, Localized] | None:
+    """What is wrong with an operation parameter's ``value`` and how to fix it, in each language."""
     value = getattr(value, "raw", value)
     if spec.kind == "choice" and value not in spec.choices:
-        return f"is '{value}'", "use one of: " + ", ".join(spec.choices)
+        near = suggest(value, spec.choices)
+        return Localized(f"значение '{value}'{near.ru}", f"is '{value}'{near.en}"), one_of(spec.choices)
     if spec.kind == "bool" and not isinstance(value, bool):
-        return f"is '{value}', not true/false", "write true or false"
+        return (Localized(f"значение '{value}', а нужно true или false", f"is '{value}', not true/false"),
+                Localized("запишите true или false", "write true or false"))
     if spec.kind == "str" and not isinstance(value, str):
-        return f"is '{value}', not a name", "write a short name"
+        return (Localized(f"значение '{value}', а нужно имя", f"is '{value}', not a name"),
+                Localized("запишите короткое имя", "write a short name"))
     if spec.kind == "features" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        return "must be a list of feature kinds", "write e.g. allows: [reroll]"
+        return (Localized("нужен список видов особенностей", "must be a list of feature kinds"),
+                Localized("например, allows: [reroll]", "write e.g. allows: [reroll]"))
     return None
 
 

@@ -56,7 +56,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from ruleproof.errors import Localized, RuleproofError, suggest
+from ruleproof.errors import Localized, RuleproofError, one_of, suggest
 from ruleproof.i18n import word
 
 from .clauses import ClauseIndex, default_index
@@ -74,6 +74,12 @@ __all__ = ["ScenarioSpec", "Scenario", "ScenarioResult", "load_scenario", "load_
 FORMAT = "ruleproof-scenario/1"
 
 
+#: a number of things on a card (wounds, markers, resources, uses, a printed value): never below 0
+Count = Annotated[int, Field(ge=0)]
+#: how many of something that must happen at least once (parts of a compound feature, a per-turn limit)
+Positive = Annotated[int, Field(ge=1)]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -81,7 +87,7 @@ class _Strict(BaseModel):
 class EffectSpec(_Strict):
     do: Literal["heal", "wound", "leave_zone", "add_modifier", "close", "lose_resource", "lose_markers"]
     card: Word
-    amount: int = 0
+    amount: Count = 0
     prop: Word = ""
 
 
@@ -102,7 +108,7 @@ class FeatureSpec(_Strict):
     resources: list[Word] = Field(default_factory=list)
     modifies: Word = "source"
     form: Literal["stays_open", "closes_only_after_assault", "per_turn"] = "stays_open"
-    limit: int | None = None
+    limit: Positive | None = None
     applies_to: list[Literal["simple_strike", "attack", "spell", "effect"]] = Field(
         default_factory=lambda: ["simple_strike", "attack", "spell", "effect"])
     action_marker: bool = True
@@ -112,14 +118,14 @@ class FeatureSpec(_Strict):
 class CardSpec(_Strict):
     name: str
     controller: Literal["A", "B"]
-    printed: dict[Word, int] = Field(default_factory=dict)
+    printed: dict[Word, Count] = Field(default_factory=dict)
     modifiers: dict[Word, int] = Field(default_factory=dict)
-    wounds: int = 0
+    wounds: Count = 0
     closed: bool = False
-    action_markers: int = 0
+    action_markers: Count = 0
     in_active_zone: bool = True
-    resources: dict[Word, int] = Field(default_factory=dict)
-    uses: dict[Word, int] = Field(default_factory=dict)
+    resources: dict[Word, Count] = Field(default_factory=dict)
+    uses: dict[Word, Count] = Field(default_factory=dict)
     features: list[FeatureSpec] = Field(default_factory=list)
 
 
@@ -157,7 +163,7 @@ class ActionSpec(_Strict):
     magnitude: Magnitude | None = None  # a number, or the name of a cost-X (a bare X, 542.2)
     cost: list[CostSpec] = Field(default_factory=list)
     xs: list[XSpec] = Field(default_factory=list)
-    parts: int = 1
+    parts: Positive = 1
 
 
 class ResponseSpec(_Strict):
@@ -191,14 +197,14 @@ class FollowSpec(_Strict):
 class CardPatch(_Strict):
     """What a case changes in a card of the file's world (any field left out stays as the world has it)."""
 
-    printed: dict[Word, int] | None = None
+    printed: dict[Word, Count] | None = None
     modifiers: dict[Word, int] | None = None
-    wounds: int | None = None
+    wounds: Count | None = None
     closed: bool | None = None
-    action_markers: int | None = None
+    action_markers: Count | None = None
     in_active_zone: bool | None = None
-    resources: dict[Word, int] | None = None
-    uses: dict[Word, int] | None = None
+    resources: dict[Word, Count] | None = None
+    uses: dict[Word, Count] | None = None
     features: list[FeatureSpec] | None = None
 
 
@@ -420,8 +426,9 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
                     raise RuleproofError("RP164", sc.where(path + (key,)), key=key, kind=f.kind,
                                          kinds=", ".join(means))
             if f.id in feature_ids:
-                raise RuleproofError("RP150", sc.where(path + ("id",)), problem=f"feature id '{f.id}' is used twice",
-                                     fix="give every feature its own id")
+                raise RuleproofError("RP150", sc.where(path + ("id",)), problem=Localized(f"id особенности '{f.id}' встречается дважды",
+                                                       f"feature id '{f.id}' is used twice"),
+                                     fix=Localized("дайте каждой особенности свой id", "give every feature its own id"))
             feature_ids[f.id] = cid
             card_ref(f.modifies, path + ("modifies",), ("self", "source", "target", "defender"))
             for j, e in enumerate(f.effects):
@@ -444,8 +451,9 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
                                                    "list the values it fires on, e.g. on_die: [6]"))
             if f.condition is not None and f.condition[0] not in CONDITIONS:
                 raise RuleproofError("RP150", sc.where(path + ("condition",)),
-                                     problem=f"unknown condition '{f.condition[0]}'",
-                                     fix="use one of: " + ", ".join(CONDITIONS))
+                                     problem=Localized(f"неизвестное условие '{f.condition[0]}'{suggest(f.condition[0], CONDITIONS).ru}",
+                                                       f"unknown condition '{f.condition[0]}'{suggest(f.condition[0], CONDITIONS).en}"),
+                                     fix=one_of(CONDITIONS))
     for base, a, _, responses, expect in sc.plays():
         _check_play(sc, base, a, responses, expect, feature_ids, card_ref)
 
@@ -463,11 +471,15 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
     for j, x in enumerate(a.xs):
         if x.kind not in X_KINDS:
             raise RuleproofError("RP150", sc.where(base + ("action", "xs", j, "kind")),
-                                 problem=f"unknown X kind '{x.kind}'", fix="use one of: " + ", ".join(X_KINDS))
+                                 problem=Localized(f"неизвестный вид X '{x.kind}'{suggest(x.kind, X_KINDS).ru}",
+                                                   f"unknown X kind '{x.kind}'{suggest(x.kind, X_KINDS).en}"),
+                                 fix=one_of(X_KINDS))
         if (x.chosen is None) == (x.compute is None):
             raise RuleproofError("RP150", sc.where(base + ("action", "xs", j)),
-                                 problem=f"X '{x.name}' needs exactly one of 'chosen' and 'compute'",
-                                 fix="write chosen: N (the player names it) or compute: [what, card, property]")
+                                 problem=Localized(f"у X '{x.name}' должен быть ровно один из ключей 'chosen' и 'compute'",
+                                                   f"X '{x.name}' needs exactly one of 'chosen' and 'compute'"),
+                                 fix=Localized("напишите chosen: N (его называет игрок) или compute: [что, карта, свойство]",
+                                               "write chosen: N (the player names it) or compute: [what, card, property]"))
         if x.compute is not None:
             _x_source(sc, x.compute, base + ("action", "xs", j, "compute"), card_ref)
     if isinstance(a.magnitude, str) and not any(x.name == a.magnitude and x.kind == "cost" for x in a.xs):
@@ -484,8 +496,10 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
         card_ref(c.card, base + ("action", "cost", j, "card"))
         if not c.amount.isdigit() and c.amount not in names:
             raise RuleproofError("RP150", sc.where(base + ("action", "cost", j, "amount")),
-                                 problem=f"cost amount '{c.amount}' is neither a number nor an X of the action",
-                                 fix="write a number or the name of an X under action.xs")
+                                 problem=Localized(f"размер стоимости '{c.amount}' — не число и не X этого игродействия",
+                                                   f"cost amount '{c.amount}' is neither a number nor an X of the action"),
+                                 fix=Localized("напишите число или имя X из action.xs",
+                                               "write a number or the name of an X under action.xs"))
     for j, r in enumerate(responses):
         if r.play not in feature_ids:
             raise RuleproofError("RP162", sc.where(base + ("responses", j, "play")), feature=r.play,
@@ -517,8 +531,10 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
     for name, fields in expect.x.items():
         if name not in names:
             raise RuleproofError("RP150", sc.where(base + ("expect", "x", name)),
-                                 problem=f"no X named '{name}' in the action",
-                                 fix="use one of: " + (", ".join(names) or "— (declare it under action.xs)"))
+                                 problem=Localized(f"в игродействии нет X с именем '{name}'",
+                                                   f"no X named '{name}' in the action"),
+                                 fix=one_of(names) if names else Localized("— (объявите его в action.xs)",
+                                                                             "— (declare it under action.xs)"))
         for key in fields:
             if key not in _X_FIELDS:
                 raise RuleproofError("RP112", sc.where(base + ("expect", "x", name, key)), key=key,
@@ -527,8 +543,10 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
 
 def _x_source(sc: Scenario, spec, path: tuple, card_ref) -> None:
     if spec[0] not in X_SOURCES:
-        raise RuleproofError("RP150", sc.where(path), problem=f"unknown X source '{spec[0]}'",
-                             fix="use one of: " + ", ".join(X_SOURCES))
+        raise RuleproofError("RP150", sc.where(path),
+                             problem=Localized(f"неизвестный источник X '{spec[0]}'{suggest(spec[0], X_SOURCES).ru}",
+                                               f"unknown X source '{spec[0]}'{suggest(spec[0], X_SOURCES).en}"),
+                             fix=one_of(X_SOURCES))
     card_ref(spec[1], path, ("self", "source", "target", "defender"))
     if spec[0] == "count" and spec[2] not in COUNTS:
         near = suggest(spec[2], COUNTS)

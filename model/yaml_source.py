@@ -106,7 +106,7 @@ def _read_regular(p: Path, name: str) -> bytes:
         code = errno.errorcode.get(exc.errno, type(exc).__name__)
         raise RuleproofError("RP115", Location(name), problem=exc.strerror or code, problem_ru=f"код {code}") from None
     if len(data) > MAX_BYTES:
-        raise RuleproofError("RP114", Location(name), size=f"more than {MAX_BYTES}", limit=MAX_BYTES)
+        raise RuleproofError("RP114", Location(name), size=Localized(f"больше {MAX_BYTES}", f"more than {MAX_BYTES}"), limit=MAX_BYTES)
     return data
 
 
@@ -197,14 +197,14 @@ class _Builder:
                 return self._mapping(node, path)
         finally:
             self.active.discard(id(node))
-        raise RuleproofError("RP103", _loc(self.name, node), problem="unsupported node")  # pragma: no cover
+        raise RuleproofError("RP103", _loc(self.name, node), problem=Localized("узел неизвестного вида", "unsupported node"))  # pragma: no cover
 
     def _mapping(self, node: MappingNode, path: tuple) -> dict:
         out: dict = {}
         first_line: dict = {}
         for key_node, value_node in node.value:
             if key_node.tag == _CORE + "merge":
-                raise RuleproofError("RP106", _loc(self.name, key_node), tag="<< (merge key)")
+                raise RuleproofError("RP106", _loc(self.name, key_node), tag=Localized("<< (ключ слияния)", "<< (merge key)"))
             if not isinstance(key_node, ScalarNode):
                 raise RuleproofError("RP103", _loc(self.name, key_node), problem=Localized("ключ отображения должен быть простым значением",
                                                                   "a mapping key must be a plain value"))

@@ -111,13 +111,15 @@ def report_to_json(report: Report, clause_text: ClauseText | None = None, lang: 
 
 def load_json(text: str | bytes | dict) -> Report:
     """Read a ``ruleproof-report/1`` document back into the :class:`Report` that was written."""
-    from ruleproof.errors import RuleproofError
+    from ruleproof.errors import Localized, RuleproofError
 
     doc = text if isinstance(text, dict) else json.loads(text)
     if not isinstance(doc, dict) or doc.get("schema") != REPORT_SCHEMA:
-        raise RuleproofError("RP150", None, problem=f"not a {REPORT_SCHEMA} document "
-                             f"(schema: {doc.get('schema') if isinstance(doc, dict) else type(doc).__name__})",
-                             fix="give a report.json written by ruleproof check --report DIR")
+        found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
+        raise RuleproofError("RP150", None, problem=Localized(f"это не документ {REPORT_SCHEMA} (schema: {found})",
+                                                              f"not a {REPORT_SCHEMA} document (schema: {found})"),
+                             fix=Localized("дайте report.json, записанный командой ruleproof check --report ПАПКА",
+                                           "give a report.json written by ruleproof check --report DIR"))
     return Report(rulebook=doc["rulebook"],
                   sections=tuple(Section(s["group"], tuple(result_from_json(r) for r in s["results"]),
                                          s.get("stats", {})) for s in doc["sections"]),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ruleproof.errors import Location, RuleproofError
+from ruleproof.errors import Localized, Location, RuleproofError
 
 from . import html_report, itf, json_report, junit, markdown, terminal
 from .bundle import ClauseText, Report, make_clause_text
@@ -58,8 +58,11 @@ def parse_formats(text: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(x.strip().lower() for x in items if x.strip()))
     unknown = [n for n in names if n not in WRITERS]
     if unknown or not names:
-        raise RuleproofError("RP150", None, problem=f"unknown report format {', '.join(unknown) or '(none)'}",
-                             fix=f"use a comma-separated list of: {', '.join(FORMATS)}")
+        listed = ", ".join(unknown)
+        raise RuleproofError("RP150", None, problem=Localized(f"неизвестный формат отчёта: {listed or '(не задан)'}",
+                                                              f"unknown report format {listed or '(none)'}"),
+                             fix=Localized(f"перечислите через запятую: {', '.join(FORMATS)}",
+                                           f"use a comma-separated list of: {', '.join(FORMATS)}"))
     return names
 
 
@@ -79,8 +82,10 @@ def write_files(files: dict[str, str], out_dir: str | Path) -> list[Path]:
 
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
-        raise RuleproofError("RP150", Location(str(out)), problem=f"{out} is a file, not a folder",
-                             fix="give --report a folder (it is created when missing)")
+        raise RuleproofError("RP150", Location(str(out)), problem=Localized(f"{out} — файл, а не папка",
+                                                                            f"{out} is a file, not a folder"),
+                             fix=Localized("укажите в --report папку (её создадут, если её нет)",
+                                           "give --report a folder (it is created when missing)"))
     out.mkdir(parents=True, exist_ok=True)
     written = []
     with no_interrupts(), ExitStack() as stack:

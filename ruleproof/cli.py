@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ruleproof.errors import (EXIT_BAD_INPUT, EXIT_FINDING, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, Localized,
-                              Location, RuleproofError)
+                              Location, RuleproofError, suggest)
 from ruleproof.i18n import LANGS, default_lang, t
 from ruleproof.i18n_cli import argparse_language, localize
 from ruleproof.orchestrate import ENGINES
@@ -266,17 +266,20 @@ def _clause_text_fn(args, lang: str):
     return lambda cid: text(cid, lang)
 
 
-def parse_names(text: str, known: tuple[str, ...], what: str) -> tuple[str, ...]:
+def parse_names(text: str, known: tuple[str, ...], what: Localized = Localized("движок", "engine")) -> tuple[str, ...]:
     """``"a, b"`` -> ("a", "b"), each one of ``known``; anything else is bad input (RP150).
 
-    >>> parse_names("rulings, z3", ("rulings", "z3", "consistency"), "engine")
+    >>> parse_names("rulings, z3", ("rulings", "z3", "consistency"))
     ('rulings', 'z3')
     """
     names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise RuleproofError("RP150", None, problem=f"unknown {what} {', '.join(unknown)}",
-                             fix=f"use a comma-separated list of: {', '.join(known)}")
+        listed = ", ".join(unknown)
+        raise RuleproofError("RP150", None, problem=Localized(f"неизвестный {what.ru}: {listed}{suggest(unknown[0], known).ru}",
+                                                              f"unknown {what.en} {listed}{suggest(unknown[0], known).en}"),
+                             fix=Localized(f"перечислите через запятую: {', '.join(known)}",
+                                           f"use a comma-separated list of: {', '.join(known)}"))
     return names
 
 
@@ -314,14 +317,17 @@ def cmd_check(args, lang: str) -> int:
     # bad input fails before any engine runs
     formats = parse_formats(args.format)
     clause_text = make_clause_text(args.rules_text)
-    engines = parse_names(args.engines, ENGINES, "engine")
+    engines = parse_names(args.engines, ENGINES)
     if args.examples < 0:
-        raise RuleproofError("RP150", None, problem="--examples must be 0 or more", fix="e.g. --examples 200")
+        raise RuleproofError("RP150", None, problem=Localized("--examples: нужно 0 или больше", "--examples must be 0 or more"),
+                             fix=Localized("например, --examples 200", "e.g. --examples 200"))
     args.jobs = check_jobs(args.jobs)
     files = [f for f in formats if f != "term" and not (f == "json" and not args.report)]
     if files and not args.report:
-        raise RuleproofError("RP150", None, problem=f"--format {','.join(files)} writes files",
-                             fix="add --report DIR (the folder for the report files)")
+        raise RuleproofError("RP150", None, problem=Localized(f"--format {','.join(files)} пишет файлы",
+                                                              f"--format {','.join(files)} writes files"),
+                             fix=Localized("добавьте --report ПАПКА (папку для файлов отчёта)",
+                                           "add --report DIR (the folder for the report files)"))
     from ruleproof.cmd_explore import parse_bounds
 
     bounds = parse_bounds(args.bounds)
@@ -380,8 +386,10 @@ def cmd_clauses(args, lang: str) -> int:
 
     index = default_index()
     if args.against and not args.rules_text:
-        raise RuleproofError("RP150", None, problem="--against needs --rules-text OLD",
-                             fix="run: ruleproof clauses --rules-text OLD --against NEW")
+        raise RuleproofError("RP150", None, problem=Localized("--against требует --rules-text СТАРЫЙ",
+                                                              "--against needs --rules-text OLD"),
+                             fix=Localized("запустите: ruleproof clauses --rules-text СТАРЫЙ --against НОВЫЙ",
+                                           "run: ruleproof clauses --rules-text OLD --against NEW"))
     rules = load_rules_text(args.rules_text) if args.rules_text else None
     if args.broken:
         return _print_breakage(index, lang, args.format, args.examples)
@@ -626,8 +634,11 @@ def cmd_graph(args, lang: str) -> int:
         return write_text((to_dot if args.format == "dot" else to_mermaid)(G, lang), args.output, lang)
     out = Path(args.output or f"phase-graph.{args.format}")
     if out.suffix.lower() != f".{args.format}":
-        raise RuleproofError("RP150", Location(str(out)), problem=f"the file name does not end in .{args.format}",
-                             fix=f"name the output *.{args.format} or choose --format {out.suffix.lstrip('.')}")
+        raise RuleproofError("RP150", Location(str(out)),
+                             problem=Localized(f"имя файла не кончается на .{args.format}",
+                                               f"the file name does not end in .{args.format}"),
+                             fix=Localized(f"назовите файл *.{args.format} или выберите --format {out.suffix.lstrip('.')}",
+                                           f"name the output *.{args.format} or choose --format {out.suffix.lstrip('.')}"))
     with atomic_path(out) as tmp:
         to_image(G, tmp, lang)
     print(t("written", lang, path=out), file=sys.stderr)

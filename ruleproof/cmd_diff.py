@@ -49,7 +49,7 @@ def engine_options(args) -> tuple[tuple[str, ...], object, int]:
     from ruleproof.diff import DIFF_ENGINES
     from ruleproof.model.explore import Bounds
 
-    return parse_names(args.engines, DIFF_ENGINES, "engine"), parse_bounds(args.bounds, Bounds()), check_jobs(args.jobs)
+    return parse_names(args.engines, DIFF_ENGINES), parse_bounds(args.bounds, Bounds()), check_jobs(args.jobs)
 
 
 def add_parser(sub, common, texts) -> None:

@@ -14,7 +14,7 @@ import sys
 
 from rich.console import Console
 
-from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, RuleproofError
+from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, Localized, RuleproofError, suggest
 from ruleproof.i18n import t
 
 __all__ = ["add_parser", "run", "parse_bounds", "SCHEMA"]
@@ -40,6 +40,30 @@ def add_parser(sub, common, texts) -> None:
     p.set_defaults(run=run)
 
 
+def _bound_problem(key: str, name: str | None, raw: str, values: dict, loadouts) -> Localized | None:
+    """Read one ``key=raw`` of ``--bounds`` into ``values``; what is wrong with it, if anything."""
+    if name is None:
+        return Localized(f"неизвестная граница '{key}'{suggest(key, _KEYS).ru}",
+                         f"unknown bound '{key}'{suggest(key, _KEYS).en}")
+    if name == "die":
+        lo, _, hi = raw.partition("-")
+        if not (lo.strip().isdigit() and hi.strip().isdigit() and 1 <= int(lo) <= int(hi)):
+            return Localized("die=нижняя-верхняя: нужны целые числа, 1 ≤ нижняя ≤ верхняя", "die=LO-HI needs whole numbers 1 <= LO <= HI")
+        values[name] = (int(lo), int(hi))
+    elif name == "loadouts":
+        values[name] = tuple(raw.split("+"))
+        bad = ", ".join(x for x in values[name] if x not in loadouts and not x.startswith("widened-"))
+        if bad:
+            return Localized(f"неизвестный набор {bad} (известны: {', '.join(loadouts)})",
+                             f"unknown loadout {bad} (known: {', '.join(loadouts)})")
+    else:
+        least = 1 if name in ("max_nodes", "max_memory_mb") else 0
+        if not raw.strip().lstrip("-").isdigit() or int(raw) < least:
+            return Localized(f"{key}: нужно целое число не меньше {least}", f"{key} must be a whole number, {least} or more")
+        values[name] = int(raw)
+    return None
+
+
 def parse_bounds(text: str, base=None):
     """``x=2,plays=1,die=1-6,loadouts=dice+payment`` -> :class:`~ruleproof.model.explore.Bounds`;
     what the text leaves out comes from ``base`` (default: ``Bounds()``).
@@ -59,27 +83,12 @@ def parse_bounds(text: str, base=None):
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, _, raw = part.partition("=")
         name = _KEYS.get(key.strip())
-        try:
-            if name is None:
-                raise ValueError(f"unknown bound '{key}'")
-            if name == "die":
-                lo, _, hi = raw.partition("-")
-                values[name] = (int(lo), int(hi))
-                if not 1 <= values[name][0] <= values[name][1]:
-                    raise ValueError("die=LO-HI needs 1 <= LO <= HI")
-            elif name == "loadouts":
-                values[name] = tuple(raw.split("+"))
-                bad = [x for x in values[name] if x not in LOADOUTS and not x.startswith("widened-")]
-                if bad:
-                    raise ValueError(f"unknown loadout {', '.join(bad)} (known: {', '.join(LOADOUTS)})")
-            else:
-                values[name] = int(raw)
-                least = 1 if name in ("max_nodes", "max_memory_mb") else 0
-                if values[name] < least:
-                    raise ValueError(f"{key} must be {least} or more")
-        except ValueError as exc:
-            raise RuleproofError("RP150", None, problem=f"--bounds {part}: {exc}",
-                                 fix="e.g. --bounds x=2,plays=1,die=1-6,loadouts=dice+payment") from None
+        problem = _bound_problem(key.strip(), name, raw, values, LOADOUTS)
+        if problem is not None:
+            raise RuleproofError("RP150", None, problem=Localized(f"--bounds {part}: {problem.ru}",
+                                                                  f"--bounds {part}: {problem.en}"),
+                                 fix=Localized("например, --bounds x=2,plays=1,die=1-6,loadouts=dice+payment",
+                                               "e.g. --bounds x=2,plays=1,die=1-6,loadouts=dice+payment"))
     return replace(base or Bounds(), **values)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-__all__ = ["Location", "RuleproofError", "suggest", "did_you_mean", "Localized", "yaml_problem", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
+__all__ = ["Location", "RuleproofError", "suggest", "one_of", "did_you_mean", "Localized", "yaml_problem", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
            "EXIT_INCONCLUSIVE", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
 EXIT_OK = 0
@@ -95,8 +95,8 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("в файле {count} YAML-документа(ов), нужен один", "уберите разделители '---'"),
     },
     "RP110": {
-        "en": ("{field}: {problem}", "see the rulebook format in docs/rulebook-format.md"),
-        "ru": ("{field}: {problem_ru}", "см. формат свода правил в docs/rulebook-format.md"),
+        "en": ("{field}: {problem}", "see the format in {doc}"),
+        "ru": ("{field}: {problem}", "см. описание формата в {doc}"),
     },
     "RP111": {
         "en": ("required key '{key}' is missing in {field}", "add '{key}:' here"),
@@ -135,6 +135,11 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "pasted or generated block here"),
         "ru": ("{what_ru}: больше, чем читает ruleproof ({limit})", "своду правил или разъяснению нужно гораздо "
                "меньше: поищите здесь вставленный или сгенерированный блок"),
+    },
+    "RP119": {
+        "en": ("{field}: '{value}' is not one of the values this key takes{hint}", "use one of: {known}"),
+        "ru": ("{field}: '{value}' — не из значений, которые принимает этот ключ{hint}",
+               "используйте одно из: {known}"),
     },
     "RP120": {
         "en": ("unknown operation '{op}'{hint}", "use one of the operations: {known}"),
@@ -177,8 +182,8 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("неизвестное допущение '{assumption}'", "объявите его в 'assumptions:' или используйте одно из: {known}"),
     },
     "RP128": {
-        "en": ("operation '{op}': {problem}", "{fix}"),
-        "ru": ("операция '{op}': {problem}", "{fix}"),
+        "en": ("operation '{op}': '{key}' {problem}", "{fix}"),
+        "ru": ("операция '{op}', ключ '{key}': {problem}", "{fix}"),
     },
     "RP129": {
         "en": ("the start step '{start}' is not a step of this rulebook", "set 'start:' to one of: {known}"),
@@ -358,6 +363,16 @@ def did_you_mean(near: str | None) -> Localized:
     if not near:
         return Localized("", "")
     return Localized(f" (возможно, имелось в виду '{near}'?)", f" (did you mean '{near}'?)")
+
+
+def one_of(known) -> Localized:
+    """«Use one of: a, b» in each language (the fix for a value outside its choices).
+
+    >>> one_of(["A", "B"]).ru
+    'используйте одно из: A, B'
+    """
+    names = ", ".join(str(k) for k in known)
+    return Localized(f"используйте одно из: {names}", f"use one of: {names}")
 
 
 def suggest(name: object, known) -> Localized:

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .errors import Location, RuleproofError
+from .errors import Localized, Location, RuleproofError
 
 __all__ = ["write_atomic", "atomic_path", "no_interrupts"]
 
@@ -49,8 +49,9 @@ def atomic_path(target: str | Path) -> Iterator[Path]:
     target = Path(target)
     if not target.parent.exists() or not target.parent.is_dir():
         raise RuleproofError("RP150", Location(str(target)),
-                             problem=f"the folder {target.parent} does not exist",
-                             fix="create the folder first or choose another output path")
+                             problem=Localized(f"папки {target.parent} нет", f"the folder {target.parent} does not exist"),
+                             fix=Localized("сначала создайте папку или выберите другой путь",
+                                           "create the folder first or choose another output path"))
     if target.is_dir():
         raise RuleproofError("RP101", Location(str(target)))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=target.parent)

@@ -220,7 +220,7 @@ def test_cli_explore_term_bundled_small(capsys):
     assert code == 1 and "X2-action-coverage" in out
 
 
-@pytest.mark.parametrize("bounds, needle", [("x=-1", "x must be 0 or more"), ("die=3-1", "die=LO-HI"),
+@pytest.mark.parametrize("bounds, needle", [("x=-1", "x must be a whole number, 0 or more"), ("die=3-1", "die=LO-HI"),
                                             ("loadouts=nope", "unknown loadout nope"), ("y=1", "unknown bound")])
 def test_cli_explore_bad_bounds_exit_2(bounds, needle, capsys):
     assert main(["explore", "--bounds", bounds]) == 2

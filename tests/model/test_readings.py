@@ -98,7 +98,8 @@ def test_an_unknown_patch_operation_is_a_schema_error(tmp_path):
     with pytest.raises(RuleproofError) as exc:
         load_rulebook(p)
     assert exc.value.location.line == _line(TEXT, "{op: move, from: /steps/payment/operations/1")
-    assert "'move', 'copy' or 'test'" in exc.value.render("en")
+    assert exc.value.code == "RP119" and "'shift' is not one of the values" in exc.value.render("en")
+    assert "move, copy, test" in exc.value.render("en") and "move, copy, test" in exc.value.render("ru")
 
 
 def test_the_540_1_2_reading_decides_whether_a_defender_with_closes_after_assault_closes():

@@ -140,6 +140,24 @@ def test_bad_operation_parameter(write_rulebook, capsys, op_index):
     assert_bad_input(write_rulebook(edit), capsys, "RP128", None, "'x' is 'price'", "cost, targets")
 
 
+@pytest.mark.parametrize("edit,code,en,ru", [
+    (lambda d, i: d["steps"]["dice"]["operations"][i(d, "dice", "fix_x", x="dice_modifier")]
+     .update(reads="printd"), "RP128", "'reads' is 'printd' (did you mean 'printed'?)",
+     "ключ 'reads': значение 'printd' (возможно, имелось в виду 'printed'?)"),
+    (lambda d, i: d["tables"]["trigger_words"]["rows"].update(strike=["atack", "return_strike"]), "RP134",
+     "(did you mean 'attack'?)", "(возможно, имелось в виду 'attack'?)"),
+])
+def test_a_misspelt_value_gets_the_nearest_in_the_message_language(write_rulebook, capsys, op_index, edit, code,
+                                                                     en, ru):
+    """A misspelt parameter value or trigger word is named with the nearest choice; the Russian message
+    says it in Russian (it used to read «'reads' is 'printd'» and «use one of»)."""
+    path = write_rulebook(lambda d: edit(d, op_index))
+    assert_bad_input(path, capsys, code, None, en)
+    rc, out, err = run_check(path, capsys, "ru")
+    assert rc == 2 and f"ошибка {code}" in err and ru in err
+    assert not any(w in err for w in (" is ", "use one of", "did you mean")), err
+
+
 def test_unknown_feature_kind_in_window(write_rulebook, capsys, op_index):
     def edit(d):
         d["steps"]["dice"]["operations"][op_index(d, "dice", "window", id="reroll")]["allows"] = ["re-roll"]

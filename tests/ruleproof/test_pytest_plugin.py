@@ -113,7 +113,7 @@ def test_a_malformed_scenario_is_a_located_collection_error(folder: Path) -> Non
     res = pytest_in(folder)
     assert res.returncode == 2
     assert "ERROR collecting rulings/bad.yaml" in res.stdout
-    assert f"{bad}:{line}:" in res.stdout and "error RP110" in res.stdout and "fix:" in res.stdout
+    assert f"{bad}:{line}:" in res.stdout and "error RP119" in res.stdout and "fix:" in res.stdout
     assert "Traceback" not in res.stdout and "raise " not in res.stdout
 
 
