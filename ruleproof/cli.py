@@ -250,7 +250,7 @@ def split_only(args, known: tuple[str, ...]) -> None:
         only.pop()
     for pid in only:
         if pid not in known:
-            raise RuleproofError("RP170", None, property=pid, known=", ".join(known))
+            raise RuleproofError("RP170", None, property=pid, hint=suggest(pid, known), known=", ".join(known))
     args.only = only or None
 
 

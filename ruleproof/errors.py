@@ -279,8 +279,8 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("в своде нет окна '{window}'{hint}", "укажите одно из его окон: {known}"),
     },
     "RP170": {
-        "en": ("unknown property '{property}' in --only", "name properties of the catalogue: {known}"),
-        "ru": ("неизвестное свойство '{property}' в --only", "укажите свойства из каталога: {known}"),
+        "en": ("unknown property '{property}' in --only{hint}", "name properties of the catalogue: {known}"),
+        "ru": ("неизвестное свойство '{property}' в --only{hint}", "укажите свойства из каталога: {known}"),
     },
     "RP171": {
         "en": ("--timeout must be a finite number of seconds, at least 0.001, not {value}", "e.g. --timeout 20"),

@@ -102,6 +102,18 @@ def test_prove_only_does_not_swallow_the_rulebook(tmp_path, capsys):
     _bad(capsys, ["prove", "--only", "P999-nothing", str(path)], "RP170", "P999-nothing")
 
 
+@pytest.mark.parametrize("argv,code,near", [
+    (["explore", "--only", "P512.7-paymnt"], "RP170", "P512.7-payment"),
+    (["check", "--engines", "rulngs"], "RP150", "rulings"),
+    (["explore", "--bounds", "plyas=1"], "RP150", "plays"),
+])
+def test_a_misspelt_option_value_gets_the_nearest(capsys, argv, code, near):
+    _bad(capsys, argv, code, f"(did you mean '{near}'?)")
+    assert main(["--lang", "ru", *argv]) == 2
+    err = capsys.readouterr().err
+    assert f"ошибка {code}" in err and f"(возможно, имелось в виду '{near}'?)" in err and "did you" not in err
+
+
 @pytest.mark.parametrize("argv", [["check", "--report", "/proc/ruleproof-x", "--format", "json"],
                                   ["check", "--save-ruling", "/proc/ruleproof-x.yaml"],
                                   ["graph", "-o", "/nonexistent-folder/g.svg"],
