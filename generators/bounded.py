@@ -9,7 +9,8 @@ each single world stays small enough to enumerate every play.  (The compound str
 the ``dice`` loadout: two parts, each with rerolls, square the number of dice paths.)  A spell's
 computed X counts cards («число ваших открытых существ»), an effect's cost-X is also its magnitude
 (542.2's bare X), and the ``printed`` loadout's guards compare both ways, so that a condition read
-on the current value is caught here too (the family's source has 2 printed and 3 current).
+on the current value is caught here too (the family's source has 2 printed and 3 current).  The
+computed :func:`role_loadouts` hand every role the admitted kinds it holds in no fixed loadout.
 
 >>> ws = bounded_worlds(x_max=1)
 >>> len(ws) > 50, len({w.name for w in ws}) == len(ws)
@@ -27,7 +28,8 @@ from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ATTACKS, action, card, x_var
 from ruleproof.model.state import Card, State, XVar
 
-__all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "widenings", "widened_loadouts"]
+__all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "widenings", "widened_loadouts",
+           "role_loadouts", "role_holdings"]
 
 
 @dataclass(frozen=True)
@@ -194,13 +196,69 @@ def widened_loadouts(rb, base=None) -> dict[str, tuple[tuple[Feature, ...], ...]
     return {name: tuple(tuple(side) for side in holders) for name, holders in out.items()}
 
 
+#: a role loadout's id prefix for each of :data:`ROLE_CARDS` (a widened loadout's, with an ``r``)
+_ROLE_PREFIX = {role: "r" + prefix[1:] for role, prefix in ROLE_CARDS.items()}
+
+
+def role_holdings(loadouts: dict | None = None) -> dict[str, set[tuple[str, str]]]:
+    """role -> the (feature kind, trigger word) pairs it holds in some loadout (default: the fixed ones:
+    :data:`LOADOUTS`, :data:`DEFENDERS`, :data:`ALLIES`); a loadout is (src, tgt, def, allyA, allyB).
+
+    >>> ("block", "") in role_holdings()["tgt"], ("block", "") in role_holdings()["src"]
+    (True, False)
+    """
+    if loadouts is None:
+        loadouts = _fixed_table()
+    out: dict[str, set] = {role: set() for role in ROLE_CARDS}
+    for sides in loadouts.values():
+        for role, side in zip(ROLE_CARDS, sides):
+            out[role] |= {(f.kind, f.trigger) for f in side}
+    return out
+
+
+def _fixed_table() -> dict[str, tuple[tuple[Feature, ...], ...]]:
+    """The fixed loadouts as (src, tgt, def, allyA, allyB) features."""
+    return {**{k: (a, b, DEFENDERS.get(k, ()), (), ()) for k, (a, b) in LOADOUTS.items()},
+            **{k: ((), (), (), *ALLIES[k]) for k in ALLIES}}
+
+
+@lru_cache(maxsize=1)
+def role_loadouts() -> dict[str, tuple[tuple[Feature, ...], ...]]:
+    """The roles the fixed loadouts leave out, computed from the bundled rulebook's windows: one loadout
+    ``roles-<window>`` per window, in which each of :data:`ROLE_CARDS` holds a feature of every kind the
+    window admits (a triggered kind once per trigger word of the ``trigger_words`` table) that it holds
+    in no fixed loadout.  With them every admitted kind is played in every role (attacker's side,
+    opponent, defender, a bystander of each side); a draft's new kinds come in :func:`widened_loadouts`.
+    Their worlds are few (:data:`ROLE_ACTIONS`): the X axes are the fixed loadouts' business.
+
+    >>> sorted(role_loadouts())[:2]
+    ['roles-after_ability', 'roles-blocking']
+    """
+    windows, rows = _bundled_admits()
+    held = role_holdings()
+    out: dict[str, tuple[tuple[Feature, ...], ...]] = {}
+    for window, allows in windows.items():
+        sides = tuple(tuple(replace(_prototype(kind), id="_".join(p for p in (prefix, kind, word) if p),
+                                    **({"trigger": word} if word else {}))
+                            for kind in allows for word in (tuple(rows) if kind in TRIGGERED else ("",))
+                            if (kind, word) not in held[role])
+                      for role, prefix in _ROLE_PREFIX.items())
+        if any(sides):
+            out[f"roles-{window}"] = sides
+    return out
+
+
+#: the actions of a role loadout's worlds: (kind, with a defender) — every window is reached by one
+ROLE_ACTIONS = (("simple_strike", True), ("attack", True), ("spell", False), ("effect", False))
+
+
 def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rulebook=None) -> list[World]:
     """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``, at least 1); with
     ``rulebook``, also the worlds of its :func:`widened_loadouts` (unless ``loadouts`` names others)."""
     out: list[World] = []
     widened = widened_loadouts(rulebook) if rulebook is not None else {}
-    table = {**{k: (a, b, DEFENDERS.get(k, ()), (), ()) for k, (a, b) in LOADOUTS.items()},
-             **{k: ((), (), (), *ALLIES[k]) for k in ALLIES}, **widened}
+    roles = role_loadouts()
+    table = {**_fixed_table(), **roles, **widened}
     for loadout in loadouts or tuple(table):
         if loadout not in table:
             continue  # a widened loadout named in the bounds of a rulebook that does not widen it
@@ -208,6 +266,12 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         pair = (_card("src", a_feats), _card("tgt", b_feats, wounds=0))  # source and target
         if any(ally_feats):  # and a bystander of each side
             pair += tuple(_card(cid, fs, wounds=0) for cid, fs in zip(("allyA", "allyB"), ally_feats))
+        if loadout in roles:
+            for kind, defender in ROLE_ACTIONS:
+                cards = (*pair, _card("def", d_feats)) if defender else pair
+                name = "/".join((kind, "defender", loadout) if defender else (kind, loadout))
+                out.append(World(name, State(cards=cards, action=action(kind, defender=defender, magnitude_base=1))))
+            continue
         for kind in ("simple_strike", "attack", "spell", "effect"):
             setups = ("none", "cost", "targets") + (() if kind in ATTACKS else ("chosen", "computed", "implicit"))
             for setup in setups:

@@ -90,6 +90,7 @@ class ExploreOutcome:
     ops_fired: Counter = field(default_factory=Counter)  # rulebook location of an operation -> times executed
     windows_opened: Counter = field(default_factory=Counter)  # window id -> times opened
     responses: Counter = field(default_factory=Counter)  # (window id, feature kind) -> times played
+    roles: Counter = field(default_factory=Counter)  # (window id, feature kind, card) -> times played
 
     @property
     def states_per_second(self) -> float:
@@ -200,7 +201,8 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         if windows:
             out.windows_opened.update(windows)
         if plays:
-            out.responses.update(plays)
+            out.roles.update(plays)
+            out.responses.update((w, k) for w, k, _ in plays)
         answers = node.answers + ((answer,) if choice else ()) + (None,) * passes
         return _Node(s, cur, ask, node.events + new, answers, track)
 
@@ -270,7 +272,7 @@ def merge(parts: list[ExploreOutcome]) -> ExploreOutcome:
         out.complete = out.complete and p.complete
         out.stopped_by = out.stopped_by or p.stopped_by
         out.deadlocks += p.deadlocks
-        for c in ("ops_fired", "windows_opened", "responses", "exercised"):
+        for c in ("ops_fired", "windows_opened", "responses", "roles", "exercised"):
             getattr(out, c).update(getattr(p, c))
         for pid, cx in p.violations.items():
             old = out.violations.get(pid)
@@ -283,14 +285,14 @@ def merge(parts: list[ExploreOutcome]) -> ExploreOutcome:
 
 def _covered(events: tuple) -> tuple[list, list, list]:
     """What ``events`` add to the action coverage: the rulebook locations of the operations that ran,
-    the windows opened, the (window, feature kind) of the responses played."""
+    the windows opened, the (window, feature kind, card) of the responses played."""
     ops, windows, plays = [], [], []
     for e in events:
         op = e.op
         if op == "window":
             windows.append(e.values["id"])
         elif op == "play":
-            plays.append((e.values["window"], e.values["kind"]))
+            plays.append((e.values["window"], e.values["kind"], e.values["card"]))
         if op not in _NOT_OPS and not e.values.get("skipped"):
             ops.append(e.where)
     return ops, windows, plays

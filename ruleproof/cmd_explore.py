@@ -52,7 +52,7 @@ def _bound_problem(key: str, name: str | None, raw: str, values: dict, loadouts)
         values[name] = (int(lo), int(hi))
     elif name == "loadouts":
         values[name] = tuple(raw.split("+"))
-        bad = ", ".join(x for x in values[name] if x not in loadouts and not x.startswith("widened-"))
+        bad = ", ".join(x for x in values[name] if x not in loadouts and not x.startswith(("widened-", "roles-")))
         if bad:
             return Localized(f"неизвестный набор {bad} (известны: {', '.join(loadouts)})",
                              f"unknown loadout {bad} (known: {', '.join(loadouts)})")

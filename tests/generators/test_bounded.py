@@ -1,13 +1,16 @@
-"""The exhaustive pass's worlds follow the rulebook under test: a window or a trigger row that a draft
-widens gets a loadout in which the attacker's side, the opponent and a defender each hold the widened
-kind, so the widening is played in every role; the bundled rulebook gets none (its worlds, and so its
-time, are those of the fixed loadouts)."""
+"""The exhaustive pass's worlds follow the rulebook: every kind its windows admit is held in every role
+(the fixed loadouts, and a computed ``roles-<window>`` loadout for what they leave out), and a window
+or a trigger row that a draft widens gets a loadout in which the attacker's side, the opponent, a
+defender and the bystanders each hold the widened kind, so the widening is played in every role; the
+bundled rulebook widens nothing."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ruleproof.generators.bounded import LOADOUTS, bounded_worlds, widened_loadouts, widenings
+from ruleproof.generators.bounded import (LOADOUTS, ROLE_CARDS, TRIGGERED, bounded_worlds, role_loadouts,
+                                          widened_loadouts, widenings)
+from ruleproof.generators.uses import uses
 from ruleproof.model.explore import Bounds, explore
 from ruleproof.model.rulebook import load_rulebook
 
@@ -19,6 +22,47 @@ def test_the_bundled_rulebook_widens_nothing():
     rb = load_rulebook()
     assert widenings(rb) == () and widened_loadouts(rb) == {}
     assert [w.name for w in bounded_worlds(1, None, rb)] == [w.name for w in bounded_worlds(1)]
+
+
+def _admitted(rb) -> set[tuple[str, str]]:
+    """(feature kind, trigger word) for each kind a window of ``rb`` admits, a triggered kind per word."""
+    words = tuple(rb.table("trigger_words"))
+    return {(k, w) for _, allows in uses(rb).windows for k in allows for w in (words if k in TRIGGERED else ("",))}
+
+
+def test_every_admitted_kind_is_held_in_every_role():
+    """Every kind the bundled rulebook's windows admit (a triggered kind with each trigger word) is held
+    by the source, the target, a defender and a bystander of each side in some bounded world.  Without
+    the role loadouts 52 (role, kind, word) triples were missing: a defender held only its triggers (12
+    missing), the target no reroll or magnitude modifier (8), the source no block or sudden action (7),
+    the bystanders 12 and 13."""
+    rb = load_rulebook()
+    held: dict[str, set] = {role: set() for role in ROLE_CARDS}
+    for w in bounded_worlds(1, None, rb):
+        for c in w.state.cards:
+            held[c.id] |= {(f.kind, f.trigger) for f in c.features}
+    assert len(_admitted(rb)) == 16
+    for role in ROLE_CARDS:
+        assert _admitted(rb) <= held[role], (role, sorted(_admitted(rb) - held[role]))
+
+
+def test_the_role_loadouts_are_played_in_every_role():
+    """The role loadouts' worlds (few: a strike and an attack with a defender, a spell, an effect) play
+    what they hand out: the source and a defender play every kind they hold there; the target and the
+    bystanders every kind outside the trigger windows (a «при ударе»/«при нападении»/«при оплате» of a
+    card that neither strikes nor pays is not offered to it — the rules, not the worlds)."""
+    rb = load_rulebook()
+    loadouts = role_loadouts()
+    out = explore(rb, bounded_worlds(0, tuple(loadouts), rb), Bounds(x_max=0))
+    assert out.complete and not out.violations and out.traces > 0
+    played: dict[str, set] = {role: set() for role in ROLE_CARDS}
+    for (_, kind, card) in out.roles:
+        played[card].add(kind)
+    triggered = {k for w, allows in uses(rb).windows for k in allows if w in ("effect_triggers", "payment_triggers")}
+    for i, role in enumerate(ROLE_CARDS):
+        held = {f.kind for sides in loadouts.values() for f in sides[i]}
+        expected = held if role in ("src", "def") else held - triggered
+        assert expected and expected <= played[role], (role, sorted(expected - played[role]))
 
 
 def test_a_changed_trigger_row_gives_every_role_the_word():

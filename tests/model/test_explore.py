@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from ruleproof.cli import main
-from ruleproof.generators.bounded import ALLIES, LOADOUTS, bounded_worlds
+from ruleproof.generators.bounded import ALLIES, LOADOUTS, ROLE_ACTIONS, bounded_worlds, role_loadouts
 from ruleproof.generators.mutants import PUBLIC, mutant_yaml, mutate, write_mutant
 from ruleproof.model.explore import Bounds, explore, explore_results
 from ruleproof.model.interpreter import ScriptedChoices, Stepper, run
@@ -246,11 +246,13 @@ def test_the_product_of_axes():
     """Per loadout: simple strike and attack (no X, cost, targets; with and without a defender), spell
     and effect (also chosen, computed, implicit magnitude X), each X value in its range, plus a spell
     without magnitude, a spell whose cost-X is above the card's crystals (540.2, 542.2), a compound
-    strike and a simple strike at a closed target (512.6.2/b4.2)."""
+    strike and a simple strike at a closed target (512.6.2/b4.2).  A role loadout has four worlds only
+    (a strike and an attack with a defender, a spell, an effect)."""
     assert len(bounded_worlds(0, ("none",))) == 6 + 6 + 6 + 6 + 3 + 1
     assert len(bounded_worlds(1, ("none",))) == 8 + 8 + 8 + 8 + 3 + 1  # cost=1 and chosen=1 added
     # no compound strike with the dice loadout; the allies' loadout has the whole product too
-    assert len(bounded_worlds(1)) == (len(LOADOUTS) + len(ALLIES)) * 36 - 1
+    assert len(bounded_worlds(1)) == (len(LOADOUTS) + len(ALLIES)) * 36 - 1 + len(role_loadouts()) * len(ROLE_ACTIONS)
+    assert len(role_loadouts()) == 7 and len(bounded_worlds(1, ("roles-calculation",))) == 4
 
 
 def test_a_configuration_reached_again_reuses_the_events_a_fresh_run_makes(bundled, monkeypatch):

@@ -30,13 +30,14 @@ OUTCOMES = {"completed", "deadlock", "step_limit", "out_of_choices"}
 @pytest.fixture(scope="module")
 def allowed() -> set[str]:
     """Every identifier a Russian reader meets as the user typed it or as the YAML spells it."""
-    from ruleproof.generators.bounded import ALLIES, DEFENDERS, LOADOUTS, widened_loadouts
+    from ruleproof.generators.bounded import ALLIES, DEFENDERS, LOADOUTS, role_loadouts, widened_loadouts
     from ruleproof.model.menu import KINDS, OPTIONS, X_NAMES, resource_modifier, src_guard, x_var
     from ruleproof.reports.trace import flatten_state
 
     out = _identifiers(build_parser("ru")) | NAMES | OUTCOMES | {"not", "op", "spacer", "bmc", "damage", "heal"}
     out |= {o.feature.id for o in OPTIONS} | {f.id for a, b in LOADOUTS.values() for f in (*a, *b)}
     out |= {f.id for fs in DEFENDERS.values() for f in fs} | {f.id for a, b in ALLIES.values() for f in (*a, *b)}
+    out |= {f.id for sides in role_loadouts().values() for side in sides for f in side}
     out |= {resource_modifier(c, "once", 1).id for c in ("src", "def")} | {"tgt_guard", src_guard(1).id}  # the Z3 menu's own
     out |= {x_var(k).name for k in X_NAMES} | set(KINDS)
     out |= {f"{c}_f{i}" for c in ("src", "tgt", "def", "allyA", "allyB") for i in range(8)}  # Hypothesis' features
