@@ -200,17 +200,15 @@ def widened_loadouts(rb, base=None) -> dict[str, tuple[tuple[Feature, ...], ...]
 _ROLE_PREFIX = {role: "r" + prefix[1:] for role, prefix in ROLE_CARDS.items()}
 
 
-def role_holdings(loadouts: dict | None = None) -> dict[str, set[tuple[str, str]]]:
-    """role -> the (feature kind, trigger word) pairs it holds in some loadout (default: the fixed ones:
-    :data:`LOADOUTS`, :data:`DEFENDERS`, :data:`ALLIES`); a loadout is (src, tgt, def, allyA, allyB).
+def role_holdings() -> dict[str, set[tuple[str, str]]]:
+    """role -> the (feature kind, trigger word) pairs it holds in some fixed loadout (:data:`LOADOUTS`,
+    :data:`DEFENDERS`, :data:`ALLIES`).
 
     >>> ("block", "") in role_holdings()["tgt"], ("block", "") in role_holdings()["src"]
     (True, False)
     """
-    if loadouts is None:
-        loadouts = _fixed_table()
     out: dict[str, set] = {role: set() for role in ROLE_CARDS}
-    for sides in loadouts.values():
+    for sides in _fixed_table().values():
         for role, side in zip(ROLE_CARDS, sides):
             out[role] |= {(f.kind, f.trigger) for f in side}
     return out

@@ -89,8 +89,15 @@ class ExploreOutcome:
     # action coverage, counted once per event of the search tree (a prefix shared by many runs once)
     ops_fired: Counter = field(default_factory=Counter)  # rulebook location of an operation -> times executed
     windows_opened: Counter = field(default_factory=Counter)  # window id -> times opened
-    responses: Counter = field(default_factory=Counter)  # (window id, feature kind) -> times played
     roles: Counter = field(default_factory=Counter)  # (window id, feature kind, card) -> times played
+
+    @property
+    def responses(self) -> Counter:
+        """(window id, feature kind) -> times played, whoever played it."""
+        out: Counter = Counter()
+        for (window, kind, _), n in self.roles.items():
+            out[window, kind] += n
+        return out
 
     @property
     def states_per_second(self) -> float:
@@ -202,7 +209,6 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
             out.windows_opened.update(windows)
         if plays:
             out.roles.update(plays)
-            out.responses.update((w, k) for w, k, _ in plays)
         answers = node.answers + ((answer,) if choice else ()) + (None,) * passes
         return _Node(s, cur, ask, node.events + new, answers, track)
 
@@ -272,7 +278,7 @@ def merge(parts: list[ExploreOutcome]) -> ExploreOutcome:
         out.complete = out.complete and p.complete
         out.stopped_by = out.stopped_by or p.stopped_by
         out.deadlocks += p.deadlocks
-        for c in ("ops_fired", "windows_opened", "responses", "roles", "exercised"):
+        for c in ("ops_fired", "windows_opened", "roles", "exercised"):
             getattr(out, c).update(getattr(p, c))
         for pid, cx in p.violations.items():
             old = out.violations.get(pid)
@@ -373,7 +379,7 @@ def _coverage(out: ExploreOutcome, rb: Rulebook):
     """Every operation executed, every window opened and every feature kind it admits played."""
     from ruleproof.reports.finding import CheckResult, Finding
 
-    findings = []
+    findings, played = [], out.responses
     verdict = "violated" if out.complete else "unknown"  # a search stopped early cannot say "never"
 
     def uncovered(op, where: str, element: str, en: str, ru: str) -> Finding:
@@ -385,7 +391,7 @@ def _coverage(out: ExploreOutcome, rb: Rulebook):
             label = op.op + "".join(f" {k}={v}" for k, v in op.params.items() if k in ("x", "id"))
             if op.op == "window":
                 wid = op.params["id"]
-                missing = [k for k in op.params["allows"] if not out.responses.get((wid, k))]
+                missing = [k for k in op.params["allows"] if not played.get((wid, k))]
                 if not out.windows_opened.get(wid):
                     missing = ["(never opened)"]
                 if missing:

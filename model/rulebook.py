@@ -202,11 +202,12 @@ def from_pydantic(exc: ValidationError, locs: LocMap, root: type) -> RuleproofEr
         model = _model_at(root, loc[:-1])
         allowed = ", ".join(model.model_fields) if model is not None and hasattr(model, "model_fields") else "—"
         return RuleproofError("RP112", locs.at(loc), key=loc[-1], field=describe_location(loc[:-1]), allowed=allowed)
-    doc = "docs/rulebook-format.md" if root is RulebookSpec else "docs/rulings.md"
     if err["type"] == "literal_error" and (choices := _choices(err)):
-        shown = [c for c in choices if c] + (["''"] if "" in choices else [])
+        named = [c for c in choices if c]  # '' (the key left empty) is listed last, quoted
         return RuleproofError("RP119", locs.at(loc), field=describe_location(loc), value=err.get("input"),
-                              hint=suggest(err.get("input"), [c for c in choices if c]), known=", ".join(shown))
+                              hint=suggest(err.get("input"), named),
+                              known=", ".join(named + (["''"] if "" in choices else [])))
+    doc = "docs/rulebook-format.md" if root is RulebookSpec else "docs/rulings.md"
     return RuleproofError("RP110", locs.at(loc), field=describe_location(loc), problem=_problem(err), doc=doc)
 
 

@@ -385,16 +385,20 @@ def _magnitude(s, reads: str, roles: str = SWAPPED) -> tuple[dict, dict]:
         base = s.card(a.source).printed_value(f"strike_{strength}")
     mods = list(a.mag_mods)
     src = s.card(a.source)
-    mods += [(f.id, f.amount if f.amount is not None else 0) for f in static_modifiers(s) if condition_holds(f, src, reads)]
+    mods += _deltas(f for f in static_modifiers(s) if condition_holds(f, src, reads))
     value, applied = _fold(base, mods, a)
     new = {"magnitude_final": value, "strength_final": strength}
     account = {"base": base, "magnitude": value, "applied": applied, "reads": reads}
     if a.return_magnitude is not None:
-        ret, ret_applied = _fold(a.return_magnitude, [(f.id, f.amount if f.amount is not None else 0)
-                                                      for f in return_modifiers(s, roles, reads)], a)
+        ret, ret_applied = _fold(a.return_magnitude, _deltas(return_modifiers(s, roles, reads)), a)
         new["return_magnitude_final"] = ret
         account.update(return_base=a.return_magnitude, return_magnitude=ret, return_applied=ret_applied)
     return new, account
+
+
+def _deltas(features) -> list[tuple]:
+    """(feature id, delta) of static magnitude modifiers, as :func:`_fold` takes them (no amount: 0)."""
+    return [(f.id, f.amount if f.amount is not None else 0) for f in features]
 
 
 def static_modifiers(s):
@@ -429,8 +433,13 @@ def condition_holds(f, source, reads: str) -> bool:
     return condition_met(what, source.value(prop, reads), n)
 
 
+def _magnitude_params(p) -> tuple[str, str]:
+    """``apply_magnitude_modifiers``' (reads, return_roles), with the rules' defaults (542.6, 512.6.2)."""
+    return p.get("reads", "printed"), p.get("return_roles", SWAPPED)
+
+
 def _apply_magnitude(E, p):
-    reads, roles = p.get("reads", "printed"), p.get("return_roles", SWAPPED)
+    reads, roles = _magnitude_params(p)
     return {"magnitude": E.concrete(lambda s, c: _magnitude(s, reads, roles)[0])}
 
 
@@ -497,8 +506,8 @@ OPERATIONS: dict[str, Operation] = {
     "remove_die_effect": Operation(lambda E, p: {"die_on_stack": E.lit("die_on_stack", False)}),
     "determine_base": Operation(_determine, {"*": _strike_text}),
     "check_source_legality": Operation(_legality, {"legal": "legal", "checks": "legality_checks"}),
-    "apply_magnitude_modifiers": Operation(_apply_magnitude, {"*": lambda before, after, p: _magnitude(
-        before, p.get("reads", "printed"), p.get("return_roles", SWAPPED))[1]}),
+    "apply_magnitude_modifiers": Operation(_apply_magnitude,
+                                           {"*": lambda before, after, p: _magnitude(before, *_magnitude_params(p))[1]}),
     # 512.6.3/b4: the final magnitude (with its modifiers, or the base) is known; nothing changes it after
     "finalize_magnitude": Operation(lambda E, p: {
         "magnitude_final": E.ite(E.is_none(E.get("magnitude_final")), E.get("magnitude_base"), E.get("magnitude_final")),
