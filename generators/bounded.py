@@ -29,7 +29,7 @@ from ruleproof.model.menu import ATTACKS, action, card, x_var
 from ruleproof.model.state import Card, State, XVar
 
 __all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "widenings", "widened_loadouts",
-           "role_loadouts", "role_holdings"]
+           "role_loadouts", "role_holdings", "loadout_names"]
 
 
 @dataclass(frozen=True)
@@ -244,6 +244,16 @@ def role_loadouts() -> dict[str, tuple[tuple[Feature, ...], ...]]:
         if any(sides):
             out[f"roles-{window}"] = sides
     return out
+
+
+def loadout_names() -> tuple[str, ...]:
+    """The loadouts every rulebook's family has: the fixed ones, the allies' and the role loadouts (a
+    draft's ``widened-<window>`` come on top, from :func:`widened_loadouts`).
+
+    >>> "allies" in loadout_names(), "roles-calculation" in loadout_names()
+    (True, True)
+    """
+    return (*_fixed_table(), *role_loadouts())
 
 
 #: the actions of a role loadout's worlds: (kind, with a defender) — every window is reached by one

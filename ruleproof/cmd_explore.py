@@ -52,7 +52,7 @@ def _bound_problem(key: str, name: str | None, raw: str, values: dict, loadouts)
         values[name] = (int(lo), int(hi))
     elif name == "loadouts":
         values[name] = tuple(raw.split("+"))
-        bad = ", ".join(x for x in values[name] if x not in loadouts and not x.startswith(("widened-", "roles-")))
+        bad = ", ".join(x for x in values[name] if x not in loadouts and not x.startswith("widened-"))
         if bad:
             return Localized(f"неизвестный набор {bad} (известны: {', '.join(loadouts)})",
                              f"unknown loadout {bad} (known: {', '.join(loadouts)})")
@@ -76,14 +76,14 @@ def parse_bounds(text: str, base=None):
     """
     from dataclasses import replace
 
-    from ruleproof.generators.bounded import LOADOUTS
+    from ruleproof.generators.bounded import loadout_names
     from ruleproof.model.explore import Bounds
 
     values: dict = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, _, raw = part.partition("=")
         name = _KEYS.get(key.strip())
-        problem = _bound_problem(key.strip(), name, raw, values, LOADOUTS)
+        problem = _bound_problem(key.strip(), name, raw, values, loadout_names())
         if problem is not None:
             raise RuleproofError("RP150", None, problem=Localized(f"--bounds {part}: {problem.ru}",
                                                                   f"--bounds {part}: {problem.en}"),

@@ -221,11 +221,22 @@ def test_cli_explore_term_bundled_small(capsys):
 
 
 @pytest.mark.parametrize("bounds, needle", [("x=-1", "x must be a whole number, 0 or more"), ("die=3-1", "die=LO-HI"),
-                                            ("loadouts=nope", "unknown loadout nope"), ("y=1", "unknown bound")])
+                                            ("loadouts=nope", "unknown loadout nope"), ("y=1", "unknown bound"),
+                                            ("loadouts=roles-nope", "unknown loadout roles-nope")])
 def test_cli_explore_bad_bounds_exit_2(bounds, needle, capsys):
     assert main(["explore", "--bounds", bounds]) == 2
     captured = capsys.readouterr()
     assert needle in captured.err and "Traceback" not in captured.err and not captured.out
+
+
+@pytest.mark.parametrize("name", ["allies", "roles-calculation"])
+def test_every_loadout_of_the_family_can_be_named(name, capsys):
+    """The allies' and the role loadouts are named in --bounds like the fixed ones (``allies`` was refused:
+    the check knew only LOADOUTS)."""
+    assert main(["--lang", "en", "explore", "--bounds", f"x=0,loadouts={name}", "--only", "P512.7-payment",
+                 "--format", "json"]) != 2  # not bad input (a narrow family may leave windows unplayed: exit 1)
+    played = json.loads(capsys.readouterr().out)["rulebook"]
+    assert played["bounds"].endswith(f"loadouts={name}") and played["worlds"] > 0 and played["runs"] > 0
 
 
 def test_cli_explore_unknown_property_is_the_error_prove_gives(capsys):
