@@ -202,6 +202,10 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("short-declaration-goes-on", ("540.2", "542.2"), "игродействие, для которого у карты нет ресурсов, "
        "всё равно выполняется и оплачивается", "an action the card lacks the resources for is executed and paid all "
        "the same")(_short_goes_on),
+    _m("miss-skips-effect", ("512.6.6/b2", "512.6.1"), "атака с промахом сразу переходит к завершению способности, "
+       "без расчёта, блокирования и наложения эффекта (ответного удара нет)", "a missed attack goes straight to "
+       "completion, with no calculation, blocking or effect (no return strike is dealt)")(
+        lambda d: d["steps"]["dice"]["next"].insert(0, {"to": "completion", "when": "missed", "cites": ["512.6.6/b2"]})),
     _m("no-effect", ("512.6.5",), "эффект не накладывается", "the effect is not applied")(
         lambda d: _drop(d, "effect", "apply_effect")),
     _m("blocked-goes-on", ("512.6.4/b3",), "заблокированное действие идёт к наложению эффекта",

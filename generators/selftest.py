@@ -185,6 +185,21 @@ def drafts(base: dict | None = None) -> Iterator[Draft]:
         yield Draft(f"skip:{sid}", "skip step", f"leave out step {sid} (its edges lead to {default[0]['to']})",
                     f"убрать шаг {sid} (переходы в него ведут в {default[0]['to']})", d,
                     _cites(step, *step.get("operations", []), *into))
+    for sid, step in base["steps"].items():
+        # 512.6.6/b2, 512.6.1: a miss is a status, not a way out — a draft that leaves the later steps out on it
+        if step.get("kind") in ("calculation", "blocking"):
+            d = _copy(base)
+            d["steps"][sid].setdefault("next", []).insert(0, {"to": _completion(base), "when": "missed",
+                                                               "cites": ["512.6.6/b2"]})
+            yield Draft(f"miss-exit:{sid}", "miss exit", f"a miss goes from {sid} straight to completion",
+                        f"при промахе — из {sid} сразу к завершению способности", d, ("512.6.6/b2", "512.6.1"))
+    for die, row in base["tables"]["strike_table"]["rows"].items():
+        if row[0] == "miss":  # the strike table loses its miss (512.6.6/b2 names it)
+            d = _copy(base)
+            d["tables"]["strike_table"]["rows"][die] = ["weak", row[1]]
+            yield Draft(f"strike:{die}:weak", "strike table", f"strike table row {die}: a weak strike, not a miss",
+                        f"строка {die} Таблицы ударов: слабый удар, а не промах", d,
+                        _cites(base["tables"]["strike_table"]))
     for table, label, en, ru in (("trigger_words", "words", "«{word}» triggers now {now}", "«{word}» теперь срабатывает на {now}"),
                                  ("assault_strikes", "assault", "«{word}»: the card's assault is now {now}",
                                   "«{word}»: нападение карты теперь — {now}")):
@@ -199,6 +214,11 @@ def drafts(base: dict | None = None) -> Iterator[Draft]:
 
 
 PROPERTY_IDS = frozenset(p.id for p in PROPERTIES)
+
+
+def _completion(base: dict) -> str:
+    """The id of the completion step of rulebook data ``base``."""
+    return next(sid for sid, step in base["steps"].items() if step.get("kind") == "completion")
 
 
 def _negate(when: str) -> str:

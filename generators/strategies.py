@@ -59,7 +59,7 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
         return Feature(fid, kind, trigger=draw(st.sampled_from(triggers)),
                        effects=(Effect("heal", "self", heal),), then_if_healthy=draw(st.sampled_from([(), ("close",)])))
     if kind == "after_ability":
-        return Feature(fid, kind, on_status=draw(st.sampled_from(["any", "hit", "blocked", "illegal"])),
+        return Feature(fid, kind, on_status=draw(st.sampled_from(["any", "hit", "miss", "blocked", "illegal"])),
                        effects=(Effect("wound", "source", 1),))
     if kind == "payment_trigger":
         on = draw(st.sampled_from(["payment", "acts", "closes_after"]))

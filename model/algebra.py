@@ -242,9 +242,17 @@ class Concrete:
 
     def strike_returns(self, die: Test) -> Test:
         """The rulebook's strike table gives a return strike for the final die ``die`` (512.6.2/b4)."""
+        return self._strike_row(die, lambda row: row[1] != "none")
+
+    def strike_misses(self, die: Test) -> Test:
+        """The rulebook's strike table calls the strike a miss for the final die ``die`` (512.6.6/b2)."""
+        return self._strike_row(die, lambda row: row[0] == "miss")
+
+    @staticmethod
+    def _strike_row(die: Test, says: Callable) -> Test:
         def test(s, c):
             v = die(s, c)
-            return v is not None and c.strikes.get(str(v), (None, "none"))[1] != "none"
+            return v is not None and says(c.strikes.get(str(v), (None, "none")))
         return test
 
     # --- the collections of :mod:`.fields` ---------------------------------------------------------------

@@ -305,10 +305,15 @@ class Symbolic:
         return z3.And(die.terms["p"], hit)
 
     def strike_returns(self, die):
-        rets = [int(v) for v, row in self.sy.strikes.items() if row[1] != "none" and str(v).lstrip("-").isdigit()]
-        v = die.terms["v"]
-        hit = z3.Or([v == self.sy.val(n & 0xFF, 8) for n in rets]) if rets else self.sy.false()
-        return z3.And(die.terms["p"], hit)
+        return self._strike_row(die, lambda row: row[1] != "none")
+
+    def strike_misses(self, die):
+        return self._strike_row(die, lambda row: row[0] == "miss")
+
+    def _strike_row(self, die, says):
+        """The final die ``die`` is one of the strike table's rows that ``says`` holds of: a constant table."""
+        return self.die_in(die, tuple(int(v) for v, row in self.sy.strikes.items()
+                                      if says(row) and str(v).lstrip("-").isdigit()))
 
     # --- the collections of :mod:`.fields`: their summaries in the vector -----------------------------------------
     def push_dice_mod(self, mods, mode: str, amount):

@@ -271,15 +271,21 @@ class _Semantics:
                                      fix=f"write {kind.width} values: [strength, return strength], e.g. [weak, none]",
                                      fix_ru=f"запишите {kind.width} значения: [сила, сила ответного удара], "
                                             f"например [weak, none]")
-            ok = all(v in kind.values for v in values) if kind.values else (
+            # the values each position allows (a table with columns: by position; else the same everywhere)
+            allows = kind.columns if kind.columns else (kind.values,) * len(values)
+            ok = all(v in a for v, a in zip(values, allows)) if kind.values else (
                 not isinstance(value, list) and isinstance(value, int) and not isinstance(value, bool))
             if not ok:
-                allowed = ", ".join(kind.values) if kind.values else ""
-                odd = next((v for v in values if v not in kind.values), None) if kind.values else None
-                near = suggest(odd, kind.values) if odd is not None else did_you_mean(None)
+                bad = next((i for i, (v, a) in enumerate(zip(values, allows)) if v not in a), None) if kind.values else None
+                choices = allows[bad] if bad is not None else ()
+                allowed = ", ".join(choices)
+                odd = values[bad] if bad is not None else None
+                near = suggest(odd, choices) if odd is not None else did_you_mean(None)
+                at_en = f" (position {bad + 1})" if kind.columns and bad is not None else ""
+                at_ru = f" (позиция {bad + 1})" if kind.columns and bad is not None else ""
                 raise RuleproofError("RP134", where, table=name,
-                                     problem=f"row {key} has {_short(value)}{near.en}",
-                                     problem_ru=f"в строке {key} значение {_short(value)}{near.ru}",
+                                     problem=f"row {key} has {_short(value)}{at_en}{near.en}",
+                                     problem_ru=f"в строке {key} значение {_short(value)}{at_ru}{near.ru}",
                                      fix=f"use: {allowed}" if allowed else "write a whole number",
                                      fix_ru=f"допустимо: {allowed}" if allowed else "запишите целое число")
             if kind.bounds and not all(kind.bounds[0] <= v <= kind.bounds[1] for v in values):

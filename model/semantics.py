@@ -59,6 +59,8 @@ GUARDS: dict[str, Callable] = {
     "resource_modified": _resource_modified,  # 540.2: some resource of the action is not paid
     # 540.2, 542.2: the resource check at declaration failed (the card lacks what the cost needs)
     "resources_short": lambda E, arg: E.resources_ok_is(False),
+    # 512.6.6/b2 «промах в случае атаки»: the strike table called the attack a miss
+    "missed": lambda E, arg: E.status_is("miss"),
     "visited": lambda E, arg: E.visited(arg),
 }
 
@@ -78,6 +80,9 @@ def guard_text(E, text: str):
 
 
 # --- offers: when a held feature may be played -------------------------------------------------------------
+
+#: the strike table's result «промах» (512.6.6/b2)
+MISS = "miss"
 
 #: the strikes a card can deal in an action (the values of the ``trigger_words`` and ``assault_strikes`` tables)
 STRIKES = ("attack", "return_strike")
@@ -208,7 +213,7 @@ def _applications(s) -> list[tuple[str, str, int]]:
     the interpreter's part only."""
     a = s.action
     amount = a.magnitude_final or 0
-    done = [] if a.prevented else [(t, a.effect, amount) for t in a.targets]
+    done = [] if a.prevented or a.status == MISS else [(t, a.effect, amount) for t in a.targets]
     ret = a.return_magnitude if a.return_magnitude_final is None else a.return_magnitude_final
     if a.return_strike and ret:
         done.append((a.source, "return_strike", ret))
@@ -310,11 +315,15 @@ def _determine(E, p):
     attack's strength and magnitude, and whether the defender strikes back; another action's base
     magnitude (its X).  ``table: false`` (512.6.2/b4.2, b4.3): the strength and magnitude only — no
     return strike (how the strength is found then is A-no-fight-strength)."""
-    if not p.get("table", True):
-        return {"strike": E.concrete(_strike_alone)}
     attack = E.kind_in(*ATTACKS)
+    # 512.6.6/b2: an attack's result may be a miss — the status the completion step's «после промаха» reads
+    # (without the table, A-no-fight-strength reads the attacker's column all the same)
+    status = E.ite(E.and_(attack, E.strike_misses(E.get("final_die"))), E.lit("status", MISS), E.get("status"))
+    if not p.get("table", True):
+        return {"strike": E.concrete(_strike_alone), "status": status}
     returns = E.and_(E.has_defender(), E.strike_returns(E.get("final_die")))
-    return {"return_strike": E.ite(attack, returns, E.get("return_strike")), "strike": E.concrete(_strike)}
+    return {"return_strike": E.ite(attack, returns, E.get("return_strike")), "strike": E.concrete(_strike),
+            "status": status}
 
 
 def _magnitude_x(a):
@@ -333,7 +342,7 @@ def _strike(s, c) -> dict:
         return {"magnitude_base": x.value if x is not None else a.magnitude_base}
     die = a.die_final
     strength, ret = c.strikes.get(str(die), [None, "none"]) if die is not None else (None, "none")
-    magnitude = s.card(a.source).printed_value(f"strike_{strength}") if strength else None
+    magnitude = s.card(a.source).printed_value(f"strike_{strength}") if strength and strength != MISS else None
     ret_strength = ret if (a.defender and ret != "none") else None
     ret_mag = s.card(a.defender).printed_value(f"strike_{ret_strength}") if ret_strength else None
     return {"strength_base": strength, "strength_final": strength, "magnitude_base": magnitude,
@@ -380,7 +389,7 @@ def _magnitude(s, reads: str, roles: str = SWAPPED) -> tuple[dict, dict]:
     x = _magnitude_x(a)
     base = x.value if x is not None and x.value is not None else a.magnitude_base
     strength = a.strength_final
-    if a.reduce_to and a.kind in ATTACKS:
+    if a.reduce_to and a.kind in ATTACKS and a.status != MISS:  # a miss has no magnitude to reduce
         strength = a.reduce_to
         base = s.card(a.source).printed_value(f"strike_{strength}")
     mods = list(a.mag_mods)
@@ -513,9 +522,11 @@ OPERATIONS: dict[str, Operation] = {
         "magnitude_final": E.ite(E.is_none(E.get("magnitude_final")), E.get("magnitude_base"), E.get("magnitude_final")),
         "magnitude_known": E.lit("magnitude_known", True)}, {"magnitude": "magnitude_final"}),
     # 512.6.5: the effect is applied
+    # (a miss stays a miss: its strike reaches no target, a return strike is still dealt)
     "apply_effect": Operation(lambda E, p: {"cards": E.concrete(_apply_effect),
                                             "effect_applied": E.lit("effect_applied", True),
-                                            "status": E.lit("status", "hit")},
+                                            "status": E.ite(E.status_is(MISS), E.get("status"),
+                                                            E.lit("status", "hit"))},
                               {"applied": lambda before, after, p: tuple(_applications(before)),
                                "prevented": lambda before, after, p: before.action.prevented}),
     # 512.6.6/b3: cards stop being sources, targets, attackers…

@@ -239,6 +239,8 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
               "the card lacks the resources to declare the action"),
     GuardKind("strike_fight", ("512.6.2/b4.1", "512.6.2/b4.2"), "бой существ простым ударом (простой удар по открытой "
               "карте)", "a creature fight by simple strike (a simple strike at an open card)"),
+    GuardKind("missed", ("512.6.6/b2",), "атака — промах (результат по Таблице ударов)",
+              "the attack is a miss (its result by the strike table)"),
     GuardKind("visited", (), "игродействие прошло шаг", "the game action passed the step", takes_step=True),
 )}
 
@@ -279,6 +281,8 @@ class TableKind:
     values: tuple[str, ...] = ()  # allowed values in the rows (empty: integers)
     width: int | None = None  # values per row (None: one value, or a list of any length)
     bounds: tuple[int, int] | None = None  # integers: the range the engines hold (inclusive)
+    #: allowed values by position in a row (``width`` of them; None: ``values`` at every position)
+    columns: tuple[tuple[str, ...], ...] | None = None
 
 
 STRENGTHS = ("weak", "medium", "strong")
@@ -287,7 +291,9 @@ TABLES: dict[str, TableKind] = {t.name: t for t in (
     TableKind("die_faces", ("512.6.2/b1",), "грани кубика", "die faces", ("min", "max"), bounds=(1, 15)),
     TableKind("strike_table", ("512.6.2/b4.1.1",), "Таблица ударов: бросок → сила удара и ответного удара",
               "strike table: die → strength of the strike and of the return strike",
-              ("1", "2", "3", "4", "5", "6"), STRENGTHS + ("none",), width=2),
+              ("1", "2", "3", "4", "5", "6"), STRENGTHS + ("miss", "none"), width=2,
+              # the strike's result may be a miss (512.6.6/b2 «промах в случае атаки»); the return strike's may be none
+              columns=(STRENGTHS + ("miss",), STRENGTHS + ("none",))),
     TableKind("trigger_words", ("540.4.1",), "какие удары запускают «при ударе/атаке» и «при нападении»",
               "which strikes fire «on strike/attack» and «on assault»", ("strike", "assault"),
               ("attack", "return_strike")),

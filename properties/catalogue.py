@@ -502,6 +502,53 @@ prop("P512.6.5-effect", ("512.6.5",), "эффект легального нез�
              "легальное незаблокированное действие накладывает эффект и завершается"))
 
 
+def _miss_skipped(M, ev, pre, new, h):
+    """Entering the completion step with a miss (not found illegal — or never checked —, unblocked) and no
+    effect applied yet."""
+    if ev.op != "enter" or ev.kind != "completion":
+        return None
+    return M.and_(M.on(h["hmi_miss"]), M.off(h["hmi_eff"]), M.not_(M.legal_is(new, False)), M.off(M.get(new, "blocked")))
+
+
+def _miss_lost(M, ev, pre, new, h):
+    """After the effect of a missed (legal, unblocked) attack, its status is no longer a miss."""
+    if not ev.ran("apply_effect"):
+        return None
+    return M.and_(M.on(h["hmi_miss"]), M.legal_is(new, True), M.off(M.get(new, "blocked")),
+                  M.not_(M.field_is(new, "status", "miss")))
+
+
+def _after_wrong_status(M, ev, pre, new, h):
+    """A «после [status]» feature played while the ability's status is another one."""
+    if not ev.plays("after_ability") or ev.feature.on_status == "any":
+        return None
+    return M.not_(M.field_is(pre, "status", ev.feature.on_status))
+
+
+prop("P512.6.6-miss", ("512.6.6/b2", "512.6.1"), "промах — исход атаки, а не пропуск шагов: атака с промахом проходит "
+     "наложение эффекта (ответный удар наносится) и завершается со статусом «промах»; «после …» заявляется только "
+     "при своём статусе", "a miss is a result of the attack, not a skip: a missed attack goes through the effect "
+     "(the return strike is dealt) and completes with the status «miss»; an «after …» feature is claimed only "
+     "under its own status",
+     Monitor("P512.6.6-miss",
+             (flag("hmi_miss", "determine_base", lambda M, ev, pre, new, h: M.field_is(new, "status", "miss")
+                   if not ev.skipped else None, part=True),
+              flag("hmi_eff", "apply_effect", lambda M, ev, pre, new, h: True if not ev.skipped else None, part=True),
+              flag("hmi_skip", "enter", _miss_skipped),
+              flag("hmi_lost", "apply_effect", _miss_lost),
+              flag("hmi_after", "play", _after_wrong_status)),
+             (Bad(lambda M, S, h: M.on(h["hmi_skip"]), "атака с промахом перешла к завершению способности без наложения "
+                  "эффекта (512.6.1: промах не пропускает шагов)", "a missed attack went to completion without the "
+                  "effect (512.6.1: a miss leaves out no step)"),
+              Bad(lambda M, S, h: M.on(h["hmi_lost"]), "после наложения эффекта промах перестал быть статусом атаки "
+                  "(512.6.6)", "after the effect the attack's status is no longer the miss (512.6.6)"),
+              Bad(lambda M, S, h: M.on(h["hmi_after"]), "особенность «после …» заявлена при чужом статусе выполнения "
+                  "способности (512.6.6)", "an «after …» feature was claimed under another status of the ability "
+                  "(512.6.6)")),
+             lambda M, S, h: M.and_(M.on(h["hmi_miss"]), M.done(S)),
+             "a missed attack completes", "атака с промахом завершается"))
+
+
 def _released(M, ev, pre, new, h):
     if ev.op == "enter":
         return 0

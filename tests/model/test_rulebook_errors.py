@@ -265,7 +265,7 @@ def test_unknown_table(write_rulebook, capsys):
 def test_bad_table_row(write_rulebook, capsys):
     def edit(d):
         d["tables"]["strike_table"]["rows"]["3"] = ["mediun", "none"]
-    assert_bad_input(write_rulebook(edit), capsys, "RP134", None, "row 3", "weak, medium, strong, none")
+    assert_bad_input(write_rulebook(edit), capsys, "RP134", None, "row 3", "weak, medium, strong, miss", "(position 1)", "medium")
 
 
 def test_table_missing_a_row(write_rulebook, capsys):

@@ -1,0 +1,96 @@
+"""«Промах» (512.6.6/b2): the strike table may call an attack a miss; the miss is the ability's status — the
+«после промаха» features read it — and not a way out of the execution: a missed attack still goes
+through the effect (its return strike is dealt). The property that says so fails on a draft that
+sends a miss straight to completion, in every engine; a table cell that is no strength is a load error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ruleproof.cli import main
+from ruleproof.generators.bounded import bounded_worlds
+from ruleproof.generators.mutants import bundled_data, mutant_yaml
+from ruleproof.model.explore import Bounds, explore
+from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
+from ruleproof.model.scenario import load_rulings, run_scenario
+from ruleproof.properties.catalogue import BY_ID, View
+from ruleproof.properties.prove import prove_one
+
+ROOT = Path(__file__).resolve().parents[2]
+RULING = ROOT / "rulings" / "512-after-miss.yaml"
+PID = "P512.6.6-miss"
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load_rulebook()
+
+
+@pytest.fixture(scope="module")
+def skipping():
+    """The faulty draft: a miss goes from the dice step straight to completion."""
+    return load_rulebook_text(mutant_yaml("miss-skips-effect"), "miss-skips-effect.yaml")
+
+
+def test_a_miss_is_a_status_and_the_effect_step_still_runs(bundled, skipping):
+    miss, hit, modified = load_rulings(RULING)
+    for sc in (miss, hit, modified):
+        res = run_scenario(sc, bundled)
+        assert res.passed, [f.text() for f in res.failures]
+        assert BY_ID[PID].check(View(res.trace.events)) is None
+    assert run_scenario(miss, bundled).trace.final.action.status == "miss"
+    assert run_scenario(hit, bundled).trace.final.action.status == "hit"
+    # on the faulty draft the return strike is never dealt and the property names the skip
+    res = run_scenario(miss, skipping)
+    assert "cards.goblin.wounds" in [f.what for f in res.failures]
+    violation = BY_ID[PID].check(View(res.trace.events))
+    assert violation is not None and "без наложения эффекта" in violation.ru
+
+
+def test_each_engine_finds_the_fault_and_proves_the_rule(bundled, skipping):
+    worlds = bounded_worlds(0, ("none",))
+    small = Bounds(x_max=0, die=(1, 2))
+    good = explore(bundled, worlds, small, only=frozenset({PID}))
+    assert not good.violations and good.exercised[PID] > 0  # played, never violated
+    bad = explore(skipping, worlds, small, only=frozenset({PID}))
+    assert PID in bad.violations
+    assert prove_one(bundled, PID, timeout_ms=60_000).verdict == "proved"
+    v = prove_one(skipping, PID, timeout_ms=60_000, vacuity=False)
+    assert v.verdict == "violated" and v.counterexample.reproduced
+
+
+def test_without_a_miss_row_the_premise_is_never_played(bundled):
+    """A table with no miss: the property is not exercised (never 'holds' by default)."""
+    data = bundled_data()
+    data["tables"]["strike_table"]["rows"]["1"] = ["weak", "medium"]
+    rb = load_rulebook_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "no-miss.yaml")
+    out = explore(rb, bounded_worlds(0, ("none",)), Bounds(x_max=0, die=(1, 2)), only=frozenset({PID}))
+    assert not out.violations and out.exercised[PID] == 0
+
+
+@pytest.mark.parametrize("row,position", [(["none", "weak"], 1), (["weak", "miss"], 2), (["mis", "none"], 1)])
+def test_a_cell_outside_its_column_is_a_load_error(tmp_path, capsys, row, position):
+    data = bundled_data()
+    data["tables"]["strike_table"]["rows"]["3"] = row
+    p = tmp_path / "bad.yaml"
+    p.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    assert main(["--lang", "en", "check", str(p), "--engines", "structure"]) == 2
+    err = capsys.readouterr().err
+    assert "RP134" in err and "bad.yaml:" in err and f"(position {position})" in err
+    assert "Traceback" not in err
+    assert main(["--lang", "ru", "check", str(p), "--engines", "structure"]) == 2
+    err = capsys.readouterr().err
+    assert f"(позиция {position})" in err and "position" not in err
+
+
+def test_the_guard_reads_the_miss(bundled):
+    from ruleproof.model.algebra import Concrete
+    from ruleproof.model.semantics import guard_text
+
+    miss = run_scenario(load_rulings(RULING)[0], bundled).trace.final
+    hit = run_scenario(load_rulings(RULING)[1], bundled).trace.final
+    missed = guard_text(Concrete(), "missed")
+    assert missed(miss, None) and not missed(hit, None)
