@@ -271,12 +271,14 @@ class _Semantics:
                                      fix=f"write {kind.width} values: [strength, return strength], e.g. [weak, none]",
                                      fix_ru=f"запишите {kind.width} значения: [сила, сила ответного удара], "
                                             f"например [weak, none]")
-            # the values each position allows (a table with columns: by position; else the same everywhere)
-            allows = kind.columns if kind.columns else (kind.values,) * len(values)
-            ok = all(v in a for v, a in zip(values, allows)) if kind.values else (
-                not isinstance(value, list) and isinstance(value, int) and not isinstance(value, bool))
+            bad = None  # the position of the first value its position does not allow
+            if kind.values:  # a table with columns allows by position, else the same everywhere
+                allows = kind.columns or (kind.values,) * len(values)
+                bad = next((i for i, (v, a) in enumerate(zip(values, allows)) if v not in a), None)
+                ok = bad is None
+            else:
+                ok = not isinstance(value, list) and isinstance(value, int) and not isinstance(value, bool)
             if not ok:
-                bad = next((i for i, (v, a) in enumerate(zip(values, allows)) if v not in a), None) if kind.values else None
                 choices = allows[bad] if bad is not None else ()
                 allowed = ", ".join(choices)
                 odd = values[bad] if bad is not None else None

@@ -41,6 +41,10 @@ __all__ = ["GUARDS", "OFFERS", "OPERATIONS", "PLAYS", "Operation", "Play", "PART
 
 # --- guards (``when:``) -------------------------------------------------------------------------------
 
+#: the strike table's result «промах» (512.6.6/b2): an action status
+MISS = "miss"
+
+
 def _resource_modified(E, arg):
     return E.any_exempt()
 
@@ -60,7 +64,7 @@ GUARDS: dict[str, Callable] = {
     # 540.2, 542.2: the resource check at declaration failed (the card lacks what the cost needs)
     "resources_short": lambda E, arg: E.resources_ok_is(False),
     # 512.6.6/b2 «промах в случае атаки»: the strike table called the attack a miss
-    "missed": lambda E, arg: E.status_is("miss"),
+    "missed": lambda E, arg: E.status_is(MISS),
     "visited": lambda E, arg: E.visited(arg),
 }
 
@@ -80,9 +84,6 @@ def guard_text(E, text: str):
 
 
 # --- offers: when a held feature may be played -------------------------------------------------------------
-
-#: the strike table's result «промах» (512.6.6/b2)
-MISS = "miss"
 
 #: the strikes a card can deal in an action (the values of the ``trigger_words`` and ``assault_strikes`` tables)
 STRIKES = ("attack", "return_strike")

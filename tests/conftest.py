@@ -10,9 +10,15 @@ import pytest
 import yaml
 
 from ruleproof.generators.mutants import find_op
-from ruleproof.model.rulebook import bundled_rulebook_path
+from ruleproof.model.rulebook import bundled_rulebook_path, load_rulebook
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    """The bundled rulebook, loaded (once per test module)."""
+    return load_rulebook()
 
 
 @pytest.fixture(scope="session")

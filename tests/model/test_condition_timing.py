@@ -13,7 +13,7 @@ from ruleproof.generators.bounded import bounded_worlds
 from ruleproof.generators.mutants import mutant_yaml
 from ruleproof.model.conformance import conformance
 from ruleproof.model.explore import Bounds, explore
-from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
+from ruleproof.model.rulebook import load_rulebook_text
 from ruleproof.model.scenario import load_scenario, run_scenario
 from ruleproof.properties.catalogue import BY_ID, View
 from ruleproof.properties.prove import prove_one
@@ -21,11 +21,6 @@ from ruleproof.properties.prove import prove_one
 ROOT = Path(__file__).resolve().parents[2]
 KELE = ROOT / "rulings" / "540-kele-attacker.yaml"
 PID = "P512.7-payment"
-
-
-@pytest.fixture(scope="module")
-def bundled():
-    return load_rulebook()
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from ruleproof.generators.mutants import mutant_yaml
 from ruleproof.model.explore import Bounds, explore
 from ruleproof.model.features import Effect, Feature
 from ruleproof.model.interpreter import ScriptedChoices, run
-from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
+from ruleproof.model.rulebook import load_rulebook_text
 from ruleproof.model.scenario import load_rulings, run_scenario
 from ruleproof.model.state import evolve
 from ruleproof.properties.catalogue import BY_ID, View
@@ -24,11 +24,6 @@ from ruleproof.properties.prove import prove_one
 ROOT = Path(__file__).resolve().parents[2]
 RULING = ROOT / "rulings" / "512-die-value.yaml"
 PID = "P512.6.2-die-value"
-
-
-@pytest.fixture(scope="module")
-def bundled():
-    return load_rulebook()
 
 
 @pytest.fixture(scope="module")

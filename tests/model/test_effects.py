@@ -13,17 +13,12 @@ from ruleproof.generators.mutants import mutant_yaml
 from ruleproof.model.features import Effect, Feature
 from ruleproof.model.interpreter import ScriptedChoices, run
 from ruleproof.model.menu import action, card
-from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
+from ruleproof.model.rulebook import load_rulebook_text
 from ruleproof.model.scenario import load_rulings, run_scenario
 from ruleproof.model.state import State
 
 ROOT = Path(__file__).resolve().parents[2]
 LOST = ROOT / "rulings" / "540-per-turn-lost-marker.yaml"
-
-
-@pytest.fixture(scope="module")
-def bundled():
-    return load_rulebook()
 
 
 @pytest.mark.parametrize("effect,check", [

@@ -24,11 +24,6 @@ MUTANT_LOADOUT = {"M1": "none", "M2": "none", "M3": "none", "M4": "triggers", "M
 
 
 @pytest.fixture(scope="module")
-def bundled():
-    return load_rulebook()
-
-
-@pytest.fixture(scope="module")
 def bundled_small(bundled):
     return explore(bundled, bounded_worlds(0), SMALL)
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from ruleproof.cli import main
 from ruleproof.generators.bounded import bounded_worlds
-from ruleproof.generators.mutants import bundled_data, mutant_yaml
+from ruleproof.generators.mutants import mutant_yaml
 from ruleproof.model.explore import Bounds, explore
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.model.scenario import load_rulings, run_scenario
@@ -22,11 +21,6 @@ from ruleproof.properties.prove import prove_one
 ROOT = Path(__file__).resolve().parents[2]
 RULING = ROOT / "rulings" / "512-after-miss.yaml"
 PID = "P512.6.6-miss"
-
-
-@pytest.fixture(scope="module")
-def bundled():
-    return load_rulebook()
 
 
 @pytest.fixture(scope="module")
@@ -62,21 +56,16 @@ def test_each_engine_finds_the_fault_and_proves_the_rule(bundled, skipping):
     assert v.verdict == "violated" and v.counterexample.reproduced
 
 
-def test_without_a_miss_row_the_premise_is_never_played(bundled):
+def test_without_a_miss_row_the_premise_is_never_played(write_rulebook):
     """A table with no miss: the property is not exercised (never 'holds' by default)."""
-    data = bundled_data()
-    data["tables"]["strike_table"]["rows"]["1"] = ["weak", "medium"]
-    rb = load_rulebook_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "no-miss.yaml")
+    rb = load_rulebook(write_rulebook(lambda d: d["tables"]["strike_table"]["rows"].update({"1": ["weak", "medium"]})))
     out = explore(rb, bounded_worlds(0, ("none",)), Bounds(x_max=0, die=(1, 2)), only=frozenset({PID}))
     assert not out.violations and out.exercised[PID] == 0
 
 
 @pytest.mark.parametrize("row,position", [(["none", "weak"], 1), (["weak", "miss"], 2), (["mis", "none"], 1)])
-def test_a_cell_outside_its_column_is_a_load_error(tmp_path, capsys, row, position):
-    data = bundled_data()
-    data["tables"]["strike_table"]["rows"]["3"] = row
-    p = tmp_path / "bad.yaml"
-    p.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+def test_a_cell_outside_its_column_is_a_load_error(write_rulebook, capsys, row, position):
+    p = write_rulebook(lambda d: d["tables"]["strike_table"]["rows"].update({"3": row}), "bad.yaml")
     assert main(["--lang", "en", "check", str(p), "--engines", "structure"]) == 2
     err = capsys.readouterr().err
     assert "RP134" in err and "bad.yaml:" in err and f"(position {position})" in err

@@ -89,11 +89,6 @@ KILLS: dict[str, list[str]] = {
 
 
 @pytest.fixture(scope="module")
-def bundled():
-    return load_rulebook()
-
-
-@pytest.fixture(scope="module")
 def mutant_books(tmp_path_factory):
     folder = tmp_path_factory.mktemp("mutants")
     cache = {}

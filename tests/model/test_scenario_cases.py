@@ -18,12 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "rulings" / "512-after-status.yaml"
 
 
-@pytest.fixture(scope="module")
-def bundled():
-    return load_rulebook()
-
-
-
 def _line(path: Path, needle: str, after: str | None = None) -> int:
     """The line of the first match of the regex ``needle`` (after the first line matching ``after``)."""
     lines = path.read_text("utf-8").splitlines()

@@ -5,20 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from ruleproof.cli import main
-from ruleproof.model.rulebook import load_rulebook
 from ruleproof.model.scenario import load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN = ROOT / "rulings" / "540-per-turn-one-turn.yaml"
-
-
-@pytest.fixture(scope="module")
-def bundled():
-    return load_rulebook()
-
 
 
 def test_the_second_action_starts_from_what_the_first_left(bundled):

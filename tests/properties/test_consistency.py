@@ -33,11 +33,6 @@ def _cores_with(out, claim_id: str) -> list:
 
 
 @pytest.fixture(scope="module")
-def bundled():
-    return load_rulebook()
-
-
-@pytest.fixture(scope="module")
 def data(bundled):
     return yaml.safe_load(Path(bundled.path).read_text("utf-8"))
 
