@@ -319,7 +319,9 @@ def _determine(E, p):
     attack = E.kind_in(*ATTACKS)
     # 512.6.6/b2: an attack's result may be a miss — the status the completion step's «после промаха» reads
     # (without the table, A-no-fight-strength reads the attacker's column all the same)
-    status = E.ite(E.and_(attack, E.strike_misses(E.get("final_die"))), E.lit("status", MISS), E.get("status"))
+    # (only an ability still pending misses: a block or a failed legality check that came first stands)
+    missed = E.and_(attack, E.status_is("pending"), E.strike_misses(E.get("final_die")))
+    status = E.ite(missed, E.lit("status", MISS), E.get("status"))
     if not p.get("table", True):
         return {"strike": E.concrete(_strike_alone), "status": status}
     returns = E.and_(E.has_defender(), E.strike_returns(E.get("final_die")))

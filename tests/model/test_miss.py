@@ -83,3 +83,30 @@ def test_the_guard_reads_the_miss(bundled):
     hit = run_scenario(load_rulings(RULING)[1], bundled).trace.final
     missed = guard_text(Concrete(), "missed")
     assert missed(miss, None) and not missed(hit, None)
+
+
+
+def test_a_miss_does_not_overwrite_a_block_that_came_first(write_rulebook):
+    """On a draft that opens a blocking window before the strike is read, a blocked action on a 1 stays
+    blocked (and «после блокирования» is offered): a miss is the result of an ability still pending."""
+    from ruleproof.generators.mutants import find_op
+    from ruleproof.model.features import Effect, Feature
+    from ruleproof.model.interpreter import ScriptedChoices, run
+    from ruleproof.model.state import evolve
+
+    def block_first(d):
+        dice = d["steps"]["dice"]["operations"]
+        dice.insert(find_op(d, "dice", "determine_base"),
+                    {"op": "window", "id": "early_block", "first": "active_player", "allows": ["block"],
+                     "cites": ["512.6.4/b2"]})
+
+    rb = load_rulebook(write_rulebook(block_first))
+    state = load_rulings(RULING)[0].initial_state()
+    warden = state.card("warden")
+    extra = (Feature("warden_block", "block"),
+             Feature("warden_relief", "after_ability", on_status="blocked", effects=(Effect("heal", "self", 1),)))
+    state = state.with_card(evolve(warden, features=(*warden.features, *extra)))
+    choices = ScriptedChoices([1], [("early_block", "B", "warden_block"), ("after_ability", "B", "warden_relief")])
+    trace = run(rb, state, choices)
+    assert trace.final.action.status == "blocked"
+    assert not choices.left_over()  # «после блокирования» was offered and played
