@@ -41,18 +41,25 @@ _PAIR_MAPS = ("printed", "modifiers", "resources", "uses")
 _MISSING = object()
 
 
+def _item(i, lang: str) -> str:
+    """One entry of a listed value: a tuple (an account such as ``b_ford:-1:unknown``) joined by ':'."""
+    return ":".join(word(p, lang) for p in i) if isinstance(i, (tuple, list)) else word(i, lang)
+
+
 def format_values(values: dict, lang: str = "en") -> str:
     """``{'die': 4, 'applied': ()}`` → ``die=4``; empty values are left out.
 
     >>> format_values({"legal": True, "checks": 1}, "ru")
     'legal=да; checks=1'
+    >>> format_values({"applied": [("b_ford", -1, "unknown")]}, "ru")
+    'applied=b_ford:-1:не установлено'
     """
     parts = []
     for k, v in values.items():
         if v in ((), [], None, ""):
             continue
         if isinstance(v, (tuple, list)):
-            v = ", ".join(":".join(map(str, i)) if isinstance(i, (tuple, list)) else str(i) for i in v)
+            v = ", ".join(_item(i, lang) for i in v)
         parts.append(f"{k}={word(v, lang)}")
     return "; ".join(parts)
 
@@ -61,7 +68,7 @@ def _show(v, lang: str = "en") -> str:
     if v is None:
         return "—"
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(":".join(map(str, i)) if isinstance(i, (tuple, list)) else str(i) for i in v) + "]"
+        return "[" + ", ".join(_item(i, lang) for i in v) + "]"
     if isinstance(v, dict):
         return "{}" if not v else str(v)
     return word(v, lang)

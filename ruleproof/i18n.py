@@ -440,13 +440,16 @@ _LABELS: dict[str, tuple[str, str]] = {
 
 
 def word(v: object, lang: str = "en") -> str:
-    """A plain value as a reader's word: true/false as да/нет in Russian (the one place that says so).
+    """A plain value as a reader's word: true/false as да/нет in Russian, and the accounts' marker
+    ``unknown`` (a modifier that could not be applied) as «не установлено» (the one place that says so).
 
-    >>> word(True, "ru"), word(False, "en"), word(3, "ru")
-    ('да', 'False', '3')
+    >>> word(True, "ru"), word(False, "en"), word(3, "ru"), word("unknown", "ru")
+    ('да', 'False', '3', 'не установлено')
     """
     if isinstance(v, bool) and lang == "ru":
         return "да" if v else "нет"
+    if v == "unknown" and lang == "ru":
+        return t("unknown", lang)
     return str(v)
 
 
