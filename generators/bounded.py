@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ruleproof.model.features import Effect, Feature
-from ruleproof.model.menu import ATTACKS, action, card, x_var
+from ruleproof.model.menu import ACT, ATTACKS, action, card, x_var
 from ruleproof.model.state import Card, State, XVar
 
 __all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "widenings", "widened_loadouts",
@@ -70,8 +70,10 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
     "payment": ((_f("a_paid", "payment_trigger", on="payment"), _f("a_acts", "payment_trigger", on="acts"),
                  _f("a_paid_crystal", "payment_trigger", on="payment", resources=("crystal",))),
                 (_f("b_closed", "payment_trigger", on="closes_after"),)),
-    # the source's «−1 от атак существ с 2 или больше» meets the defender's return strike (512.6.2/b4.1.4)
-    "printed": ((_f("a_open", "resource_modifier", form="per_turn", resources=("close",), limit=1),
+    # the source's «−1 от атак существ с 2 или больше» meets the defender's return strike (512.6.2/b4.1.4);
+    # its «Может атаковать 2 раза за ход, после 1-й атаки не закрывается» (540.1.3 with 540.3.1): the
+    # family adds worlds where it has used that twice already, and once (:func:`bounded_worlds`)
+    "printed": ((_f("a_open", "resource_modifier", form="per_turn", resources=("close",), times=2, limit=1),
                  _f("a_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
                     applies_to=ATTACKS)),
                 (_f("b_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
@@ -301,6 +303,11 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         for kind, variant, changes in variants:
             name = "/".join(p for p in (kind, variant, loadout) if p != "none")
             out.append(World(name, State(cards=pair, action=action(kind, **changes))))
+        # 540.1.3: a «X раз за ход» source that has used its feature this turn already (up to X, and beyond)
+        for n in range(1, max((f.times or 0 for f in a_feats), default=0) + 1):
+            used = (replace(pair[0], uses=((ACT, n),)), *pair[1:])
+            name = "/".join(p for p in ("simple_strike", f"used={n}", loadout) if p != "none")
+            out.append(World(name, State(cards=used, action=action("simple_strike"))))
         # 512.6.2/b4.2: a simple strike at a closed card is no fight (no strike table, no return strike)
         closed = (pair[0], replace(pair[1], closed=True), *pair[2:])
         out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),

@@ -239,6 +239,9 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
        "условие модификации ресурсов («если после этого у Келе нет ран») проверяется снова при оплате",
        "the condition of a resource modification («if Kele then has no wounds») is checked again at payment")(
         lambda d: _set(d, "payment", "pay_reserved", "recheck_conditions", True)),
+    _m("per-turn-uncounted", ("540.1.3",), "«Может … X раз за ход» освобождает от оплаты и сверх X применений за ход",
+       "«May … X times a turn» spares the payment beyond X uses in a turn too")(
+        lambda d: _set(d, "payment", "pay_reserved", "per_turn_count", False)),
     _m("no-payment", ("512.7",), "зарезервированные ресурсы не оплачиваются", "the reserved resources are not paid")(
         lambda d: _drop(d, "payment", "pay_reserved")),
     _m("stays-on-stack", ("512.7/b3",), "особенность не удаляется из стека", "the feature stays on the stack")(

@@ -16,7 +16,7 @@ from dataclasses import replace
 from hypothesis import strategies as st
 
 from ruleproof.model.features import Effect, Feature
-from ruleproof.model.menu import ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
+from ruleproof.model.menu import ACT, ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
 from ruleproof.model.state import Action, Card, State
 from ruleproof.model.vocabulary import FEATURE_KINDS
 
@@ -76,8 +76,10 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
                        applies_to=ATTACKS)
     if kind == "resource_modifier":
         form = draw(st.sampled_from(["stays_open", "closes_only_after_assault", "per_turn"]))
+        per_turn = form == "per_turn"  # 540.3.1's limit and 540.1.3's X (each may be absent)
         return Feature(fid, kind, form=form, resources=("close",),
-                       limit=draw(st.integers(1, 2)) if form == "per_turn" else None, action_marker=draw(st.booleans()))
+                       limit=draw(st.sampled_from([None, 1, 2])) if per_turn else None,
+                       times=draw(st.sampled_from([None, 1, 2])) if per_turn else None, action_marker=draw(st.booleans()))
     return f  # reroll, protection, prevention, replacement, block: no parameters
 
 
@@ -96,7 +98,7 @@ def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_
     feats = tuple(draw(features(f"{cid}_f{i}", kinds, triggers)) for i in range(draw(st.integers(least, n_features))))
     return card(cid, feats, health=health, movement=movement, movement_mod=movement_mod, named_power=named_power,
                 strikes=(weak, medium, strong), wounds=draw(st.integers(0, 2)), markers=draw(st.integers(0, 1)),
-                crystals=draw(st.integers(0, 3)))
+                crystals=draw(st.integers(0, 3)), uses=((ACT, draw(st.integers(0, 2))),))
 
 
 @st.composite

@@ -159,6 +159,11 @@ class Concrete:
     def markers(self) -> Test:
         return lambda s, c: c.action_markers
 
+    def uses(self) -> Test:
+        """540.1.3: the card's uses this turn of the declared feature (this one counted once declared);
+        a card that declared nothing in this action — a defender — has made no use of it."""
+        return lambda s, c: c.used(s.action.feature) if c.id == s.action.source else 0
+
     # --- the fields operations read and write (:mod:`.fields`) ------------------------------------------
     def get(self, name: str) -> Test:
         from .fields import FIELDS
@@ -322,12 +327,13 @@ class Concrete:
             return tuple(out)
         return reserved
 
-    def exempt_entry(self, card: str, res: str, recheck: bool = False) -> Test:
+    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: bool = True) -> Test:
         """The card's ``res`` is spared (540.2); ``recheck``: a modification made on a condition spares it
-        only if the condition holds now (Келе: no wounds)."""
+        only if the condition holds now (Келе: no wounds); ``count`` false: a «X раз за ход» text's X is
+        not read."""
         key = (card, res)
-        if recheck:
-            return lambda s, c: key in exemptions(s, lapse=True)
+        if recheck or not count:
+            return lambda s, c: key in exemptions(s, lapse=recheck, count=count)
         return lambda s, c: key in exemptions(s)
 
     def paid(self, pays) -> Test:
@@ -439,25 +445,29 @@ def short_entries(s, short) -> list[tuple[str, str, str]]:
     return out
 
 
-def _exempt_test(f) -> Test:
-    test = _EXEMPT_TESTS.get(f)
+def _exempt_test(f, count: bool = True) -> Test:
+    test = _EXEMPT_TESTS.get((f, count))
     if test is None:
         from .semantics import exempts
 
         E = Concrete()
-        test = _EXEMPT_TESTS[f] = exempts(E, f.form, None if f.limit is None else E.const(f.limit), f.applies_to)
+        lim = None if f.limit is None else E.const(f.limit)
+        times = None if f.times is None or not count else E.const(f.times)
+        test = _EXEMPT_TESTS[(f, count)] = exempts(E, f.form, lim, f.applies_to, times)
     return test
 
 
-def exemptions(s, markers: dict[str, int] | None = None, lapse: bool = False) -> dict[tuple[str, str], str]:
+def exemptions(s, markers: dict[str, int] | None = None, lapse: bool = False,
+               count: bool = True) -> dict[tuple[str, str], str]:
     """(card, resource) -> the feature that stops it being paid (540.2), in a concrete state: every
     card's own 540.1 text that :func:`~.semantics.exempts` applies, and every modification of the
     executing action (540.4).  ``markers``: the action markers to count per card instead of the
     current ones (540.3.1 counts those the card had when it acted); ``lapse``: a modification made on
-    a condition counts only while its condition holds (a rulebook that checks it again at payment)."""
+    a condition counts only while its condition holds (a rulebook that checks it again at payment);
+    ``count`` false: a «X раз за ход» text spares every use (a rulebook that does not read its X)."""
     from .state import evolve
 
-    cache = markers is None and not lapse
+    cache = markers is None and not lapse and count
     if cache and _LAST_EXEMPT[0] is s:  # asked again of the same state (payment, offers, reports)
         return _LAST_EXEMPT[1]
     out: dict[tuple[str, str], str] = {}
@@ -466,7 +476,7 @@ def exemptions(s, markers: dict[str, int] | None = None, lapse: bool = False) ->
             if f.kind != "resource_modifier":
                 continue
             c = card if markers is None else evolve(card, action_markers=markers.get(card.id, 0))
-            if _exempt_test(f)(s, c):
+            if _exempt_test(f, count)(s, c):
                 for r in f.resources:
                     out[(card.id, r)] = f.id
     for m in s.action.modifications:

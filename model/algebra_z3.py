@@ -174,6 +174,14 @@ class Symbolic:
             return self.S["w_def_markers"]
         return self.sy.val(0, 4)
 
+    def uses(self):
+        """540.1.3: the source's uses this turn of the declared feature — the world's earlier ones, and
+        this one once declared; a card that declared nothing (a defender) has made none."""
+        if self.role == "src":
+            one = z3.If(self.S["part"] != self.sy.val(0, "part"), self.sy.val(1, 4), self.sy.val(0, 4))
+            return self.S["w_src_uses"] + one
+        return self.sy.val(0, 4)
+
     def any_exempt(self):
         return z3.Or(*self.sy.exempt(self.S, True, markers_src=self._markers))
 
@@ -401,14 +409,14 @@ class Symbolic:
                 crystals = z3.If(bit, z3.Extract(3, 0, n), crystals)
         return Rec("reserved", {"reserved": z3.Concat(*reversed(bits)), "reserved_crystals": crystals})
 
-    def exempt_entry(self, card: str, res: str, recheck: bool = False):
+    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: bool = True):
         if res != "close" or card not in ("src", "def"):
             return self.sy.false()  # the menu's 540 texts and modifications spare a card's closing only
         if recheck and card == "def":  # a conditional modification (the menu's: «if healthy») lapses with wounds
             S, sy = self.S, self.sy
             kept = z3.And(sy.t(S["modified_def"]), z3.Or(z3.Not(sy.t(S["cond_def"])), S["def_wounds"] == sy.val(0, 4)))
             return z3.Or(sy.own_text_applies(S, "def"), kept)
-        es, ed = self.sy.exempt(self.S, True)
+        es, ed = self.sy.exempt(self.S, True, count=count)
         return es if card == "src" else ed
 
     def _pays(self, pays):

@@ -13,7 +13,8 @@ A feature is one of:
 * ``static_modifier`` — a magnitude modifier that is always on (Серк's «−1 от атак существ с 2 …»);
 * ``resource_modifier`` — a card's own text of 540.1: ``form`` stays_open (540.1.1 «Не закрывается
   после …»), closes_only_after_assault (540.1.2 «Закрывается после … нападения»), per_turn (540.1.3
-  «Может … X раз за ход», with ``limit`` for 540.3.1 «после i-го … не закрывается»).
+  «Может … X раз за ход», ``times`` its X — absent: «любое количество раз» — and ``limit`` for 540.3.1
+  «после i-го … не закрывается»).
 
 An ``x`` is ``[what, card, property]``: ``[property, source, movement]`` reads a card property
 (printed or current, as the rulebook says: 542.6), ``[wounds, self, ""]`` a card's wounds,
@@ -37,7 +38,7 @@ __all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "CARD_FEATURE_KEYS", "EFFE
 #: features that are not played in a window
 CARD_FEATURE_KINDS = ("static_modifier", "resource_modifier")
 #: the kind-specific keys (``vocabulary.FEATURE_KEYS``) each card feature kind reads
-CARD_FEATURE_KEYS = {"static_modifier": ("applies_to",), "resource_modifier": ("form", "limit", "resources", "applies_to",
+CARD_FEATURE_KEYS = {"static_modifier": ("applies_to",), "resource_modifier": ("form", "limit", "times", "resources", "applies_to",
                                                                                    "action_marker")}
 #: what a feature's text does to a card: heal / wound (``amount``), leave the active zone, a modifier of a
 #: property (``prop``, ``amount``), and the sudden changes judges rule on — close the card, take away
@@ -80,6 +81,8 @@ class Feature:
     modifies: str = "source"  # resource_modification: whose resources (a card reference)
     form: str = "stays_open"
     limit: int | None = None
+    # resource_modifier of form per_turn: 540.1.3's X in «X раз за ход» (None: «любое количество раз»)
+    times: int | None = None
     applies_to: tuple[str, ...] = ("simple_strike", "attack", "spell", "effect")
     # resource_modification / resource_modifier: False — the text says the acting card gets no action
     # marker (540.3 «если иного не указано в тексте особенности»)

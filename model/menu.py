@@ -28,6 +28,8 @@ __all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", 
            "src_guard", "SRC_GUARD_CONDITION"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
+#: the id of the feature the menu's action is declared with (540.1.3 counts its uses in a turn)
+ACT = "act"
 #: the X kinds of 542 (the vocabulary's, in its order)
 X_KINDS_SYM = tuple(X_KINDS)
 #: the X kinds an action itself may carry (a dice or magnitude modifier's X belongs to a feature)
@@ -46,10 +48,11 @@ COST_ENTRIES = (("src", "close", "1", "always"), ("def", "close", "1", "defender
 
 
 def card(cid: str, features=(), *, health: int = 5, movement: int = 1, movement_mod: int = 0, named_power: int = 1,
-         strikes: tuple[int, int, int] = (1, 2, 3), wounds: int = 0, markers: int = 0, crystals: int = 0) -> Card:
+         strikes: tuple[int, int, int] = (1, 2, 3), wounds: int = 0, markers: int = 0, crystals: int = 0,
+         uses: tuple[tuple[str, int], ...] = ()) -> Card:
     """A card of role ``cid`` (``ROLES``): its printed properties (``strikes``: weak, medium, strong simple
-    strike), a modifier of its movement allowance kept apart from them (542.6), one «close» resource
-    and ``crystals`` crystals.
+    strike), a modifier of its movement allowance kept apart from them (542.6), one «close» resource,
+    ``crystals`` crystals and ``uses``: its per-turn uses of features before this action (540.1.3).
 
     >>> c = card("def", wounds=1)
     >>> c.controller, c.printed_value("strike_strong"), c.resource("close"), c.wounds
@@ -59,7 +62,8 @@ def card(cid: str, features=(), *, health: int = 5, movement: int = 1, movement_
     printed = (("health", health), ("movement", movement), ("named_power", named_power), ("strike_medium", medium),
                ("strike_strong", strong), ("strike_weak", weak))
     return Card(cid, cid, ROLES[cid], printed=printed, modifiers=(("movement", movement_mod),), wounds=wounds,
-                action_markers=markers, resources=(("close", 1), ("crystal", crystals)), features=tuple(features))
+                action_markers=markers, resources=(("close", 1), ("crystal", crystals)), features=tuple(features),
+                uses=tuple((f, n) for f, n in uses if n))
 
 
 def x_var(kind: str, chosen: int | None = None, compute: tuple[str, str, str] | None = None) -> XVar:
@@ -75,19 +79,21 @@ def action(kind: str, xs=(), *, defender: bool = False, magnitude_base: int | No
     present = {"always": True, "defender": defender, "cost_x": any(x.kind == "cost" for x in xs)}
     cost = [(c, r, amount) for c, r, amount, when in COST_ENTRIES if present[when]]
     magnitude_x = any(x.kind in ("magnitude_chosen", "magnitude_computed", "implicit") for x in xs)
-    return Action(feature="act", kind=kind, source="src", targets=("tgt",), defender="def" if defender else None,
+    return Action(feature=ACT, kind=kind, source="src", targets=("tgt",), defender="def" if defender else None,
                   magnitude_base=None if magnitude_x or kind in ATTACKS else magnitude_base, xs=xs, cost=tuple(cost),
                   **fields)
 MAGX = (None, "magnitude_chosen", "magnitude_computed", "implicit")
 RM_FORMS = (None, "stays_open", "closes_only_after_assault", "per_turn")
 
 
-def resource_modifier(card: str, form: str, limit: int, action_marker: bool = True) -> Feature:
+def resource_modifier(card: str, form: str, limit: int, action_marker: bool = True, times: int = 0) -> Feature:
     """The 540.1 text of form ``form`` the menu may give ``card`` (src or def): it spares the card's
-    closing; ``limit`` counts only for ``per_turn`` (540.3.1); ``action_marker`` False: the text says
-    the card gets no action marker (540.3)."""
+    closing; ``limit`` (540.3.1) and ``times`` (540.1.3's X) count only for ``per_turn``, 0 for none;
+    ``action_marker`` False: the text says the card gets no action marker (540.3)."""
+    per_turn = form == "per_turn"
     return Feature(f"{card}_rm", "resource_modifier", form=form, resources=("close",),
-                   limit=limit if form == "per_turn" else None, action_marker=action_marker)
+                   limit=limit or None if per_turn else None, times=times or None if per_turn else None,
+                   action_marker=action_marker)
 
 
 @dataclass(frozen=True)
@@ -161,8 +167,8 @@ WORLD_DOMAINS: dict[str, tuple[int, ...]] = {
     "w_kind": (0, 1, 2, 3), "w_has_defender": (0, 1), "w_needs_magnitude": (0, 1), "w_cost_x": (0, 1), "w_cost_x_value": (0, 1, 2, 3, 4),
     "w_targets_x": (0, 1), "w_magnitude_x": (0, 1, 2, 3), "w_magnitude_x_reads_property": (0, 1), "w_parts_left": (0, 1), "w_src_movement": (0, 1, 2, 3),
     "w_src_movement_mod": (-1, 0, 1), "w_tgt_movement": (0, 1, 2, 3), "w_tgt_movement_mod": (-1, 0, 1), "w_src_crystals": (0, 1, 2, 3),
-    "w_src_markers": (0, 1), "w_def_markers": (0, 1), "w_def_wounds": (0, 1, 2), "w_src_rm_form": (0, 1, 2, 3), "w_src_rm_limit": (1, 2),
-    "w_src_rm_no_marker": (0, 1),
+    "w_src_markers": (0, 1), "w_def_markers": (0, 1), "w_def_wounds": (0, 1, 2), "w_src_rm_form": (0, 1, 2, 3), "w_src_rm_limit": (0, 1, 2),
+    "w_src_rm_no_marker": (0, 1), "w_src_rm_times": (0, 1, 2), "w_src_uses": (0, 1, 2),
     "w_def_rm_form": (0, 1, 2, 3), "w_def_rm_limit": (1, 2), "w_tgt_guard_threshold": (0, 1, 2, 3),
     "w_tgt_guard_at_most": (0, 1), "w_src_guard_threshold": (0, 1, 2, 3),
 }
@@ -202,7 +208,7 @@ def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
     if v["w_magnitude_x"] != 2:
         v["w_magnitude_x_reads_property"] = 0
     if v["w_src_rm_form"] != 3:
-        v["w_src_rm_limit"] = 1
+        v["w_src_rm_limit"], v["w_src_rm_times"] = 0, 0
     if not v["w_src_rm_form"]:
         v["w_src_rm_no_marker"] = 0
     if v["w_def_rm_form"] != 3:
@@ -230,7 +236,7 @@ def world_state(values: dict[str, int]) -> State:
             feats[o.card].append(o.feature)
     if v["w_src_rm_form"]:
         feats["src"].append(resource_modifier("src", RM_FORMS[v["w_src_rm_form"]], v["w_src_rm_limit"],
-                                              not v.get("w_src_rm_no_marker", 0)))
+                                              not v.get("w_src_rm_no_marker", 0), v.get("w_src_rm_times", 0)))
     if v["w_def_rm_form"]:
         feats["def"].append(resource_modifier("def", RM_FORMS[v["w_def_rm_form"]], v["w_def_rm_limit"]))
     if v["w_tgt_guard_threshold"]:
@@ -242,7 +248,7 @@ def world_state(values: dict[str, int]) -> State:
         feats["src"].append(src_guard(v["w_src_guard_threshold"]))
 
     cards = [card("src", feats["src"], movement=v["w_src_movement"], movement_mod=v["w_src_movement_mod"],
-                  markers=v["w_src_markers"], crystals=v["w_src_crystals"]),
+                  markers=v["w_src_markers"], crystals=v["w_src_crystals"], uses=((ACT, v.get("w_src_uses", 0)),)),
              card("tgt", feats["tgt"], movement=v["w_tgt_movement"], movement_mod=v["w_tgt_movement_mod"]),
              card("allyA", feats["allyA"]), card("allyB", feats["allyB"])]
     kind = KINDS[v["w_kind"]]
@@ -288,6 +294,8 @@ def world_of(state: State) -> dict[str, int] | None:
         return None
     if sg is not None and sg != src_guard(sg.condition[2] if sg.condition else 0):
         return None  # a source text the menu's guard does not stand for
+    if a.feature != ACT or any(f != ACT for f, _ in src.uses):
+        return None  # the menu counts the uses of its one declared feature only
     x = {xv.kind: xv for xv in a.xs}
     magx = next((i for i, k in enumerate(MAGX) if k and k in x), 0)
     if a.magnitude_x is not None or magx and x[MAGX[magx]].compute not in (None, ("property", "target", "movement"), ("wounds", "source", "")):
@@ -302,7 +310,8 @@ def world_of(state: State) -> dict[str, int] | None:
             "w_tgt_movement_mod": tgt.current_value("movement") - tgt.printed_value("movement") & 0xFF,
             "w_src_crystals": src.resource("crystal"), "w_src_markers": src.action_markers, "w_def_markers": d.action_markers if d else 0,
             "w_def_wounds": d.wounds if d else 0, "w_src_rm_form": RM_FORMS.index(rs.form) if rs else 0,
-            "w_src_rm_limit": rs.limit if rs and rs.limit else 1, "w_src_rm_no_marker": int(rs is not None and not rs.action_marker),
+            "w_src_rm_limit": rs.limit if rs and rs.limit else 0, "w_src_rm_no_marker": int(rs is not None and not rs.action_marker),
+            "w_src_rm_times": rs.times if rs and rs.times else 0, "w_src_uses": src.used(ACT),
             "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
             "w_def_rm_limit": rd.limit if rd and rd.limit else 1, "w_tgt_guard_threshold": thr.condition[2] if thr else 0,
             "w_tgt_guard_at_most": GUARD_CONDITIONS.index(thr.condition[0]) if thr else 0,

@@ -109,6 +109,7 @@ class FeatureSpec(_Strict):
     modifies: Word = "source"
     form: Literal["stays_open", "closes_only_after_assault", "per_turn"] = "stays_open"
     limit: Positive | None = None
+    times: Positive | None = None
     applies_to: list[Literal["simple_strike", "attack", "spell", "effect"]] = Field(
         default_factory=lambda: ["simple_strike", "attack", "spell", "effect"])
     action_marker: bool = True
@@ -346,7 +347,7 @@ def _card(cid: str, c: CardSpec) -> Card:
                           effects=tuple(Effect(e.do, e.card, e.amount, e.prop) for e in f.effects),
                           then_if_healthy=tuple(f.then_if_healthy), resources=tuple(f.resources),
                           modifies=f.modifies, form=f.form,
-                          limit=f.limit, applies_to=tuple(f.applies_to), action_marker=f.action_marker,
+                          limit=f.limit, times=f.times, applies_to=tuple(f.applies_to), action_marker=f.action_marker,
                           on_die=tuple(f.on_die))
                   for f in c.features)
     return Card(id=cid, name=c.name, controller=c.controller, printed=tuple(sorted(c.printed.items())),
@@ -439,6 +440,14 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
                                                            f"the effect {e.do} needs a prop (which property or resource)"),
                                          fix=Localized("допишите prop, например prop: crystal",
                                                        "add prop, e.g. prop: crystal"))
+            if f.times is not None and f.form != "per_turn":
+                raise RuleproofError("RP150", sc.where(path + ("times",)),
+                                     problem=Localized(f"times ({f.times} раз за ход, 540.1.3) читается только у формы per_turn, "
+                                                       f"а у этой особенности form: {f.form}",
+                                                       f"times ({f.times} times a turn, 540.1.3) is read only for the form "
+                                                       f"per_turn; this feature has form: {f.form}"),
+                                     fix=Localized("укажите form: per_turn или уберите times",
+                                                   "set form: per_turn, or remove times"))
             if f.x is not None:
                 _x_source(sc, f.x, path + ("x",), card_ref)
             if f.kind == "die_trigger" and (not f.on_die or not all(1 <= v <= 15 for v in f.on_die)):

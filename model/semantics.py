@@ -150,18 +150,22 @@ def offer(E, feature, words: dict):
 
 # --- 540: resources a card's own text stops being paid -------------------------------------------------------
 
-def exempts(E, form: str, limit, kinds: tuple[str, ...]):
+def exempts(E, form: str, limit, kinds: tuple[str, ...], times=None):
     """A card's «не закрывается после …» text of form ``form`` (540.1.1 stays_open, 540.1.2
     closes_only_after_assault, 540.1.3 per_turn with 540.3.1's ``limit``, an E-value or None) applies
     to the action asked about, for the card asked about: it takes part in the action (the source or
-    a defender), the action is of one of ``kinds``, it was no assault of its own (540.1.2) and it has
-    fewer action markers than the limit (540.3.1).  Which strikes are the card's «нападение» the
-    rulebook's ``assault_strikes`` table says (:meth:`counts_as_assault`)."""
+    a defender), the action is of one of ``kinds``, it was no assault of its own (540.1.2), it has
+    fewer action markers than the limit (540.3.1), and — 540.1.3 «X раз за ход», ``times`` its X (an
+    E-value or None: «любое количество раз») — this use of the declared feature is one of the first X
+    of the turn (:meth:`uses`; A-per-turn-count: a use beyond X pays as usual).  Which strikes are the
+    card's «нападение» the rulebook's ``assault_strikes`` table says (:meth:`counts_as_assault`)."""
     parts = [E.or_(E.is_source(), E.is_defender()), E.kind_in(*kinds)]
     if form == "closes_only_after_assault":
         parts.append(E.not_(E.or_(*[E.and_(E.counts_as_assault(s), strikes(E, s)) for s in STRIKES])))
     if limit is not None:
         parts.append(E.lt(E.markers(), limit))
+    if times is not None:
+        parts.append(E.not_(E.lt(times, E.uses())))
     return E.and_(*parts)
 
 
@@ -248,8 +252,8 @@ def _declare(E, p):
 
 
 def _used(s, c):
-    """The per-turn use count of the declared feature, one more (540.1.3's count; recorded, read by no
-    operation yet: 540.3.1's limit is read on the action markers)."""
+    """The per-turn use count of the declared feature, one more (540.1.3's count, read by a «X раз за
+    ход» text: :func:`exempts`; 540.3.1's limit is read on the action markers)."""
     return s.card(s.action.source).with_use(s.action.feature).uses
 
 
@@ -459,12 +463,14 @@ def _pay(E, p):
     """512.7/b1, 540.2: the reserved resources are paid, except those a 540 text or a modification spares
     (``exempt_modified: false``: those too; ``recheck_conditions: true``: a modification made on a
     condition — Келе's «если после этого у Келе нет ран» — spares only if the condition still holds
-    at payment, against 540.4/ex1)."""
+    at payment, against 540.4/ex1; ``per_turn_count: false``: a card's «X раз за ход» spares every use
+    of the turn, its X never read — against 540.1.3)."""
     exempt_modified = p.get("exempt_modified", True)
     recheck = p.get("recheck_conditions", False)
+    count = p.get("per_turn_count", True)
 
     def pays(E, card, res):
-        return E.not_(E.exempt_entry(card, res, recheck)) if exempt_modified else E.true()
+        return E.not_(E.exempt_entry(card, res, recheck, count)) if exempt_modified else E.true()
 
     return {"paid": E.paid(pays), "cards": E.spend(pays, spend), "paid_done": E.lit("paid_done", True)}
 
@@ -488,7 +494,8 @@ def _give_marker(E, p):
 
 def _unpaid_text(before, after, p) -> tuple:
     """The reserved entries not paid, with the feature that spares each (for the reader)."""
-    exempt = exemptions(before, lapse=p.get("recheck_conditions", False)) if p.get("exempt_modified", True) else {}
+    exempt = exemptions(before, lapse=p.get("recheck_conditions", False), count=p.get("per_turn_count", True)) \
+        if p.get("exempt_modified", True) else {}
     return tuple((c, r, exempt[(c, r)]) for c, r, _ in before.action.reserved if (c, r) in exempt)
 
 

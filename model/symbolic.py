@@ -221,29 +221,38 @@ class System:
     def card_present(self, S, card: str):
         return self.t(S["w_has_defender"]) if card == "def" else self.true()
 
-    def own_text_applies(self, S, card: str, markers=None) -> z3.BoolRef:
-        """The 540.1 text the menu may give ``card`` (src or def; its form and limit world variables)
-        applies to the action: the meaning :func:`.semantics.exempts` of each form.  ``markers``: the
-        source's markers to count (default: the vector's)."""
-        form, limit = f"w_{card}_rm_form", f"w_{card}_rm_limit"
+    def own_text_applies(self, S, card: str, markers=None, count: bool = True) -> z3.BoolRef:
+        """The 540.1 text the menu may give ``card`` (src or def; its form, limit and times world
+        variables, 0 for «none») applies to the action: the meaning :func:`.semantics.exempts` of each
+        form.  ``markers``: the source's markers to count (default: the vector's); ``count`` false: a
+        «X раз за ход» text's X is not read."""
+        form, limit, times = f"w_{card}_rm_form", f"w_{card}_rm_limit", S.get(f"w_{card}_rm_times")
         E = Symbolic(self, S, card, markers=markers)
+        zero = self.val(0, 4)
         held = []
         for i, name in enumerate(RM_FORMS):
             if name is None:
                 continue
             f = resource_modifier(card, name, 1)
-            lim = S[limit] if f.limit is not None else None
-            held.append(z3.And(S[form] == self.val(i, form), exempts(E, f.form, lim, f.applies_to)))
+            on = S[form] == self.val(i, form)
+            if f.form != "per_turn":
+                held.append(z3.And(on, exempts(E, f.form, None, f.applies_to)))
+                continue
+            for lim in (None, S[limit]):  # 540.3.1's qualifier absent (0) or its limit
+                for tms in (None, times) if times is not None else (None,):  # «любое количество» (0) or X
+                    held.append(z3.And(on, S[limit] == zero if lim is None else S[limit] != zero,
+                                       self.true() if times is None else times == zero if tms is None else times != zero,
+                                       exempts(E, f.form, lim, f.applies_to, tms if count else None)))
         return z3.Or(*held)
 
-    def exempt(self, S, exempt_modified: bool = True, markers_src=None) -> tuple:
+    def exempt(self, S, exempt_modified: bool = True, markers_src=None, count: bool = True) -> tuple:
         """(source's close exempt, defender's close exempt): a 540.1 text of the card that applies
         (:meth:`own_text_applies`), or a 540.4 modification of the action.  ``markers_src``: the source's
-        markers to count (default: the vector's)."""
+        markers to count (default: the vector's); ``count`` false: «X раз за ход» spares every use."""
         if not exempt_modified:
             return self.false(), self.false()
-        return (z3.Or(self.own_text_applies(S, "src", markers_src), self.t(S["modified_src"])),
-                z3.Or(self.own_text_applies(S, "def"), self.t(S["modified_def"])))
+        return (z3.Or(self.own_text_applies(S, "src", markers_src, count), self.t(S["modified_src"])),
+                z3.Or(self.own_text_applies(S, "def", count=count), self.t(S["modified_def"])))
 
     def marker_waived(self, S) -> z3.BoolRef:
         """540.3 «если иного не указано в тексте особенности»: the source's 540.1 text that applies to the
@@ -267,7 +276,8 @@ class System:
         c += [z3.Implies(self.t(S["w_has_defender"]), att),  # a defender stands against an attack
               z3.Implies(att, z3.And(self.t(S["w_needs_magnitude"]), S["w_magnitude_x"] == self.val(0, 4))),
               z3.Implies(S["w_magnitude_x"] != self.val(2, 4), S["w_magnitude_x_reads_property"] == self.val(0, 4))]
-        c += [z3.Implies(S["w_src_rm_form"] != self.val(3, 4), S["w_src_rm_limit"] == self.val(1, 4)),
+        c += [z3.Implies(S["w_src_rm_form"] != self.val(3, 4), z3.And(S["w_src_rm_limit"] == self.val(0, 4),
+                                                                      S["w_src_rm_times"] == self.val(0, 4))),
               z3.Implies(S["w_src_rm_form"] == self.val(0, 4), S["w_src_rm_no_marker"] == self.val(0, 4)),
               z3.Implies(S["w_def_rm_form"] != self.val(3, 4), S["w_def_rm_limit"] == self.val(1, 4)),
               z3.Implies(S["w_tgt_guard_threshold"] == self.val(0, 4), S["w_tgt_guard_at_most"] == self.val(0, 4))]

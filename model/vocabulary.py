@@ -144,10 +144,12 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
            "cards stop being sources, targets, attackers…", ("completion",)),
     # recheck_conditions: a modification made on a condition (540.4/ex1, Келе: «если после этого у Келе нет
     # ран») spares the resource only if the condition still holds at payment — the example says it does not
-    # (the modification was made before payment), so the default is false
+    # (the modification was made before payment), so the default is false; per_turn_count: a card's
+    # «X раз за ход» (540.1.3) spares only the first X uses of the turn — false: every use, X never read
     OpKind("pay_reserved", ("512.7", "540.2"), "оплатить зарезервированные ресурсы",
            "pay the reserved resources", ("payment",), {"exempt_modified": _YES,
-                                                        "recheck_conditions": Param("bool", default=False)}),
+                                                        "recheck_conditions": Param("bool", default=False),
+                                                        "per_turn_count": _YES}),
     # unless_text: 540.3 «если иного не указано в тексте особенности» — no marker when the text of a
     # feature that modified the acting card's resources says so; false: the marker whatever the text says
     OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker", None,
@@ -173,7 +175,7 @@ class FeatureKind:
 
 #: the keys of a feature that mean something only for some kinds (``amount``, ``x``, ``condition`` and
 #: ``text`` are read by several); a scenario that sets one on another kind is refused (RP164)
-FEATURE_KEYS = ("trigger", "on_status", "on", "strength", "mode", "form", "limit", "modifies", "applies_to",
+FEATURE_KEYS = ("trigger", "on_status", "on", "strength", "mode", "form", "limit", "times", "modifies", "applies_to",
                 "then_if_healthy", "effects", "resources", "action_marker", "on_die")
 _EFFECTS = ("effects", "then_if_healthy")
 

@@ -199,10 +199,36 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
         con.print(f"[bold]{t('prove_summary_bad', lang, bad=bad, vac=vac, unk=unk, n=n)}[/]")
 
 
+def _feature_label(f, lang: str) -> str:
+    """A feature's id; a 540.1 text also says its form, X, limit and marker waiver (they decide payment)."""
+    if f.kind != "resource_modifier":
+        return f.id
+    times = t("world_any_times", lang) if f.times is None else f.times
+    parts = [t(f"world_form_{f.form}", lang, times=times)]
+    if f.limit is not None:
+        parts.append(t("world_limit", lang, n=f.limit))
+    if not f.action_marker:
+        parts.append(t("world_no_marker", lang))
+    return f"{f.id} ({', '.join(parts)})"
+
+
 def _world_line(world, lang: str) -> str:
-    """The counterexample's world in one line: the action, its defender, parts and X, the cards' features."""
+    """The counterexample's world in one line: the action, its defender, parts and X, the cards' features,
+    and the source's action markers and uses this turn when they are not zero.
+
+    >>> from ruleproof.model.menu import WORLD_DOMAINS, menu_world, world_state
+    >>> w = world_state({**menu_world(lambda d: d[0], lambda: False), "w_src_rm_form": 3, "w_src_rm_times": 1,
+    ...                  "w_src_uses": 1})
+    >>> _world_line(w, "en").split("; ", 1)[1]
+    'src: src_rm (1 times a turn); src: action markers 0, uses of act this turn 1'
+    """
     a = world.action
-    feats = "; ".join(f"{c.id}: {', '.join(f.id for f in c.features)}" for c in world.cards if c.features)
+    feats = "; ".join(f"{c.id}: {', '.join(_feature_label(f, lang) for f in c.features)}"
+                      for c in world.cards if c.features)
+    src = world.card(a.source)
+    if src.action_markers or src.used(a.feature):
+        feats += ("; " if feats else "") + t("world_counts", lang, card=src.id, markers=src.action_markers,
+                                             feature=a.feature, uses=src.used(a.feature))
     xs = ", ".join(f"{x.name}={x.chosen if x.compute is None else '/'.join(x.compute)}" for x in a.xs)
     return t("prove_world_line", lang, kind=a.kind, defender=a.defender or "—", parts=a.parts_left, xs=xs or "—",
              features=feats or "—")

@@ -43,6 +43,7 @@ KILLS: dict[str, list[str]] = {
     "per-turn-lost-marker/marker-lost": ["marker-before-payment", "M5", "M6"],
     "per-turn-lost-marker/marker-kept": ["marker-before-payment", "no-payment"],
     "per-turn-one-turn": ["marker-before-payment", "no-payment"],
+    "per-turn-times": ["per-turn-uncounted", "no-payment"],
     "modified-during-execution": ["no-modification-during-execution", "M5"],
     "text-waives-marker": ["marker-despite-text", "M5"],
     "modification-waives-marker": ["marker-despite-text", "no-modification-during-execution"],

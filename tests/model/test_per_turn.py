@@ -1,0 +1,104 @@
+"""«X раз за ход» (540.1.3) without 540.3.1's qualifier: a card's text spares the payment of its first X
+uses of the declared feature in a turn (A-per-turn-count: a use beyond X is paid as usual). The count is
+read by one meaning (``semantics.exempts``) in the interpreter and in Z3; P512.7-payment fails on the
+public mutant that never reads X, in every engine; ``times`` where it means nothing is a load error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ruleproof.cli import main
+from ruleproof.generators.bounded import bounded_worlds
+from ruleproof.generators.mutants import mutant_yaml
+from ruleproof.model.algebra import exemptions
+from ruleproof.model.conformance import conformance
+from ruleproof.model.explore import Bounds, explore
+from ruleproof.model.menu import menu_world, world_of, world_state
+from ruleproof.model.rulebook import load_rulebook_text
+from ruleproof.model.scenario import load_rulings, run_scenario
+from ruleproof.properties.prove import prove_one
+
+ROOT = Path(__file__).resolve().parents[2]
+RULING = ROOT / "rulings" / "540-per-turn-times.yaml"
+PID = "P512.7-payment"
+
+
+@pytest.fixture(scope="module")
+def uncounted():
+    """The faulty draft: a «X раз за ход» text spares every use of the turn."""
+    return load_rulebook_text(mutant_yaml("per-turn-uncounted"), "per-turn-uncounted.yaml")
+
+
+def _paid(result) -> list:
+    return [e.values["paid"] for e in result.trace.events if e.op == "pay_reserved"]
+
+
+def test_the_third_attack_of_a_twice_a_turn_card_is_paid(bundled, uncounted):
+    sc, = load_rulings(RULING)
+    res = run_scenario(sc, bundled)
+    assert res.passed, [f.text() for f in res.failures]
+    assert _paid(res) == [(), (), (("twinblade", "close", 1),)]
+    assert res.trace.final.card("twinblade").used("twin_strike") == 3
+    bad = run_scenario(sc, uncounted)
+    assert not bad.passed and _paid(bad) == [(), (), ()]
+    assert "then[1].cards.twinblade.closed" in [f.what for f in bad.failures]
+
+
+@pytest.mark.parametrize("times,uses,spared", [(None, 5, True), (1, 0, True), (1, 1, False), (2, 1, True), (2, 2, False)])
+def test_x_counts_this_use_among_the_turns_uses(times, uses, spared):
+    """The world's earlier uses and this one: spared while this use is one of the first X (none: any number)."""
+    v = {**menu_world(lambda d: d[0], lambda: False), "w_src_rm_form": 3, "w_src_rm_times": times or 0}
+    state = world_state({**v, "w_src_uses": min(uses, 2)})
+    if uses > 2:
+        from dataclasses import replace
+        state = state.with_card(replace(state.card("src"), uses=(("act", uses),)))
+    declared = state.with_card(state.card("src").with_use("act"))  # the declaration counts this use
+    assert (("src", "close") in exemptions(declared)) is spared
+    assert ("src", "close") in exemptions(declared, count=False)  # a rulebook that never reads X
+
+
+def test_the_menu_world_round_trips_times_and_uses():
+    v = {**menu_world(lambda d: d[0], lambda: False), "w_src_rm_form": 3, "w_src_rm_times": 2, "w_src_uses": 1}
+    state = world_state(v)
+    rm = next(f for f in state.card("src").features if f.id == "src_rm")
+    assert (rm.times, rm.limit, state.card("src").used("act")) == (2, None, 1)
+    back = world_of(state)
+    assert (back["w_src_rm_times"], back["w_src_rm_limit"], back["w_src_uses"]) == (2, 0, 1)
+
+
+def test_explore_plays_the_uses_beyond_x_and_finds_the_fault(bundled, uncounted):
+    worlds = [w for w in bounded_worlds(0, ("printed",)) if "used=" in w.name]
+    assert {w.name for w in worlds} == {"simple_strike/used=1/printed", "simple_strike/used=2/printed"}
+    small = Bounds(x_max=0, die=(2, 2))
+    good = explore(bundled, worlds, small, only=frozenset({PID}))
+    assert not good.violations and good.exercised[PID] > 0
+    second, third = (explore(uncounted, [w], small, only=frozenset({PID})) for w in sorted(worlds, key=lambda w: w.name))
+    # only the third use (beyond X = 2) is paid otherwise: the second-use world plays the same
+    assert not second.violations and PID in third.violations
+
+
+def test_z3_proves_the_count_and_refutes_the_draft(bundled, uncounted):
+    assert prove_one(bundled, PID, timeout_ms=60_000).verdict == "proved"
+    v = prove_one(uncounted, PID, timeout_ms=60_000, vacuity=False)
+    assert v.verdict == "violated" and v.counterexample.reproduced
+    src = v.counterexample.world.card("src")
+    rm = next(f for f in src.features if f.id == "src_rm")
+    assert rm.times is not None and src.used("act") >= rm.times  # the use is beyond X
+
+
+def test_interpreter_and_z3_agree_on_the_count(bundled, uncounted):
+    for rb in (bundled, uncounted):
+        out = conformance(rb, runs=40, seed=3)
+        assert out.ok, out.disagreement
+
+
+@pytest.mark.parametrize("lang,words", [("en", "is read only for the form per_turn"), ("ru", "читается только у формы per_turn")])
+def test_times_on_another_form_is_a_load_error(tmp_path, capsys, lang, words):
+    text = RULING.read_text(encoding="utf-8").replace("form: per_turn, times: 2", "form: stays_open, times: 2")
+    p = tmp_path / "bad.yaml"
+    p.write_text(text, encoding="utf-8")
+    assert main(["--lang", lang, "run", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "RP150" in err and "bad.yaml:22:" in err and words in err and "Traceback" not in err
