@@ -22,7 +22,8 @@ from ruleproof.model.vocabulary import FEATURE_KINDS
 
 from .uses import Uses
 
-__all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "DEFENDER_KINDS", "X_KINDS_DRAWN", "TRIGGERS"]
+__all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "DEFENDER_KINDS", "X_KINDS_DRAWN", "TRIGGERS",
+           "PER_TURN_TEXT"]
 
 FEATURE_KINDS_ALL = (*FEATURE_KINDS, "static_modifier", "resource_modifier")
 X_KINDS_DRAWN = ACTION_X_KINDS
@@ -83,6 +84,9 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
     return f  # reroll, protection, prevention, replacement, block: no parameters
 
 
+#: the id of the «X раз за ход» text a world now and then gives its source (:func:`worlds`)
+PER_TURN_TEXT = "src_per_turn"
+
 #: the feature kinds a defender is drawn with: any, the triggered ones four times as often (540.4.1 speaks of
 #: a defender's «on strike»/«on assault» on its return strike, which a uniform draw seldom plays)
 DEFENDER_KINDS = (*FEATURE_KINDS_ALL, *("effect_trigger",) * 4)
@@ -96,9 +100,13 @@ def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_
     medium, strong, weak = draw(st.integers(1, 3)), draw(st.integers(2, 4)), draw(st.integers(0, 2))
     movement_mod = draw(st.integers(-1, 1))
     feats = tuple(draw(features(f"{cid}_f{i}", kinds, triggers)) for i in range(draw(st.integers(least, n_features))))
+    # its uses of the action's feature earlier this turn: around a «X раз за ход» text's X when it has one
+    # (this use the X-th, the last spared, or beyond X — 540.1.3), else 0..2
+    times = [f.times for f in feats if f.times]
+    used = draw(st.sampled_from([0, times[0] - 1, times[0]]) if times else st.integers(0, 2))
     return card(cid, feats, health=health, movement=movement, movement_mod=movement_mod, named_power=named_power,
                 strikes=(weak, medium, strong), wounds=draw(st.integers(0, 2)), markers=draw(st.integers(0, 1)),
-                crystals=draw(st.integers(0, 3)), uses=((ACT, draw(st.integers(0, 2))),))
+                crystals=draw(st.integers(0, 3)), uses=((ACT, used),))
 
 
 @st.composite
@@ -152,6 +160,10 @@ def worlds(draw, used: Uses | None = None) -> State:
     cs = [draw(cards(role, kinds=kinds, triggers=triggers)) for role in ("src", "tgt", "allyA", "allyB")]
     if draw(st.integers(0, 7)) == 0:  # now and then a closed target (512.6.2/b4.2: a strike at it is no fight)
         cs[1] = replace(cs[1], closed=True)
+    if draw(st.integers(0, 7)) == 0:  # now and then a source whose «X раз за ход» is at its X (540.1.3)
+        times = draw(st.integers(1, 2))
+        text = Feature(PER_TURN_TEXT, "resource_modifier", form="per_turn", resources=("close",), times=times)
+        cs[0] = replace(cs[0], features=(*cs[0].features, text), uses=((ACT, draw(st.sampled_from([times - 1, times]))),))
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()

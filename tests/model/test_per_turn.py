@@ -102,3 +102,15 @@ def test_times_on_another_form_is_a_load_error(tmp_path, capsys, lang, words):
     assert main(["--lang", lang, "run", str(p)]) == 2
     err = capsys.readouterr().err
     assert "RP150" in err and "bad.yaml:22:" in err and words in err and "Traceback" not in err
+
+
+def test_hypothesis_draws_a_source_at_its_x_and_finds_the_fault(bundled, uncounted):
+    from ruleproof.generators.run import hypothesis_pass
+
+    bad = hypothesis_pass(uncounted, examples=200, cache_dir=None, shrinks=30, only=frozenset({PID}))
+    [result] = bad.results
+    assert not result.holds
+    [f] = result.findings
+    assert f.engine == "hypothesis" and f.replay.startswith("ruleproof check") and f.trace
+    good = hypothesis_pass(bundled, examples=200, cache_dir=None, only=frozenset({PID}))
+    assert good.results[0].holds and good.results[0].verdict == "holds"

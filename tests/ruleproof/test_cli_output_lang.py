@@ -31,6 +31,7 @@ OUTCOMES = {"completed", "deadlock", "step_limit", "out_of_choices"}
 def allowed() -> set[str]:
     """Every identifier a Russian reader meets as the user typed it or as the YAML spells it."""
     from ruleproof.generators.bounded import ALLIES, DEFENDERS, LOADOUTS, role_loadouts, widened_loadouts
+    from ruleproof.generators.strategies import PER_TURN_TEXT
     from ruleproof.model.menu import KINDS, OPTIONS, X_NAMES, resource_modifier, src_guard, x_var
     from ruleproof.reports.trace import flatten_state
 
@@ -41,6 +42,7 @@ def allowed() -> set[str]:
     out |= {resource_modifier(c, "once", 1).id for c in ("src", "def")} | {"tgt_guard", src_guard(1).id}  # the Z3 menu's own
     out |= {x_var(k).name for k in X_NAMES} | set(KINDS)
     out |= {f"{c}_f{i}" for c in ("src", "tgt", "def", "allyA", "allyB") for i in range(8)}  # Hypothesis' features
+    out.add(PER_TURN_TEXT)
     out |= set(OPERATIONS) | set(FEATURE_KINDS) | set(GUARDS) | set(STEP_KINDS) | set(TABLES) | set(X_KINDS)
     out |= set(STRENGTHS) | set(ROLES) | {p.id for p in PROPERTIES}
     for rb in (load_rulebook(BASE), load_rulebook(DRAFT)):
