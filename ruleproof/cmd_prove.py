@@ -216,7 +216,7 @@ def _world_line(world, lang: str) -> str:
     """The counterexample's world in one line: the action, its defender, parts and X, the cards' features,
     and the source's action markers and uses this turn when they are not zero.
 
-    >>> from ruleproof.model.menu import WORLD_DOMAINS, menu_world, world_state
+    >>> from ruleproof.model.menu import menu_world, world_state
     >>> w = world_state({**menu_world(lambda d: d[0], lambda: False), "w_src_rm_form": 3, "w_src_rm_times": 1,
     ...                  "w_src_uses": 1})
     >>> _world_line(w, "en").split("; ", 1)[1]
