@@ -54,6 +54,8 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
                      _f("a_mag_x", "magnitude_modifier", x=("wounds", "target", ""))),
                     (_f("b_reduce", "reduce_to_strength", strength="weak"),
                      _f("b_vanish", "sudden_action", effects=(Effect("leave_zone", "source"),)),
+                     # 542.3: a target that leaves the active zone after the declaration
+                     _f("b_flee", "sudden_action", effects=(Effect("leave_zone", "target"),)),
                      _f("b_prevent", "prevention"))),
     # a 540.1 text that spares the source's closing: a block offered (or not) to a resource-modified action
     "defence": ((_f("a_protect", "protection"), _f("a_replace", "replacement"),

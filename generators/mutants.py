@@ -242,6 +242,15 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("per-turn-uncounted", ("540.1.3",), "«Может … X раз за ход» освобождает от оплаты и сверх X применений за ход",
        "«May … X times a turn» spares the payment beyond X uses in a turn too")(
         lambda d: _set(d, "payment", "pay_reserved", "per_turn_count", False)),
+    _m("targets-rechecked", ("542.3",), "игродействие, цель которого покинула активную зону, после шага расчёта "
+       "переходит к шагу завершения (число целей перепроверяется)", "an action whose target has left the active "
+       "zone goes from the calculation step to completion (the number of targets is checked again)")(
+        lambda d: d["steps"]["calculation"]["next"].insert(0, {"to": "completion", "when": "target_gone",
+                                                               "cites": ["542.3"]})),
+    _m("refused-use-counted", ("540.1.3", "540.2"),
+       "несостоявшееся объявление (не хватило ресурсов) считается применением «X раз за ход»",
+       "a declaration that did not stand (resources short) counts as a use for «X times a turn»")(
+        lambda d: _set(d, "declaration", "remove_from_stack", "void", False)),
     _m("no-payment", ("512.7",), "зарезервированные ресурсы не оплачиваются", "the reserved resources are not paid")(
         lambda d: _drop(d, "payment", "pay_reserved")),
     _m("stays-on-stack", ("512.7/b3",), "особенность не удаляется из стека", "the feature stays on the stack")(

@@ -23,7 +23,7 @@ from ruleproof.model.vocabulary import FEATURE_KINDS
 from .uses import Uses
 
 __all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "DEFENDER_KINDS", "X_KINDS_DRAWN", "TRIGGERS",
-           "PER_TURN_TEXT"]
+           "PER_TURN_TEXT", "TARGET_FLEES"]
 
 FEATURE_KINDS_ALL = (*FEATURE_KINDS, "static_modifier", "resource_modifier")
 X_KINDS_DRAWN = ACTION_X_KINDS
@@ -50,7 +50,8 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
         return Feature(fid, kind, strength=draw(st.sampled_from(["weak", "medium", "strong"])))
     if kind == "sudden_action":
         effect = draw(st.sampled_from([Effect("wound", "source", 1), Effect("wound", "target", 1),
-                                       Effect("leave_zone", "source"), Effect("add_modifier", "source", 1, "movement"),
+                                       Effect("leave_zone", "source"), Effect("leave_zone", "target"),
+                                       Effect("add_modifier", "source", 1, "movement"),
                                        # sudden changes of the board: a card closes, loses a resource or a marker
                                        Effect("close", "target"), Effect("lose_resource", "source", 1, "crystal"),
                                        Effect("lose_markers", "source", 1)]))
@@ -86,6 +87,8 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
 
 #: the id of the «X раз за ход» text a world now and then gives its source (:func:`worlds`)
 PER_TURN_TEXT = "src_per_turn"
+#: the id of the sudden action by which a world's target now and then leaves the active zone (542.3)
+TARGET_FLEES = "tgt_flees"
 
 #: the feature kinds a defender is drawn with: any, the triggered ones four times as often (540.4.1 speaks of
 #: a defender's «on strike»/«on assault» on its return strike, which a uniform draw seldom plays)
@@ -164,6 +167,9 @@ def worlds(draw, used: Uses | None = None) -> State:
         times = draw(st.integers(1, 2))
         text = Feature(PER_TURN_TEXT, "resource_modifier", form="per_turn", resources=("close",), times=times)
         cs[0] = replace(cs[0], features=(*cs[0].features, text), uses=((ACT, draw(st.sampled_from([times - 1, times]))),))
+    if draw(st.integers(0, 7)) == 0:  # now and then a target that can leave the active zone (542.3: not re-checked)
+        cs[1] = replace(cs[1], features=(*cs[1].features, Feature(TARGET_FLEES, "sudden_action",
+                                                                  effects=(Effect("leave_zone", "self"),))))
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()

@@ -232,6 +232,10 @@ class Concrete:
     def has_defender(self) -> Test:
         return lambda s, c: s.action.defender is not None
 
+    def targets_in_zone(self) -> Test:
+        """Every target of the action is in the active zone (542.3: whether one left is not checked)."""
+        return lambda s, c: all(s.card(t).in_active_zone for t in s.action.targets)
+
     def struck_open(self) -> Test:
         """The card the action strikes — its defender, else its first target — is open (512.6.2/b4.2)."""
         def test(s, c):

@@ -303,6 +303,10 @@ class Symbolic:
     def has_defender(self):
         return self.sy.t(self.S["w_has_defender"])
 
+    def targets_in_zone(self):
+        """The menu's target (its one target) is in the active zone."""
+        return self.sy.t(self.S["tgt_in_zone"])
+
     def struck_open(self):
         """The menu's target is open (its closing is no world variable); a defender may have closed."""
         return z3.Or(z3.Not(self.has_defender()), z3.Not(self.sy.t(self.S["def_closed"])))

@@ -117,6 +117,7 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
 #: ("resource", name)
 CARD_VARS: dict[tuple, str] = {
     ("src", "closed"): "src_closed", ("def", "closed"): "def_closed", ("src", "in_active_zone"): "src_in_zone",
+    ("tgt", "in_active_zone"): "tgt_in_zone",
     ("src", ("modifier", "movement")): "src_movement_mod", ("src", ("resource", "crystal")): "src_crystals",
     ("def", "wounds"): "def_wounds", ("src", "action_markers"): "src_markers",
 }

@@ -130,6 +130,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("tgt", _f("b_mmod", "magnitude_modifier", amount=-1)),
     Option("tgt", _f("b_reduce", "reduce_to_strength", strength="weak")),
     Option("tgt", _f("b_leave", "sudden_action", effects=(Effect("leave_zone", "source"),))),
+    # 542.3: the target leaves the active zone after the declaration (its number is not re-checked)
+    Option("tgt", _f("b_flee", "sudden_action", effects=(Effect("leave_zone", "self"),))),
     Option("src", _f("a_boost", "sudden_action", effects=(Effect("add_modifier", "source", 1, "movement"),))),
     Option("tgt", _f("b_protect", "protection")),
     Option("tgt", _f("b_prevent", "prevention")),

@@ -65,6 +65,8 @@ GUARDS: dict[str, Callable] = {
     "resources_short": lambda E, arg: E.resources_ok_is(False),
     # 512.6.6/b2 «промах в случае атаки»: the strike table called the attack a miss
     "missed": lambda E, arg: E.status_is(MISS),
+    # 542.3: a target of the action is no longer in the active zone (X of targets is not re-checked)
+    "target_gone": lambda E, arg: E.not_(E.targets_in_zone()),
     "visited": lambda E, arg: E.visited(arg),
 }
 
@@ -255,6 +257,22 @@ def _used(s, c):
     """The per-turn use count of the declared feature, one more (540.1.3's count, read by a «X раз за
     ход» text: :func:`exempts`; 540.3.1's limit is read on the action markers)."""
     return s.card(s.action.source).with_use(s.action.feature).uses
+
+
+def _remove_from_stack(E, p):
+    """512.7/b3, 540.2: the feature leaves the stack; ``void``: its declaration did not stand
+    (A-refused-declaration), so the use :func:`_declare` counted is taken back — unless it was a
+    compound feature's later part, whose use the first part made."""
+    stage = {"on_stack": E.lit("on_stack", False)}
+    if p.get("void", False):
+        stage["uses"] = E.concrete(_unused)
+    return stage
+
+
+def _unused(s, c):
+    """The per-turn use count of the declared feature with a void declaration's use taken back."""
+    card = s.card(s.action.source)
+    return card.without_use(s.action.feature).uses if s.action.declared == 1 else card.uses
 
 
 def _next_part(s, c):
@@ -544,8 +562,8 @@ OPERATIONS: dict[str, Operation] = {
     # 540.3: the acting card gets an action marker «если иного не указано в тексте особенности»
     "give_action_marker": Operation(_give_marker, {"card": "source", "markers": "src_markers"}),
     "pay_reserved": Operation(_pay, {"paid": "paid", "unpaid": _unpaid_text}),
-    # 512.7/b3: the feature leaves the stack
-    "remove_from_stack": Operation(lambda E, p: {"on_stack": E.lit("on_stack", False)}, {"feature": "feature"}),
+    # 512.7/b3: the feature leaves the stack (void: a declaration that did not stand, 540.2)
+    "remove_from_stack": Operation(_remove_from_stack, {"feature": "feature"}),
 }
 
 

@@ -92,6 +92,10 @@ class Card:
     def with_use(self, feature_id: str) -> "Card":
         return replace(self, uses=_put(self.uses, feature_id, self.used(feature_id) + 1))
 
+    def without_use(self, feature_id: str) -> "Card":
+        """The card with one use of ``feature_id`` taken back (a declaration that did not stand)."""
+        return replace(self, uses=_put(self.uses, feature_id, max(0, self.used(feature_id) - 1)))
+
     @property
     def can_move(self) -> bool:
         """A card with an action marker has acted and cannot move (540.3; when markers come is 510)."""

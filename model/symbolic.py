@@ -145,7 +145,7 @@ class System:
                  ("dice_x_count", 2), ("dice_mods_declared", 1), ("dice_mods_applied", 1), ("final_die", 8), ("final_die_set", 1), ("die_on_stack", 1), ("return_strike", 1),
                  ("magnitude_known", 1), ("effect_applied", 1), ("roles_released", 1), ("paid", 3), ("paid_done", 1), ("on_stack", 1),
                  ("src_closed", 1), ("src_markers", 2), ("src_in_zone", 1), ("src_movement_mod", 8), ("src_crystals", 8),
-                 ("def_closed", 1), ("def_wounds", 4)]
+                 ("def_closed", 1), ("def_wounds", 4), ("tgt_in_zone", 1)]
         self.vars: list[Var] = w + [Var(n, k, "core") for n, k in core] + [Var(h.name, h.width, "hist")
                                                                             for h in histories]
         self.width = {v.name: v.width for v in self.vars}
@@ -299,6 +299,7 @@ class System:
                     "parts_left": z3.Extract(1, 0, S["w_parts_left"]),
                     "on_stack": self.val(1, 1),
                     "src_in_zone": self.val(1, 1),
+                    "tgt_in_zone": self.val(1, 1),
                     "src_movement_mod": S["w_src_movement_mod"],
                     "src_crystals": z3.ZeroExt(4, S["w_src_crystals"]),
                     "src_markers": z3.Extract(1, 0, S["w_src_markers"]),

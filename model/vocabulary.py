@@ -93,6 +93,8 @@ class OpKind:
         """Step kinds allowed for this operation with these parameters, and the clauses saying so."""
         if self.name == "fix_x" and params.get("x") in X_KINDS:
             return X_KINDS[params["x"]]
+        if self.name == "remove_from_stack" and params.get("void"):
+            return ("declaration",), ("540.2", "542.2")  # only a declaration can fail to stand
         return self.steps, self.cites
 
 
@@ -154,9 +156,11 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     # feature that modified the acting card's resources says so; false: the marker whatever the text says
     OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker", None,
            {"unless_text": _YES}),
-    # in declaration only when 540.2/542.2's resource check fails (the rulebook marks that an assumption)
+    # in declaration only when 540.2/542.2's resource check fails (the rulebook marks that an assumption);
+    # void: the declaration did not stand (A-refused-declaration), so it is no use of the feature for a
+    # «X раз за ход» count (540.1.3) — false: a refused declaration still uses up one of the X
     OpKind("remove_from_stack", ("512.7/b3", "540.2", "542.2"), "удалить особенность из стека",
-           "remove the feature from the stack", ("declaration", "payment")),
+           "remove the feature from the stack", ("declaration", "payment"), {"void": Param("bool", default=False)}),
 )}
 
 
@@ -241,6 +245,9 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
               "the card lacks the resources to declare the action"),
     GuardKind("strike_fight", ("512.6.2/b4.1", "512.6.2/b4.2"), "бой существ простым ударом (простой удар по открытой "
               "карте)", "a creature fight by simple strike (a simple strike at an open card)"),
+    # 542.3: the number of targets «не проверяется» once declared — a draft may still read it (and be caught)
+    GuardKind("target_gone", ("542.3",), "цель игродействия покинула активную зону",
+              "a target of the action has left the active zone", features=("sudden_action",)),
     GuardKind("missed", ("512.6.6/b2",), "атака — промах (результат по Таблице ударов)",
               "the attack is a miss (its result by the strike table)"),
     GuardKind("visited", (), "игродействие прошло шаг", "the game action passed the step", takes_step=True),

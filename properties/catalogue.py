@@ -123,6 +123,29 @@ prop("P542.2-cost-x", ("542.2",), "X ресурсов задаётся при о
 prop("P542.3-targets-x", ("542.3",), "X целей фиксируется при объявлении и не перепроверяется",
      "target-count X is fixed at declaration and not re-checked",
      _fixed_at_declaration("P542.3-targets-x", "targets", "542.3"))
+
+
+def _fizzled(M, S, h):
+    """The run is over, a target is no longer in the active zone, and the action — its declaration
+    standing, not found illegal, not blocked — never entered the effect step of this part."""
+    return M.and_then(M.and_(M.done(S), M.off(h["htg_eff"])), lambda: M.and_(
+        M.holds(S, "target_gone"), M.not_(M.legal_is(S, False)), M.off(M.get(S, "blocked")),
+        M.not_(M.field_is(S, "resources_ok", False))))
+
+
+prop("P542.3-targets-unchecked", ("542.3", "512.6.1"), "число целей после объявления не проверяется: игродействие, "
+     "цель которого покинула активную зону, не прекращается из-за этого — легальное незаблокированное действие "
+     "проходит шаг применения эффекта", "the number of targets is not checked after the declaration: an action "
+     "whose target has left the active zone does not stop for it — a legal, unblocked action goes through the "
+     "effect step",
+     Monitor("P542.3-targets-unchecked",
+             (flag("htg_eff", "enter", lambda M, ev, pre, new, h: True if ev.kind == "effect" else None, part=True),),
+             (Bad(_fizzled, "цель покинула активную зону, и игродействие закончилось без шага применения эффекта: "
+                  "число целей перепроверено (542.3)", "a target left the active zone and the action ended without "
+                  "the effect step: the number of targets was checked again (542.3)"),),
+             lambda M, S, h: M.and_(M.done(S), M.holds(S, "target_gone"), M.on(h["htg_eff"])),
+             "an action whose target left the active zone goes through the effect step and completes",
+             "игродействие, цель которого покинула активную зону, проходит шаг применения эффекта и завершается"))
 prop("P542.4-chosen-x", ("542.4/b1",), "выбранная величина X фиксируется при заявке",
      "a chosen magnitude X is fixed at the claim",
      _fixed_at_declaration("P542.4-chosen-x", "magnitude_chosen", "542.4/b1"))
@@ -668,9 +691,10 @@ prop("P540.3-action-marker", ("540.3",), "игродействие с модиф
                  pre, ev.param("exempt_modified", True))) if not ev.skipped else None),
               # «если иного не указано в тексте особенности»: a text that waives the marker is P540.3-unless-text's
               value("hk_waived", 1, "pay_reserved", lambda M, ev, pre, new, h: M.bit(M.marker_waived(pre))
-                    if not ev.skipped else None)),
-             (Bad(lambda M, S, h: M.and_then(M.and_(M.done(S), M.on(h["hk_unpaid"]), M.off(h["hk_waived"])),
-                                             lambda: M.marker_missing(S)),
+                    if not ev.skipped else None),
+              flag("hk_given", "give_action_marker", lambda M, ev, pre, new, h: M.marker_given(pre, new)
+                   if not ev.skipped else None)),
+             (Bad(lambda M, S, h: M.and_(M.done(S), M.on(h["hk_unpaid"]), M.off(h["hk_waived"]), M.off(h["hk_given"])),
                   "игродействие с модифицированными ресурсами не дало маркер действия (540.3)",
                   "the resource-modified action gave no action marker (540.3)"),),
              lambda M, S, h: M.and_(M.done(S), M.on(h["hk_unpaid"]), M.off(h["hk_waived"])),
@@ -684,9 +708,10 @@ prop("P540.3-unless-text", ("540.3",), "карта не получает мар�
      "says so («если иного не указано в тексте особенности»)",
      Monitor("P540.3-unless-text",
              (flag("hu_waived", "pay_reserved", lambda M, ev, pre, new, h: M.marker_waived(pre)
-                   if not ev.skipped else None),),
-             (Bad(lambda M, S, h: M.and_then(M.and_(M.done(S), M.on(h["hu_waived"])),
-                                             lambda: M.not_(M.marker_missing(S))),
+                   if not ev.skipped else None),
+              flag("hu_given", "give_action_marker", lambda M, ev, pre, new, h: M.marker_given(pre, new)
+                   if not ev.skipped else None)),
+             (Bad(lambda M, S, h: M.and_(M.done(S), M.on(h["hu_waived"]), M.on(h["hu_given"])),
                   "карта получила маркер действия, хотя текст особенности, модифицирующей её ресурсы, говорит иное "
                   "(540.3)", "the card got an action marker though the text of a feature that modified its "
                   "resources says otherwise (540.3)"),),

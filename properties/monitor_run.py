@@ -292,11 +292,11 @@ class Concrete:
         (540.3 «если иного не указано в тексте особенности»)."""
         return marker_waived(S)
 
-    def marker_missing(self, S) -> bool:
-        """The acting card has no more action markers than when the action began, or can still move (540.3)."""
-        src = S.action.source
-        card = S.card(src)
-        return card.action_markers <= self.view.first.card(src).action_markers or card.can_move
+    def marker_given(self, pre, new) -> bool:
+        """The acting card's action markers went up: it got a marker and can no longer move (540.3).
+        Read at the event, not against the action's start: a card may lose markers on the way (510.4)."""
+        src = new.action.source
+        return new.card(src).action_markers > pre.card(src).action_markers
 
     def all_parts_declared(self, S) -> bool:
         """As many parts were declared as the compound feature has (512.6.6/b4)."""

@@ -252,9 +252,8 @@ class Symbolic:
     def marker_waived(self, S):
         return self.sy.marker_waived(S)
 
-    def marker_missing(self, S):
-        sy = self.sy
-        return z3.Or(z3.ULE(z3.ZeroExt(2, S["src_markers"]), S["w_src_markers"]), S["src_markers"] == sy.val(0, 2))
+    def marker_given(self, pre, new):
+        return z3.UGT(new["src_markers"], pre["src_markers"])
 
     def all_parts_declared(self, S):
         return S["part"] == z3.Extract(2, 0, S["w_parts_left"]) + self.sy.val(1, 3)

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, RuleproofError
-from ruleproof.i18n import t
+from ruleproof.i18n import t, times_text
 
 __all__ = ["add_parser", "run", "SCHEMA", "exit_code", "outcome_to_json"]
 
@@ -203,8 +203,7 @@ def _feature_label(f, lang: str) -> str:
     """A feature's id; a 540.1 text also says its form, X, limit and marker waiver (they decide payment)."""
     if f.kind != "resource_modifier":
         return f.id
-    times = t("world_any_times", lang) if f.times is None else f.times
-    parts = [t(f"world_form_{f.form}", lang, times=times)]
+    parts = [t(f"world_form_{f.form}", lang, times=times_text(f.times, lang))]
     if f.limit is not None:
         parts.append(t("world_limit", lang, n=f.limit))
     if not f.action_marker:
@@ -220,7 +219,9 @@ def _world_line(world, lang: str) -> str:
     >>> w = world_state({**menu_world(lambda d: d[0], lambda: False), "w_src_rm_form": 3, "w_src_rm_times": 1,
     ...                  "w_src_uses": 1})
     >>> _world_line(w, "en").split("; ", 1)[1]
-    'src: src_rm (1 times a turn); src: action markers 0, uses of act this turn 1'
+    'src: src_rm (once a turn); src: action markers 0, uses of act this turn 1'
+    >>> _world_line(w, "ru").split("; ", 1)[1]
+    'src: src_rm (1 раз за ход); src: маркеров действия 0, применений act за ход 1'
     """
     a = world.action
     feats = "; ".join(f"{c.id}: {', '.join(_feature_label(f, lang) for f in c.features)}"

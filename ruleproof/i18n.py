@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-__all__ = ["t", "default_lang", "answers_text", "word", "LANGS"]
+__all__ = ["t", "default_lang", "answers_text", "word", "times_text", "LANGS"]
 
 LANGS = ("ru", "en")
 
@@ -339,8 +339,8 @@ _LABELS: dict[str, tuple[str, str]] = {
     # a 540.1 text and a card's counts in a counterexample's world line
     "world_form_stays_open": ("не закрывается", "stays open"),
     "world_form_closes_only_after_assault": ("закрывается только после нападения", "closes only after an assault"),
-    "world_form_per_turn": ("{times} раз за ход", "{times} times a turn"),
-    "world_any_times": ("любое количество", "any number of"),
+    "world_form_per_turn": ("{times} за ход", "{times} a turn"),
+    "world_any_times": ("любое количество раз", "any number of times"),
     "world_limit": ("лимит маркеров {n}", "marker limit {n}"),
     "world_no_marker": ("без маркера действия", "no action marker"),
     "world_counts": ("{card}: маркеров действия {markers}, применений {feature} за ход {uses}",
@@ -460,6 +460,22 @@ def word(v: object, lang: str = "en") -> str:
     if v == "unknown" and lang == "ru":
         return t("unknown", lang)
     return str(v)
+
+
+def times_text(n: int | None, lang: str = "en") -> str:
+    """«X раз» of a 540.1.3 text as a reader says it (None: any number of times).
+
+    >>> [times_text(n, "ru") for n in (1, 2, 5, 11, 22, None)]
+    ['1 раз', '2 раза', '5 раз', '11 раз', '22 раза', 'любое количество раз']
+    >>> [times_text(n, "en") for n in (1, 2, 3)]
+    ['once', 'twice', '3 times']
+    """
+    if n is None:
+        return t("world_any_times", lang)
+    if lang == "ru":
+        few = n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14)
+        return f"{n} раза" if few else f"{n} раз"
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def t(key: str, lang: str = "en", **params: object) -> str:

@@ -114,3 +114,47 @@ def test_hypothesis_draws_a_source_at_its_x_and_finds_the_fault(bundled, uncount
     assert f.engine == "hypothesis" and f.replay.startswith("ruleproof check") and f.trace
     good = hypothesis_pass(bundled, examples=200, cache_dir=None, only=frozenset({PID}))
     assert good.results[0].holds and good.results[0].verdict == "holds"
+
+
+REFUSED = ROOT / "rulings" / "540-per-turn-refused.yaml"
+
+
+def test_a_refused_declaration_is_no_use_of_the_feature(bundled):
+    """540.2 with A-refused-declaration: the declaration that did not stand is taken back from the
+    turn's count, so the next real attack of a «1 раз за ход» card is its first use and is spared; a
+    rulebook without ``void`` counts it, and that attack is paid (the card closes)."""
+    sc, = load_rulings(REFUSED)
+    res = run_scenario(sc, bundled)
+    assert res.passed, [f.text() for f in res.failures]
+    assert res.trace.final.card("duelist").used("duel_strike") == 1
+    bad = load_rulebook_text(mutant_yaml("refused-use-counted"), "refused-use-counted.yaml")
+    counted = run_scenario(sc, bad)
+    assert not counted.passed and counted.trace.final.card("duelist").used("duel_strike") == 2
+    assert "then[0].cards.duelist.closed" in [f.what for f in counted.failures]
+
+
+def test_a_void_later_part_keeps_the_use_its_first_part_made():
+    """A compound feature's next part is the same use (512.6.6/b4): taking back its refused
+    declaration leaves the count the first part made."""
+    from dataclasses import replace
+
+    from ruleproof.model.semantics import _unused
+
+    state = world_state(menu_world(lambda d: d[0], lambda: False))
+    used = state.with_card(state.card("src").with_use("act"))
+    first = replace(used, action=replace(used.action, declared=1))
+    later = replace(used, action=replace(used.action, declared=2))
+    assert dict(_unused(first, None)).get("act", 0) == 0
+    assert dict(_unused(later, None)) == {"act": 1}
+
+
+@pytest.mark.parametrize("lang,words", [("en", "allows it only in: declaration"), ("ru", "допускает её только в")])
+def test_void_outside_the_declaration_is_a_placement_finding(write_rulebook, op_index, capsys, lang, words):
+    """``void`` says a declaration did not stand: on the payment's remove_from_stack S7 names it."""
+    def edit(d):
+        d["steps"]["payment"]["operations"][op_index(d, "payment", "remove_from_stack")]["void"] = True
+
+    path = write_rulebook(edit)
+    assert main(["--lang", lang, "check", "--engines", "structure", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "✗ S7-placement" in out and "remove_from_stack" in out and words in out

@@ -44,6 +44,8 @@ KILLS: dict[str, list[str]] = {
     "per-turn-lost-marker/marker-kept": ["marker-before-payment", "no-payment"],
     "per-turn-one-turn": ["marker-before-payment", "no-payment"],
     "per-turn-times": ["per-turn-uncounted", "no-payment"],
+    "per-turn-refused": ["refused-use-counted", "short-declaration-goes-on"],
+    "target-left": ["targets-rechecked", "no-effect"],
     "modified-during-execution": ["no-modification-during-execution", "M5"],
     "text-waives-marker": ["marker-despite-text", "M5"],
     "modification-waives-marker": ["marker-despite-text", "no-modification-during-execution"],
