@@ -178,8 +178,11 @@ class Symbolic:
         """540.1.3: the source's uses this turn of the declared feature — the world's earlier ones, and
         this one once declared; a card that declared nothing (a defender) has made none."""
         if self.role == "src":
-            one = z3.If(self.S["part"] != self.sy.val(0, "part"), self.sy.val(1, 4), self.sy.val(0, 4))
-            return self.S["w_src_uses"] + one
+            part = self.S["part"]
+            # a void first declaration (A-refused-declaration) took its use back; a later part's is the first's
+            void = z3.And(self.sy.t(self.S["use_void"]), part == self.sy.val(1, "part"))
+            counted = z3.And(part != self.sy.val(0, "part"), z3.Not(void))
+            return self.S["w_src_uses"] + z3.If(counted, self.sy.val(1, 4), self.sy.val(0, 4))
         return self.sy.val(0, 4)
 
     def any_exempt(self):

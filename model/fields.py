@@ -90,6 +90,7 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     _f("roles_released", "bool", "action", "roles_released", part=True, initial=False),
     # the whole action
     _f("resources_ok", "code", "action", "resources_ok", codes=LEGAL),
+    _f("use_void", "bool", "action", "use_void", initial=False),
     _f("xs", "xs", "action", "xs", var=False),
     _f("reserved", "reserved", "action", "reserved", var=False),
     _f("reserved_done", "bool", "action", "reserved_done"),

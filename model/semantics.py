@@ -265,6 +265,7 @@ def _remove_from_stack(E, p):
     compound feature's later part, whose use the first part made."""
     stage = {"on_stack": E.lit("on_stack", False)}
     if p.get("void", False):
+        stage["use_void"] = E.lit("use_void", True)  # what the Z3 side reads (:meth:`uses`)
         stage["uses"] = E.concrete(_unused)
     return stage
 

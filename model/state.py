@@ -156,6 +156,7 @@ class Action:
     reserved_done: bool = False
     modifications: tuple[Modification, ...] = ()
     resources_ok: bool | None = None
+    use_void: bool = False  # the declaration did not stand: it is no use of the feature (540.1.3, 540.2)
     declared: int = 0
     parts_left: int = 0  # further parts of a compound feature (512.6.6)
     legality_checks: int = 0
@@ -201,7 +202,7 @@ class Action:
         """The same game action, its execution fields reset for the next part of a compound feature;
         what belongs to the whole action (X values, reservation, modifications, payment) is kept."""
         keep = ("feature", "kind", "source", "targets", "defender", "effect", "needs_magnitude", "xs", "cost",
-                "reserved", "reserved_done", "modifications", "resources_ok", "declared", "parts_left", "paid",
+                "reserved", "reserved_done", "modifications", "resources_ok", "use_void", "declared", "parts_left", "paid",
                 "paid_done", "on_stack", "fired", "magnitude_base", "magnitude_x")
         fresh = Action(feature=self.feature, kind=self.kind, source=self.source)
         return replace(fresh, **{k: getattr(self, k) for k in keep})

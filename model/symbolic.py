@@ -140,7 +140,7 @@ class System:
                 ("parts_left", 2), ("claims", 3), ("visited", len(self.steps))]
         for k in X_KINDS_SYM:
             core += [(f"x_{k}_declared", 1), (f"x_{k}_fixed", 1), (f"x_{k}_not_printed", 1)]
-        core += [("dice_x_value", 8), ("resources_ok", 2), ("reserved_done", 1), ("reserved", 3), ("reserved_crystals", 4), ("modified_src", 1), ("modified_def", 1), ("waived_src", 1), ("cond_def", 1),
+        core += [("dice_x_value", 8), ("resources_ok", 2), ("use_void", 1), ("reserved_done", 1), ("reserved", 3), ("reserved_crystals", 4), ("modified_src", 1), ("modified_def", 1), ("waived_src", 1), ("cond_def", 1),
                  ("legality_checks", 2), ("legal", 2), ("status", 3), ("blocked", 1), ("last_roll", 4), ("raw_die", 4), ("dice_const", 8),
                  ("dice_x_count", 2), ("dice_mods_declared", 1), ("dice_mods_applied", 1), ("final_die", 8), ("final_die_set", 1), ("die_on_stack", 1), ("return_strike", 1),
                  ("magnitude_known", 1), ("effect_applied", 1), ("roles_released", 1), ("paid", 3), ("paid_done", 1), ("on_stack", 1),

@@ -158,3 +158,26 @@ def test_void_outside_the_declaration_is_a_placement_finding(write_rulebook, op_
     assert main(["--lang", lang, "check", "--engines", "structure", str(path)]) == 1
     out = capsys.readouterr().out
     assert "✗ S7-placement" in out and "remove_from_stack" in out and words in out
+
+
+def test_both_engines_take_a_refused_declarations_use_back(bundled):
+    """After the void remove_from_stack, a «2 раза за ход» source that had used its feature twice counts
+    two uses again in the interpreter and in Z3 (the vector's use_void), so the text spares it in both."""
+    from ruleproof.model import semantics
+    from ruleproof.model.abstraction import abstract
+    from ruleproof.model.algebra import Concrete
+    from ruleproof.model.interpreter import Stepper
+    from ruleproof.model.symbolic import compile_rulebook
+    from ruleproof.model.z3eval import compile_terms
+
+    v = {**menu_world(lambda d: d[0], lambda: False), "w_src_rm_form": 3, "w_src_rm_times": 2, "w_src_uses": 2,
+         "w_cost_x": 1, "w_cost_x_value": 3, "w_src_crystals": 1}
+    run = Stepper(bundled, world_state(v))
+    while run.ask is not None:
+        run.answer(2 if run.ask.kind == "die" else None)
+    after = next(e.state for e in run.trace.events if e.op == "remove_from_stack")
+    assert after.action.use_void and after.card("src").used("act") == 2
+    sy = compile_rulebook(bundled)
+    concrete = semantics.guard_text(Concrete(), "resource_modified")(after, None)
+    symbolic = compile_terms([sy.guard("resource_modified", sy.pre)])(abstract(sy, after, v, sy.start_pc))[0]
+    assert concrete is True and symbolic == concrete
