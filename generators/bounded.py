@@ -264,11 +264,22 @@ def loadout_names() -> tuple[str, ...]:
 ROLE_ACTIONS = (("simple_strike", True), ("attack", True), ("spell", False), ("effect", False))
 
 
+def _cost_numbers(rulebook) -> tuple[int, ...]:
+    if rulebook is None:
+        return ()
+    from .uses import uses
+
+    return uses(rulebook).cost_numbers
+
+
 def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rulebook=None) -> list[World]:
     """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``, at least 1); with
     ``rulebook``, also the worlds of its :func:`widened_loadouts` (unless ``loadouts`` names others)."""
     out: list[World] = []
     widened = widened_loadouts(rulebook) if rulebook is not None else {}
+    # 542.2: a rulebook that turns on «X ≥ N» (cost_x_at_least) gets a cost-X at each such N above the
+    # bounds, with the crystals for it (the declaration stands)
+    numbers = [n for n in _cost_numbers(rulebook) if n > x_max]
     roles = role_loadouts()
     table = {**_fixed_table(), **roles, **widened}
     for loadout in loadouts or tuple(table):
@@ -300,6 +311,11 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         # 540.2/542.2: a cost-X above what the card has (the declaration must not stand)
         variants = [("spell", "no-magnitude", {"needs_magnitude": False}),
                     ("spell", "cost-over", {"xs": (x_var("cost", chosen=CRYSTALS + 1),)})]
+        for n in numbers:
+            rich = tuple(replace(c, resources=tuple(sorted({**dict(c.resources), "crystal": n}.items())))
+                         if c.id == "src" else c for c in pair)
+            name = "/".join(p for p in ("spell", f"cost={n}", loadout) if p != "none")
+            out.append(World(name, State(cards=rich, action=action("spell", (x_var("cost", chosen=n),)))))
         if loadout != "dice":  # a compound strike rolls twice: with rerolls that squares the dice paths
             variants.append(("simple_strike", "compound", {"parts_left": 1}))
         for kind, variant, changes in variants:

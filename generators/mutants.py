@@ -65,6 +65,14 @@ def _drop(d: dict, step: str, op: str, **params) -> None:
     _ops(d, step).pop(find_op(d, step, op, **params))
 
 
+def _refuse_when(d: dict, when: str) -> None:
+    """The declaration is refused (void, to the handover) also when ``when`` holds."""
+    ops = _ops(d, "declaration")
+    i = find_op(d, "declaration", "check_resources")
+    ops.insert(i + 1, {"op": "remove_from_stack", "void": True, "when": when, "cites": ["542.2"]})
+    d["steps"]["declaration"]["next"].insert(0, {"to": "handover", "when": when, "cites": ["542.2"]})
+
+
 def _allows(d: dict, window: str, change: Callable[[list], list]) -> None:
     for step in d["steps"].values():
         for o in step.get("operations", []):
@@ -247,6 +255,13 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
        "zone goes from the calculation step to completion (the number of targets is checked again)")(
         lambda d: d["steps"]["calculation"]["next"].insert(0, {"to": "completion", "when": "target_gone",
                                                                "cites": ["542.3"]})),
+    _m("big-x-refused", ("542.2",), "объявление с X ресурсов 2 и больше отменяется, даже если у карты есть столько "
+       "ресурсов", "a declaration with a cost-X of 2 or more is refused even when the card has that much")(
+        lambda d: _refuse_when(d, "cost_x_at_least(2)")),
+    _m("big-x-skips-dice", ("512.6.2", "542.2"), "шаг броска кубика пропускается, если X ресурсов 2 и больше (и для "
+       "атак)", "the dice step is skipped when the cost-X is 2 or more (attacks included)")(
+        lambda d: d["steps"]["claim_resolution"]["next"].insert(0, {"to": "calculation", "when": "cost_x_at_least(2)",
+                                                                    "cites": ["512.6.2"]})),
     _m("refused-use-counted", ("540.1.3", "540.2"),
        "несостоявшееся объявление (не хватило ресурсов) считается применением «X раз за ход»",
        "a declaration that did not stand (resources short) counts as a use for «X times a turn»")(

@@ -113,17 +113,22 @@ def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_
 
 
 @st.composite
-def actions(draw, has_defender: bool, crystals: int = 3) -> Action:
+def actions(draw, has_defender: bool, crystals: int = 3, cost_x: int | None = None) -> Action:
     """The source's action; a cost-X is mostly within the source's ``crystals`` (542.2: a player names it
-    from what the card has), now and then above them (a declaration 540.2 refuses)."""
+    from what the card has), now and then above them (a declaration 540.2 refuses); ``cost_x``: the action
+    has a cost-X of that value."""
     # a defender stands against an attack (and strikes back in a fight by simple strike: 512.6.2/b4.1)
     kind = draw(st.sampled_from(ATTACKS if has_defender else KINDS))
     xs = []
     x_kinds = draw(st.lists(st.sampled_from(X_KINDS_DRAWN), unique=True, max_size=2))
     magnitude_kinds = [k for k in x_kinds if k.startswith("magnitude") or k == "implicit"]
     x_kinds = [k for k in x_kinds if k not in magnitude_kinds[1:]]  # one magnitude X at most
+    if cost_x is not None and "cost" not in x_kinds:
+        x_kinds.append("cost")
     for k in x_kinds:
-        if k == "cost":
+        if k == "cost" and cost_x is not None:
+            xs.append(x_var("cost", chosen=cost_x))
+        elif k == "cost":
             over = draw(st.integers(0, 3)) == 0
             xs.append(x_var("cost", chosen=draw(st.integers(crystals + 1, crystals + 2) if over
                                                 else st.integers(0, crystals))))
@@ -170,10 +175,18 @@ def worlds(draw, used: Uses | None = None) -> State:
     if draw(st.integers(0, 7)) == 0:  # now and then a target that can leave the active zone (542.3: not re-checked)
         cs[1] = replace(cs[1], features=(*cs[1].features, Feature(TARGET_FLEES, "sudden_action",
                                                                   effects=(Effect("leave_zone", "self"),))))
+    cost_x = None
+    if used is not None and used.cost_numbers and draw(st.integers(0, 2)) == 0:
+        # a rulebook that turns on «X ≥ N» (cost_x_at_least): a cost-X at N or just below it, which the
+        # source has the crystals for (542.2), one world in three
+        n = draw(st.sampled_from(used.cost_numbers))
+        cost_x = draw(st.sampled_from(sorted({max(n - 1, 0), n})))
+        if cs[0].resource("crystal") < cost_x:
+            cs[0] = replace(cs[0], resources=tuple(sorted({**dict(cs[0].resources), "crystal": cost_x}.items())))
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()
     for c in cs:  # feature ids are unique per card already; keep them unique overall
         assert not seen & {f.id for f in c.features}
         seen |= {f.id for f in c.features}
-    return State(cards=tuple(cs), action=draw(actions(has_defender, cs[0].resource("crystal"))))
+    return State(cards=tuple(cs), action=draw(actions(has_defender, cs[0].resource("crystal"), cost_x)))

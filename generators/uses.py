@@ -25,6 +25,8 @@ class Uses:
     windows: tuple[tuple[str, tuple[str, ...]], ...]  # (window id, the feature kinds it admits), in order
     triggers: tuple[str, ...]  # the rows of the trigger_words table
     guards: tuple[str, ...]  # the guard words its steps, operations and edges read
+    #: the numbers its ``cost_x_at_least(N)`` guards compare a cost-X with (542.2)
+    cost_numbers: tuple[int, ...] = ()
 
     @property
     def guarded_kinds(self) -> tuple[str, ...]:
@@ -37,13 +39,21 @@ def _guard(text) -> list[str]:
     return [] if g is None or g.name == "always" else [g.name]
 
 
+def _cost_number(text) -> list[int]:
+    g = parse_guard(text or "always")
+    return [int(g.arg)] if g is not None and g.name == "cost_x_at_least" else []
+
+
 def uses(rb: Rulebook) -> Uses:
-    windows, guards = [], []
+    windows, guards, numbers = [], [], []
     for step in rb.spec.steps.values():
         for op in step.operations:
             if op.op == "window":
                 windows.append((op.params["id"], tuple(op.params["allows"])))
             guards += _guard(op.when)
+            numbers += _cost_number(op.when)
         for edge in step.next:
             guards += _guard(edge.when)
-    return Uses(tuple(windows), tuple(rb.table("trigger_words")), tuple(dict.fromkeys(guards)))
+            numbers += _cost_number(edge.when)
+    return Uses(tuple(windows), tuple(rb.table("trigger_words")), tuple(dict.fromkeys(guards)),
+                tuple(sorted(set(numbers))))

@@ -31,12 +31,13 @@ __all__ = ["parameter_drafts", "guard_texts"]
 
 
 def guard_texts(steps) -> list[str]:
-    """Every guard of the vocabulary, ``visited`` once per step: the plain forms (negation apart)."""
+    """Every guard of the vocabulary, ``visited`` once per step, a number guard with 2 (the least X a
+    cost-X of 1 does not reach): the plain forms (negation apart)."""
     out = []
     for name, g in GUARDS.items():
         if name == "always":
             continue
-        out += [f"{name}({s})" for s in steps] if g.takes_step else [name]
+        out += [f"{name}({s})" for s in steps] if g.takes_step else [f"{name}(2)"] if g.takes_number else [name]
     return out
 
 

@@ -296,6 +296,14 @@ class Concrete:
                          for x in s.action.xs)
         return fixed
 
+    def x_fixed(self, kind: str) -> Test:
+        """The action has an X of ``kind`` and it is fixed (has its value)."""
+        return lambda s, c: any(x.kind == kind and x.value is not None for x in s.action.xs)
+
+    def x_value(self, kind: str) -> Test:
+        """The value of the action's fixed X of ``kind`` (asked only where :meth:`x_fixed` holds)."""
+        return lambda s, c: next(x.value for x in s.action.xs if x.kind == kind and x.value is not None)
+
     def x_computed(self, x) -> Test:
         return lambda s, xv: xv.compute is not None
 

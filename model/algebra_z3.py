@@ -376,6 +376,14 @@ class Symbolic:
             t["dice_x_value"] = z3.If(ex, val.value, S["dice_x_value"])
         return Rec("xs", t)
 
+    def x_fixed(self, kind: str):
+        return z3.And(self.sy.t(self.S[f"x_{kind}_declared"]), self.sy.t(self.S[f"x_{kind}_fixed"]))
+
+    def x_value(self, kind: str):
+        """A fixed X's value: the vector holds the cost-X's (the world's choice, 542.2); another kind's
+        is abstracted away."""
+        return z3.ZeroExt(4, self.S["w_cost_x_value"]) if kind == "cost" else OPAQUE
+
     def x_computed(self, kind: str) -> bool:
         return kind in X_READS
 

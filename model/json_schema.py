@@ -23,7 +23,7 @@ from typing import Any
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, EFFECTS
 from .schema import RulebookSpec
 from .scenario import ScenarioSpec
-from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, Param
+from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, Param, guard_form
 
 __all__ = ["rulebook_schema", "scenario_schema", "SCHEMAS", "schema_of"]
 
@@ -72,7 +72,8 @@ def _param(p: Param, lang: str) -> dict:
 
 
 def _guard_pattern() -> str:
-    names = [re.escape(g.name) + (r"\s*\(\s*[A-Za-z0-9_\-]+\s*\)" if g.takes_step else "")
+    names = [re.escape(g.name) + (r"\s*\(\s*[A-Za-z0-9_\-]+\s*\)" if g.takes_step else
+                                  r"\s*\(\s*(?:1[0-5]|[0-9])\s*\)" if g.takes_number else "")
              for g in GUARDS.values()]
     return r"^\s*(not\s+)?(" + "|".join(names) + r")\s*$"
 
@@ -83,7 +84,7 @@ def rulebook_schema(lang: str = "en") -> dict:
                                lang), lang)
     defs = s["definitions"]
     guard = {"type": "string", "pattern": _guard_pattern(), "description": "; ".join(
-        f"{g.name}{'(STEP)' if g.takes_step else ''}: {_d(g.ru, g.en, lang)}" for g in GUARDS.values())}
+        f"{guard_form(g)}: {_d(g.ru, g.en, lang)}" for g in GUARDS.values())}
     op = defs["OperationSpec"]
     common = {k: v for k, v in op["properties"].items() if k != "op"}
     common["when"] = guard

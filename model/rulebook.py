@@ -24,7 +24,7 @@ from ruleproof.errors import Localized, Location, RuleproofError, did_you_mean, 
 
 from .clauses import ClauseIndex, default_index, is_clause_id
 from .schema import FORMAT, OperationSpec, RulebookSpec
-from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, parse_guard
+from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, guard_form, parse_guard
 from .yaml_source import LocMap, load_yaml, load_yaml_text
 
 __all__ = ["Rulebook", "Citation", "load_rulebook", "load_rulebook_text", "bundled_rulebook_path", "describe_location",
@@ -326,8 +326,8 @@ class _Semantics:
         guard = parse_guard(text)
         if guard is None:
             raise RuleproofError("RP123", self.rb.where(path), guard=text,
-                                 known=", ".join(g if g != "visited" else "visited(step)" for g in GUARDS))
-        if guard.arg is not None and guard.arg not in self.steps:
+                                 known=", ".join(guard_form(g) for g in GUARDS.values()))
+        if GUARDS[guard.name].takes_step and guard.arg not in self.steps:
             raise RuleproofError("RP124", self.rb.where(path), guard=text, target=guard.arg,
                                  known=self.known_steps)
 

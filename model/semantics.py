@@ -49,7 +49,8 @@ def _resource_modified(E, arg):
     return E.any_exempt()
 
 
-#: guard word -> meaning(E, argument); the argument is the step of ``visited(step)``
+#: guard word -> meaning(E, argument); the argument is the step of ``visited(step)``, the number (as
+#: written) of ``cost_x_at_least(N)``
 GUARDS: dict[str, Callable] = {
     "always": lambda E, arg: E.true(),
     # 512.6.2: the dice step may be skipped for a spell or an effect needing no numeric magnitude
@@ -67,6 +68,8 @@ GUARDS: dict[str, Callable] = {
     "missed": lambda E, arg: E.status_is(MISS),
     # 542.3: a target of the action is no longer in the active zone (X of targets is not re-checked)
     "target_gone": lambda E, arg: E.not_(E.targets_in_zone()),
+    # 542.2: the cost-X the player named is fixed (at declaration, or where a draft fixes it) and >= N
+    "cost_x_at_least": lambda E, arg: E.and_(E.x_fixed("cost"), E.not_(E.lt(E.x_value("cost"), E.const(int(arg))))),
     "visited": lambda E, arg: E.visited(arg),
 }
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["StepKind", "Param", "OpKind", "FeatureKind", "GuardKind", "Guard", "TableKind", "TABLES", "STEP_KINDS",
-           "OPERATIONS", "FEATURE_KINDS", "GUARDS", "X_KINDS", "parse_guard", "EXECUTION_ORDER", "ATTACKS"]
+           "OPERATIONS", "FEATURE_KINDS", "GUARDS", "X_KINDS", "parse_guard", "guard_form", "GUARD_NUMBERS", "EXECUTION_ORDER", "ATTACKS"]
 
 
 @dataclass(frozen=True)
@@ -223,6 +223,8 @@ class GuardKind:
     ru: str
     en: str
     takes_step: bool = False
+    #: the guard compares a number with the one written in its parentheses (``name(N)``, 0 ≤ N ≤ 15)
+    takes_number: bool = False
     #: the feature kinds that can make it hold (the worlds drawn for a rulebook that reads the guard
     #: favour them, so both of its branches are played: :mod:`ruleproof.generators.uses`)
     features: tuple[str, ...] = ()
@@ -248,6 +250,9 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
     # 542.3: the number of targets «не проверяется» once declared — a draft may still read it (and be caught)
     GuardKind("target_gone", ("542.3",), "цель игродействия покинула активную зону",
               "a target of the action has left the active zone", features=("sudden_action",)),
+    # 542.2: the cost-X is a number the player names: a draft may turn its steps on it (X ≥ N)
+    GuardKind("cost_x_at_least", ("542.2",), "X ресурсов (542.2) зафиксирован и не меньше",
+              "the cost-X (542.2) is fixed and at least", takes_number=True),
     GuardKind("missed", ("512.6.6/b2",), "атака — промах (результат по Таблице ударов)",
               "the attack is a miss (its result by the strike table)"),
     GuardKind("visited", (), "игродействие прошло шаг", "the game action passed the step", takes_step=True),
@@ -267,15 +272,36 @@ class Guard:
         return f"not {body}" if self.negated else body
 
 
+#: the numbers a guard like ``cost_x_at_least(N)`` may compare with
+GUARD_NUMBERS = range(0, 16)
+
+
+def guard_form(kind: GuardKind) -> str:
+    """How a guard word is written: ``visited(STEP)``, ``cost_x_at_least(N)`` or the bare word.
+
+    >>> guard_form(GUARDS["cost_x_at_least"]), guard_form(GUARDS["missed"])
+    ('cost_x_at_least(N)', 'missed')
+    """
+    return kind.name + ("(STEP)" if kind.takes_step else "(N)" if kind.takes_number else "")
+
+
 def parse_guard(text: str) -> Guard | None:
-    """Parse ``[not ]name[(step)]``; None when the text is not of that form or the name unknown."""
+    """Parse ``[not ]name[(step)]`` or ``[not ]name(N)``; None when the text is not of that form, the
+    name is unknown or N is not a whole number from 0 to 15.
+
+    >>> str(parse_guard("not cost_x_at_least( 2 )")), parse_guard("cost_x_at_least(x)")
+    ('not cost_x_at_least(2)', None)
+    """
     m = _GUARD_RE.match(str(text))
     if not m or m.group(2) not in GUARDS:
         return None
     kind = GUARDS[m.group(2)]
-    if kind.takes_step != (m.group(3) is not None):
+    arg = m.group(3)
+    if (kind.takes_step or kind.takes_number) != (arg is not None):
         return None
-    return Guard(bool(m.group(1)), m.group(2), m.group(3))
+    if kind.takes_number and not (arg.isdigit() and int(arg) in GUARD_NUMBERS):
+        return None
+    return Guard(bool(m.group(1)), m.group(2), str(int(arg)) if kind.takes_number else arg)
 
 
 @dataclass(frozen=True)

@@ -683,6 +683,32 @@ prop("P540.2-refused", ("540.2", "542.2"), "объявление, для кот�
              "the resource check at declaration fails and the run ends",
              "проверка ресурсов при объявлении не проходит, и розыгрыш заканчивается"))
 
+def _stands(M, ev, pre, new, h):
+    return M.field_is(new, "resources_ok", True) if ev.ran("check_resources") else None
+
+
+def _carried_out(M, ev, pre, new, h):
+    """A step past the declaration entered after a passed resource check."""
+    return M.on(h["hw_ok"]) if ev.op == "enter" and ev.kind in _PAST_DECLARATION else None
+
+
+prop("P542.2-x-as-wished", ("542.2", "540.2"), "X ресурсов игрок задаёт по своему желанию в пределах ресурсов "
+     "карты: объявление, прошедшее проверку ресурсов (при любом таком X), не отменяется и выполняется",
+     "the player names the cost-X as they wish within the card's resources: a declaration that passed the resource "
+     "check (whatever such X) is not refused and is carried out",
+     Monitor("P542.2-x-as-wished",
+             (flag("hw_ok", "check_resources", _stands),
+              flag("hw_on", "enter", _carried_out)),
+             (Bad(lambda M, S, h: M.and_(M.on(h["hw_ok"]), M.on(M.get(S, "use_void"))),
+                  "у карты есть ресурсы для объявления, а объявление отменено (542.2, 540.2)",
+                  "the card has the resources for the declaration, yet the declaration was refused (542.2, 540.2)"),
+              Bad(lambda M, S, h: M.and_(M.done(S), M.on(h["hw_ok"]), M.off(h["hw_on"])),
+                  "проверка ресурсов при объявлении прошла, а игродействие так и не выполнялось (542.2, 540.2)",
+                  "the resource check at declaration passed, yet the action was never carried out (542.2, 540.2)")),
+             lambda M, S, h: M.and_(M.done(S), M.on(h["hw_ok"]), M.on(M.get(S, "x_cost_declared"))),
+             "an action with a cost-X passes the resource check and completes",
+             "игродействие с X ресурсов проходит проверку ресурсов и завершается"))
+
 prop("P540.3-action-marker", ("540.3",), "игродействие с модифицированными ресурсами всё равно даёт карте маркер "
      "действия, и она теряет возможность двигаться", "a resource-modified action still gives the card an action "
      "marker, and it can no longer move",
