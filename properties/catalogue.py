@@ -658,8 +658,9 @@ prop("P540.2-reserved", ("540.2",), "модифицированные ресур
 _PAST_DECLARATION = ("claim_resolution", "dice", "calculation", "blocking", "effect", "completion", "payment")
 
 
-def _short(M, ev, pre, new, h):
-    return M.field_is(new, "resources_ok", False) if ev.ran("check_resources") else None
+def _resource_check(ok: bool):
+    """A flag's update at a resource check at declaration that came out ``ok`` (540.2, 542.2)."""
+    return lambda M, ev, pre, new, h: M.field_is(new, "resources_ok", ok) if ev.ran("check_resources") else None
 
 
 def _goes_on(M, ev, pre, new, h):
@@ -674,7 +675,7 @@ prop("P540.2-refused", ("540.2", "542.2"), "объявление, для кот�
      "a declaration the card lacks the resources for (a cost-X above what it has included) does not happen: nothing "
      "is reserved, and the action is neither executed nor paid",
      Monitor("P540.2-refused",
-             (flag("hz_short", "check_resources", _short),
+             (flag("hz_short", "check_resources", _resource_check(False)),
               flag("hz_bad", ("enter", "reserve_resources"), _goes_on)),
              (Bad(lambda M, S, h: M.on(h["hz_bad"]), "проверка ресурсов при объявлении не прошла, а игродействие "
                   "продолжилось (540.2, 542.2)", "the resource check at declaration failed, yet the action went on "
@@ -682,9 +683,6 @@ prop("P540.2-refused", ("540.2", "542.2"), "объявление, для кот�
              lambda M, S, h: M.and_(M.on(h["hz_short"]), M.done(S)),
              "the resource check at declaration fails and the run ends",
              "проверка ресурсов при объявлении не проходит, и розыгрыш заканчивается"))
-
-def _stands(M, ev, pre, new, h):
-    return M.field_is(new, "resources_ok", True) if ev.ran("check_resources") else None
 
 
 def _carried_out(M, ev, pre, new, h):
@@ -697,7 +695,7 @@ prop("P542.2-x-as-wished", ("542.2", "540.2"), "X ресурсов игрок з
      "the player names the cost-X as they wish within the card's resources: a declaration that passed the resource "
      "check (whatever such X) is not refused and is carried out",
      Monitor("P542.2-x-as-wished",
-             (flag("hw_ok", "check_resources", _stands),
+             (flag("hw_ok", "check_resources", _resource_check(True)),
               flag("hw_on", "enter", _carried_out)),
              (Bad(lambda M, S, h: M.and_(M.on(h["hw_ok"]), M.on(M.get(S, "use_void"))),
                   "у карты есть ресурсы для объявления, а объявление отменено (542.2, 540.2)",
@@ -1028,7 +1026,7 @@ prop("P512.7-payment-triggers", ("512.7/b2",), "после оплаты сраб
 prop("P512.6.6-compound", ("512.6.6/b4",), "составная особенность после завершения способности переходит к "
      "следующему этапу формирования заявки, пока её части не исчерпаны", "a compound feature goes on to its next "
      "claim-forming stage after completion until its parts are done",
-     Monitor("P512.6.6-compound", (flag("hq_refused", "check_resources", _short),),
+     Monitor("P512.6.6-compound", (flag("hq_refused", "check_resources", _resource_check(False)),),
              # a declaration refused for want of resources (540.2, 542.2) has no next part to go on to
              (Bad(lambda M, S, h: M.and_then(M.and_(M.ended(S), M.off(h["hq_refused"])),
                                              lambda: M.not_(M.all_parts_declared(S))),
