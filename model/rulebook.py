@@ -30,6 +30,8 @@ from .yaml_source import LocMap, load_yaml, load_yaml_text
 __all__ = ["Rulebook", "Citation", "load_rulebook", "load_rulebook_text", "bundled_rulebook_path", "describe_location",
            "BUNDLED", "from_pydantic", "check_clause_ids", "validate_data"]
 
+#: a guard word with something in parentheses: ``name(…)`` (RP144 when the word compares numbers)
+_NUMBER_GUARD = re.compile(r"^\s*(?:not\s+)?([a-z_]+)\s*\((.*)\)\s*$")
 BUNDLED = "berserk-rp-4.1-2.yaml"
 
 
@@ -324,6 +326,10 @@ class _Semantics:
 
     def _guard(self, text: str, path: tuple) -> None:
         guard = parse_guard(text)
+        m = _NUMBER_GUARD.match(str(text))
+        if guard is None and m and m.group(1) in GUARDS and GUARDS[m.group(1)].takes_number:
+            raise RuleproofError("RP144", self.rb.where(path), guard=text, value=m.group(2).strip(),
+                                 form=guard_form(GUARDS[m.group(1)]), example=f"{m.group(1)}(2)")
         if guard is None:
             raise RuleproofError("RP123", self.rb.where(path), guard=text,
                                  known=", ".join(guard_form(g) for g in GUARDS.values()))

@@ -159,6 +159,12 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("unknown guard '{guard}'", "use one of: {known}, optionally preceded by 'not '"),
         "ru": ("неизвестное условие '{guard}'", "используйте одно из: {known}, можно с 'not ' впереди"),
     },
+    "RP144": {
+        "en": ("guard '{guard}' compares with a number, and '{value}' is not a whole number from 0 to 15",
+               "write it as {form}, e.g. {example}"),
+        "ru": ("условие '{guard}' сравнивает с числом, а '{value}' — не целое число от 0 до 15",
+               "пишите {form}, например {example}"),
+    },
     "RP124": {
         "en": ("guard '{guard}' names '{target}', which is not a step of this rulebook",
                "name one of the steps: {known}"),

@@ -115,12 +115,19 @@ def test_unknown_guard(write_rulebook, capsys):
     assert_bad_input(write_rulebook(edit), capsys, "RP123", None, "'is_blocked'", "action_blocked")
 
 
-@pytest.mark.parametrize("when", ["cost_x_at_least", "cost_x_at_least(x)", "cost_x_at_least(16)",
-                                  "cost_x_at_least(-1)", "not cost_x_at_least()"])
-def test_a_number_guard_needs_a_whole_number_from_0_to_15(write_rulebook, capsys, when):
+@pytest.mark.parametrize("when, value", [("cost_x_at_least(x)", "x"), ("cost_x_at_least(16)", "16"),
+                                         ("cost_x_at_least(-1)", "-1"), ("not cost_x_at_least()", "")])
+def test_a_number_guard_needs_a_whole_number_from_0_to_15(write_rulebook, capsys, when, value):
     def edit(d):
         d["steps"]["blocking"]["next"][0]["when"] = when
-    assert_bad_input(write_rulebook(edit), capsys, "RP123", None, f"'{when}'", "cost_x_at_least(N)",
+    assert_bad_input(write_rulebook(edit), capsys, "RP144", None, f"'{when}'", f"'{value}' is not a whole number",
+                     "cost_x_at_least(N)", "cost_x_at_least(2)")
+
+
+def test_a_number_guard_without_its_number_is_unknown(write_rulebook, capsys):
+    def edit(d):
+        d["steps"]["blocking"]["next"][0]["when"] = "cost_x_at_least"
+    assert_bad_input(write_rulebook(edit), capsys, "RP123", None, "'cost_x_at_least'", "cost_x_at_least(N)",
                      "visited(STEP)")
 
 
