@@ -312,8 +312,7 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         variants = [("spell", "no-magnitude", {"needs_magnitude": False}),
                     ("spell", "cost-over", {"xs": (x_var("cost", chosen=CRYSTALS + 1),)})]
         for n in numbers:
-            rich = tuple(replace(c, resources=tuple(sorted({**dict(c.resources), "crystal": n}.items())))
-                         if c.id == "src" else c for c in pair)
+            rich = tuple(c.with_resource("crystal", n) if c.id == "src" else c for c in pair)
             name = "/".join(p for p in ("spell", f"cost={n}", loadout) if p != "none")
             out.append(World(name, State(cards=rich, action=action("spell", (x_var("cost", chosen=n),)))))
         if loadout != "dice":  # a compound strike rolls twice: with rerolls that squares the dice paths

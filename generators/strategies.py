@@ -182,7 +182,7 @@ def worlds(draw, used: Uses | None = None) -> State:
         n = draw(st.sampled_from(used.cost_numbers))
         cost_x = draw(st.sampled_from(sorted({max(n - 1, 0), n})))
         if cs[0].resource("crystal") < cost_x:
-            cs[0] = replace(cs[0], resources=tuple(sorted({**dict(cs[0].resources), "crystal": cost_x}.items())))
+            cs[0] = cs[0].with_resource("crystal", cost_x)
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()

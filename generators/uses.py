@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ruleproof.model.rulebook import Rulebook
-from ruleproof.model.vocabulary import GUARDS, parse_guard
+from ruleproof.model.vocabulary import GUARDS, Guard, parse_guard
 
 __all__ = ["Uses", "uses"]
 
@@ -34,26 +34,19 @@ class Uses:
         return tuple(dict.fromkeys(k for g in self.guards for k in GUARDS[g].features))
 
 
-def _guard(text) -> list[str]:
+def _guard(text) -> list[Guard]:
     g = parse_guard(text or "always")
-    return [] if g is None or g.name == "always" else [g.name]
-
-
-def _cost_number(text) -> list[int]:
-    g = parse_guard(text or "always")
-    return [int(g.arg)] if g is not None and g.name == "cost_x_at_least" else []
+    return [] if g is None or g.name == "always" else [g]
 
 
 def uses(rb: Rulebook) -> Uses:
-    windows, guards, numbers = [], [], []
+    windows, guards = [], []
     for step in rb.spec.steps.values():
         for op in step.operations:
             if op.op == "window":
                 windows.append((op.params["id"], tuple(op.params["allows"])))
             guards += _guard(op.when)
-            numbers += _cost_number(op.when)
         for edge in step.next:
             guards += _guard(edge.when)
-            numbers += _cost_number(edge.when)
-    return Uses(tuple(windows), tuple(rb.table("trigger_words")), tuple(dict.fromkeys(guards)),
-                tuple(sorted(set(numbers))))
+    return Uses(tuple(windows), tuple(rb.table("trigger_words")), tuple(dict.fromkeys(g.name for g in guards)),
+                tuple(sorted({int(g.arg) for g in guards if g.name == "cost_x_at_least"})))

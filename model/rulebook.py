@@ -24,14 +24,12 @@ from ruleproof.errors import Localized, Location, RuleproofError, did_you_mean, 
 
 from .clauses import ClauseIndex, default_index, is_clause_id
 from .schema import FORMAT, OperationSpec, RulebookSpec
-from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, guard_form, parse_guard
+from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, guard_form, parse_guard, split_guard
 from .yaml_source import LocMap, load_yaml, load_yaml_text
 
 __all__ = ["Rulebook", "Citation", "load_rulebook", "load_rulebook_text", "bundled_rulebook_path", "describe_location",
            "BUNDLED", "from_pydantic", "check_clause_ids", "validate_data"]
 
-#: a guard word with something in parentheses: ``name(…)`` (RP144 when the word compares numbers)
-_NUMBER_GUARD = re.compile(r"^\s*(?:not\s+)?([a-z_]+)\s*\((.*)\)\s*$")
 BUNDLED = "berserk-rp-4.1-2.yaml"
 
 
@@ -326,10 +324,11 @@ class _Semantics:
 
     def _guard(self, text: str, path: tuple) -> None:
         guard = parse_guard(text)
-        m = _NUMBER_GUARD.match(str(text))
-        if guard is None and m and m.group(1) in GUARDS and GUARDS[m.group(1)].takes_number:
-            raise RuleproofError("RP144", self.rb.where(path), guard=text, value=m.group(2).strip(),
-                                 form=guard_form(GUARDS[m.group(1)]), example=f"{m.group(1)}(2)")
+        written = split_guard(text)
+        if guard is None and written and written.arg is not None and written.name in GUARDS \
+                and GUARDS[written.name].takes_number:  # a number guard with something else in parentheses
+            raise RuleproofError("RP144", self.rb.where(path), guard=text, value=written.arg,
+                                 form=guard_form(GUARDS[written.name]), example=f"{written.name}(2)")
         if guard is None:
             raise RuleproofError("RP123", self.rb.where(path), guard=text,
                                  known=", ".join(guard_form(g) for g in GUARDS.values()))

@@ -92,6 +92,10 @@ class Card:
     def with_use(self, feature_id: str) -> "Card":
         return replace(self, uses=_put(self.uses, feature_id, self.used(feature_id) + 1))
 
+    def with_resource(self, name: str, amount: int) -> "Card":
+        """The card holding ``amount`` of resource ``name``."""
+        return replace(self, resources=_put(self.resources, name, amount))
+
     def without_use(self, feature_id: str) -> "Card":
         """The card with one use of ``feature_id`` taken back (a declaration that did not stand)."""
         return replace(self, uses=_put(self.uses, feature_id, max(0, self.used(feature_id) - 1)))

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["StepKind", "Param", "OpKind", "FeatureKind", "GuardKind", "Guard", "TableKind", "TABLES", "STEP_KINDS",
-           "OPERATIONS", "FEATURE_KINDS", "GUARDS", "X_KINDS", "parse_guard", "guard_form", "GUARD_NUMBERS", "EXECUTION_ORDER", "ATTACKS"]
+           "OPERATIONS", "FEATURE_KINDS", "GUARDS", "X_KINDS", "parse_guard", "split_guard", "guard_form", "GUARD_NUMBERS", "EXECUTION_ORDER", "ATTACKS"]
 
 
 @dataclass(frozen=True)
@@ -258,7 +258,8 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
     GuardKind("visited", (), "игродействие прошло шаг", "the game action passed the step", takes_step=True),
 )}
 
-_GUARD_RE = re.compile(r"^\s*(not\s+)?([a-z_]+)\s*(?:\(\s*([A-Za-z0-9_\-]*)\s*\))?\s*$")
+_GUARD_RE = re.compile(r"^\s*(not\s+)?([a-z_]+)\s*(?:\(\s*([^()]*?)\s*\))?\s*$")
+_STEP_ARG = re.compile(r"[A-Za-z0-9_\-]*")
 
 
 @dataclass(frozen=True)
@@ -285,6 +286,16 @@ def guard_form(kind: GuardKind) -> str:
     return kind.name + ("(STEP)" if kind.takes_step else "(N)" if kind.takes_number else "")
 
 
+def split_guard(text: str) -> Guard | None:
+    """``[not ]word[(argument)]`` taken apart, whatever the word and its argument (None: not of that form).
+
+    >>> split_guard("not cost_x_at_least(x)")
+    Guard(negated=True, name='cost_x_at_least', arg='x')
+    """
+    m = _GUARD_RE.match(str(text))
+    return Guard(bool(m.group(1)), m.group(2), m.group(3)) if m else None
+
+
 def parse_guard(text: str) -> Guard | None:
     """Parse ``[not ]name[(step)]`` or ``[not ]name(N)``; None when the text is not of that form, the
     name is unknown or N is not a whole number from 0 to 15.
@@ -292,16 +303,17 @@ def parse_guard(text: str) -> Guard | None:
     >>> str(parse_guard("not cost_x_at_least( 2 )")), parse_guard("cost_x_at_least(x)")
     ('not cost_x_at_least(2)', None)
     """
-    m = _GUARD_RE.match(str(text))
-    if not m or m.group(2) not in GUARDS:
+    g = split_guard(text)
+    if g is None or g.name not in GUARDS:
         return None
-    kind = GUARDS[m.group(2)]
-    arg = m.group(3)
+    kind, arg = GUARDS[g.name], g.arg
     if (kind.takes_step or kind.takes_number) != (arg is not None):
+        return None
+    if kind.takes_step and not _STEP_ARG.fullmatch(arg):
         return None
     if kind.takes_number and not (arg.isdigit() and int(arg) in GUARD_NUMBERS):
         return None
-    return Guard(bool(m.group(1)), m.group(2), str(int(arg)) if kind.takes_number else arg)
+    return Guard(g.negated, g.name, str(int(arg)) if kind.takes_number else arg)
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,8 @@ def test_unknown_guard(write_rulebook, capsys):
 
 
 @pytest.mark.parametrize("when, value", [("cost_x_at_least(x)", "x"), ("cost_x_at_least(16)", "16"),
-                                         ("cost_x_at_least(-1)", "-1"), ("not cost_x_at_least()", "")])
+                                         ("cost_x_at_least(-1)", "-1"), ("not cost_x_at_least()", ""),
+                                         ("cost_x_at_least(1.5)", "1.5")])
 def test_a_number_guard_needs_a_whole_number_from_0_to_15(write_rulebook, capsys, when, value):
     def edit(d):
         d["steps"]["blocking"]["next"][0]["when"] = when
