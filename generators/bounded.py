@@ -28,7 +28,7 @@ from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ACT, ATTACKS, action, card, x_var
 from ruleproof.model.state import Card, State, XVar
 
-__all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "widenings", "widened_loadouts",
+__all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "two_plays_worlds", "widenings", "widened_loadouts",
            "role_loadouts", "role_holdings", "loadout_names"]
 
 
@@ -36,6 +36,7 @@ __all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_wo
 class World:
     name: str  # e.g. "spell/cost=2/dice" — what it is, for reports and replays
     state: State
+    plays: int = 0  # plays per window the search allows in this world at least (above the bounds' plays=N)
 
 
 def _f(fid: str, kind: str, **kw) -> Feature:
@@ -329,4 +330,32 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         closed = (pair[0], replace(pair[1], closed=True), *pair[2:])
         out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),
                          State(cards=closed, action=action("simple_strike"))))
+    if loadouts is None or "dice" in loadouts:
+        out += two_plays_worlds(rulebook)
+    return out
+
+
+def two_plays_worlds(rulebook) -> list[World]:
+    """512.6.2/b2: a rulebook that turns on how many features a window played (``plays_at_least``) gets
+    the dice loadout with a reroll on each side, searched with two plays per window whatever the bounds'
+    ``plays=N`` — both rerolls in the reroll window, two dice modifiers in theirs — for each kind of action.
+    None for a rulebook that reads no such guard (or none given).
+
+    >>> from ruleproof.generators.mutants import mutant_yaml
+    >>> from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
+    >>> draft = load_rulebook_text(mutant_yaml("two-rerolls-no-dice-modifiers"), "draft.yaml")
+    >>> two_plays_worlds(load_rulebook()), [w.name for w in two_plays_worlds(draft)]
+    ([], ['simple_strike/defender/two-rerolls', 'attack/two-rerolls', 'spell/two-rerolls'])
+    """
+    from .uses import uses
+
+    if rulebook is None or "plays_at_least" not in uses(rulebook).guards:
+        return []
+    a_feats, b_feats = LOADOUTS["dice"]
+    pair = (_card("src", a_feats), _card("tgt", (*b_feats, _f("b_reroll", "reroll")), wounds=0))
+    out = []
+    for kind, defender in (("simple_strike", True), ("attack", False), ("spell", False)):
+        cards = (*pair, _card("def", DEFENDERS.get("dice", ()))) if defender else pair
+        name = "/".join(p for p in (kind, "defender" if defender else "", "two-rerolls") if p)
+        out.append(World(name, State(cards=cards, action=action(kind, defender=defender, magnitude_base=1)), plays=2))
     return out

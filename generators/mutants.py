@@ -262,6 +262,9 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
        "атак)", "the dice step is skipped when the cost-X is 2 or more (attacks included)")(
         lambda d: d["steps"]["claim_resolution"]["next"].insert(0, {"to": "calculation", "when": "cost_x_at_least(2)",
                                                                     "cites": ["512.6.2"]})),
+    _m("two-rerolls-no-dice-modifiers", ("512.6.2/b3", "512.6.2/b2"), "после двух перебросов кубика окно "
+       "модификаторов броска не открывается", "after two rerolls of the die the dice-modifier window does not open")(
+        lambda d: _set(d, "dice", "window", "when", "not plays_at_least(2)", id="dice_modifiers")),
     _m("refused-use-counted", ("540.1.3", "540.2"),
        "несостоявшееся объявление (не хватило ресурсов) считается применением «X раз за ход»",
        "a declaration that did not stand (resources short) counts as a use for «X times a turn»")(

@@ -27,7 +27,7 @@ from ruleproof.properties.catalogue import PROPERTIES, not_exercised
 from ruleproof.reports.finding import CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
-from .bounded import ALLIES, LOADOUTS, bounded_worlds
+from .bounded import ALLIES, LOADOUTS, bounded_worlds, two_plays_worlds
 from .machine import STEP_COUNT, PropertyViolated, machine_for
 
 __all__ = ["HypothesisOutcome", "hypothesis_pass", "load_profile", "CACHE_DIR"]
@@ -114,9 +114,11 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
     # two phases, half the examples each: worlds drawn for the rulebook, then the bounded worlds (their
     # loadouts put each feature kind before the window that admits it; Hypothesis draws the plays)
     groups: dict[str, list] = {}
-    for w in bounded_worlds(x_max=1):  # by loadout (the last part of the name; none: no suffix)
+    # by loadout (the last part of the name; none: no suffix); a draft that reads plays_at_least adds its
+    # two-rerolls worlds as a group of their own
+    for w in bounded_worlds(x_max=1) + two_plays_worlds(rb):
         last = w.name.rsplit("/", 1)[-1]
-        groups.setdefault(last if last in LOADOUTS or last in ALLIES else "none", []).append(w.state)
+        groups.setdefault(last if last in LOADOUTS or last in ALLIES or last == "two-rerolls" else "none", []).append(w.state)
     family = tuple(tuple(ws) for ws in groups.values())
     # then, only while some property's situation was never played: up to four more rounds of half the
     # examples — the bounded worlds in which a random play reaches such a situation, then worlds drawn

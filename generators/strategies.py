@@ -89,6 +89,8 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
 PER_TURN_TEXT = "src_per_turn"
 #: the id of the sudden action by which a world's target now and then leaves the active zone (542.3)
 TARGET_FLEES = "tgt_flees"
+#: a reroll on each side and a dice modifier (a world for a rulebook that reads ``plays_at_least``)
+SRC_REROLL, TGT_REROLL, SRC_DICE_PLUS = "src_reroll2", "tgt_reroll2", "src_dice_plus"
 
 #: the feature kinds a defender is drawn with: any, the triggered ones four times as often (540.4.1 speaks of
 #: a defender's «on strike»/«on assault» on its return strike, which a uniform draw seldom plays)
@@ -183,6 +185,12 @@ def worlds(draw, used: Uses | None = None) -> State:
         cost_x = draw(st.sampled_from(sorted({max(n - 1, 0), n})))
         if cs[0].resource("crystal") < cost_x:
             cs[0] = cs[0].with_resource("crystal", cost_x)
+    if used is not None and "plays_at_least" in used.guards and draw(st.integers(0, 2)) == 0:
+        # a rulebook that turns on how many features a window played: two rerolls for one window (512.6.2/b2:
+        # «после разрешения всех таких особенностей»), a dice modifier for the next, one world in three
+        cs[0] = replace(cs[0], features=(*cs[0].features, Feature(SRC_REROLL, "reroll"),
+                                         Feature(SRC_DICE_PLUS, "dice_modifier", mode="add", amount=1)))
+        cs[1] = replace(cs[1], features=(*cs[1].features, Feature(TGT_REROLL, "reroll")))
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()

@@ -126,6 +126,10 @@ class Concrete:
     def parts_left(self) -> Test:
         return lambda s, c: s.action.parts_left > 0
 
+    def window_plays(self) -> Test:
+        """How many features were played in the last priority window the action opened."""
+        return lambda s, c: s.action.window_plays
+
     def visited(self, step: str) -> Test:
         return lambda s, c: step in s.visited
 

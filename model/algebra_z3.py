@@ -15,7 +15,7 @@ import z3
 
 from .algebra import LEGAL, OPAQUE, STATUS_CODES
 from .fields import CARD_VARS, FIELDS, SUMMARY_VARS as _SUMMARY
-from .menu import ROLES
+from .menu import NOPT, ROLES
 
 __all__ = ["Symbolic", "Rec", "XVal", "X_READS", "bit"]
 
@@ -126,6 +126,11 @@ class Symbolic:
 
     def parts_left(self):
         return self.S["parts_left"] != self.sy.val(0, "parts_left")
+
+    def window_plays(self):
+        """The plays of the last window opened: its ``played`` bits (reset when a window opens; an option is
+        played at most once in a window), counted in 8 bits."""
+        return z3.Sum([z3.ZeroExt(7, self.S[f"played{i}"]) for i in range(NOPT)])
 
     def visited(self, step: str):
         steps = self.sy.steps

@@ -219,6 +219,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         if progress:
             progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
         done.clear()
+        runner.auto_pass = max(ppw, getattr(world, "plays", 0))  # a world may ask for more plays per window
         monitors = tracker(props, world.state)
         queue = deque([step(_Node(*start(rb, world.state), None, (), (), monitors.start()), None, choice=False)])
         nodes = 0  # the budget is per world, so one process and --jobs (a world per task) stop alike

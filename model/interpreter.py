@@ -287,6 +287,8 @@ class _Run:
                     elif op.op == "window":
                         opener = self._opener(s, op)
                         s = replace(s, windows_seen=s.windows_seen + (op.params["id"],))
+                        if s.action is not None and s.action.window_plays:
+                            s = s.with_action(window_plays=0)  # plays are counted per window (plays_at_least)
                         self.emit(s, "window", op.cites, {"id": op.params["id"], "first": opener,
                                                           "allows": tuple(op.params["allows"])}, op.assumes)
                         cur = Cursor("respond", step, i, player=opener, entered=cur.entered)
@@ -388,6 +390,8 @@ class _Run:
 
     def _played(self, s: State, cur: Cursor, op: OperationSpec, fid: str, kind: str, card_id: str,
                 offered: tuple[str, ...]) -> tuple[State, Cursor]:
+        if s.action is not None:
+            s = s.with_action(window_plays=s.action.window_plays + 1)
         self.emit(s, "play", op.cites, {"window": op.params["id"], "player": cur.player, "feature": fid,
                                         "kind": kind, "offered": offered, "card": card_id}, op.assumes)
         return s, Cursor("respond", cur.step, cur.op, player=self._opener(s, op), played=cur.played,

@@ -50,7 +50,7 @@ def _resource_modified(E, arg):
 
 
 #: guard word -> meaning(E, argument); the argument is the step of ``visited(step)``, the number (as
-#: written) of ``cost_x_at_least(N)``
+#: written) of ``cost_x_at_least(N)`` and ``plays_at_least(N)``
 GUARDS: dict[str, Callable] = {
     "always": lambda E, arg: E.true(),
     # 512.6.2: the dice step may be skipped for a spell or an effect needing no numeric magnitude
@@ -70,6 +70,9 @@ GUARDS: dict[str, Callable] = {
     "target_gone": lambda E, arg: E.not_(E.targets_in_zone()),
     # 542.2: the cost-X the player named is fixed (at declaration, or where a draft fixes it) and >= N
     "cost_x_at_least": lambda E, arg: E.and_(E.x_fixed("cost"), E.not_(E.lt(E.x_value("cost"), E.const(int(arg))))),
+    # 512.6.2/b2, 512.6.4/b3: a window's features resolve one by one («после разрешения всех таких
+    # особенностей»); a draft may turn on how many were played in the last window (N or more)
+    "plays_at_least": lambda E, arg: E.not_(E.lt(E.window_plays(), E.const(int(arg)))),
     "visited": lambda E, arg: E.visited(arg),
 }
 

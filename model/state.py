@@ -189,6 +189,8 @@ class Action:
     roles_released: bool = False
     paid: tuple[tuple[str, str, int], ...] = ()
     paid_done: bool = False
+    #: features played in the last priority window this action opened (a guard may compare it: plays_at_least)
+    window_plays: int = 0
     on_stack: bool = True
     fired: tuple[str, ...] = ()  # triggered features that fired, in order
 
@@ -207,7 +209,7 @@ class Action:
         what belongs to the whole action (X values, reservation, modifications, payment) is kept."""
         keep = ("feature", "kind", "source", "targets", "defender", "effect", "needs_magnitude", "xs", "cost",
                 "reserved", "reserved_done", "modifications", "resources_ok", "use_void", "declared", "parts_left", "paid",
-                "paid_done", "on_stack", "fired", "magnitude_base", "magnitude_x")
+                "paid_done", "on_stack", "fired", "magnitude_base", "magnitude_x", "window_plays")
         fresh = Action(feature=self.feature, kind=self.kind, source=self.source)
         return replace(fresh, **{k: getattr(self, k) for k in keep})
 

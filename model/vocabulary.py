@@ -253,6 +253,11 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
     # 542.2: the cost-X is a number the player names: a draft may turn its steps on it (X ≥ N)
     GuardKind("cost_x_at_least", ("542.2",), "X ресурсов (542.2) зафиксирован и не меньше",
               "the cost-X (542.2) is fixed and at least", takes_number=True),
+    # 512.6.2/b2 «после разрешения всех таких особенностей», 512.6.4/b3 «после разыгрывания этих особенностей»:
+    # several features may be played in one window — a draft may turn its steps on how many (≥ N)
+    GuardKind("plays_at_least", ("512.6.2/b2", "512.6.4/b3"), "в последнем открытом окне приоритета разыграно "
+              "особенностей не меньше", "features played in the last priority window opened: at least",
+              takes_number=True, features=("reroll",)),
     GuardKind("missed", ("512.6.6/b2",), "атака — промах (результат по Таблице ударов)",
               "the attack is a miss (its result by the strike table)"),
     GuardKind("visited", (), "игродействие прошло шаг", "the game action passed the step", takes_step=True),
@@ -273,7 +278,7 @@ class Guard:
         return f"not {body}" if self.negated else body
 
 
-#: the numbers a guard like ``cost_x_at_least(N)`` may compare with
+#: the numbers a guard like ``cost_x_at_least(N)`` or ``plays_at_least(N)`` may compare with
 GUARD_NUMBERS = range(0, 16)
 
 

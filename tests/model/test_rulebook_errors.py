@@ -117,12 +117,14 @@ def test_unknown_guard(write_rulebook, capsys):
 
 @pytest.mark.parametrize("when, value", [("cost_x_at_least(x)", "x"), ("cost_x_at_least(16)", "16"),
                                          ("cost_x_at_least(-1)", "-1"), ("not cost_x_at_least()", ""),
-                                         ("cost_x_at_least(1.5)", "1.5")])
+                                         ("cost_x_at_least(1.5)", "1.5"), ("plays_at_least(two)", "two"),
+                                         ("not plays_at_least(99)", "99")])
 def test_a_number_guard_needs_a_whole_number_from_0_to_15(write_rulebook, capsys, when, value):
     def edit(d):
         d["steps"]["blocking"]["next"][0]["when"] = when
+    name = when.removeprefix("not ").split("(")[0]
     assert_bad_input(write_rulebook(edit), capsys, "RP144", None, f"'{when}'", f"'{value}' is not a whole number",
-                     "cost_x_at_least(N)", "cost_x_at_least(2)")
+                     f"{name}(N)", f"{name}(2)")
 
 
 def test_a_number_guard_without_its_number_is_unknown(write_rulebook, capsys):

@@ -74,6 +74,7 @@ KILLS: dict[str, list[str]] = {
     "named-value-x": ["magnitude-modifier-x-before-window"],
     "leshy-heals-fully": ["implicit-x-at-declaration", "dice-always-skipped"],
     "reroll-last-value": ["raw-die-before-reroll"],
+    "two-rerolls": ["two-rerolls-no-dice-modifiers", "raw-die-before-reroll"],
     "dice-modifier-window": ["M8"],
     "spell-skips-dice": ["dice-never-skipped"],
     "attack-always-rolls": ["dice-always-skipped"],
