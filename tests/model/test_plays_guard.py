@@ -88,3 +88,11 @@ def test_hypothesis_finds_the_fault(counting):
 def test_interpreter_and_z3_agree_on_the_guard(counting):
     out = conformance(counting, runs=40, seed=3)
     assert out.ok, out.disagreement
+
+
+def test_diff_finds_the_smallest_game_with_two_rerolls(bundled, counting):
+    from ruleproof.model.rulebook_diff import smallest_difference
+
+    found = smallest_difference(bundled, counting, bounded_worlds(1, ("dice",), counting), Bounds())
+    assert found is not None and found.world.endswith("two-rerolls")
+    assert sum(1 for a in found.answers if a in ("a_reroll", "b_reroll")) == 2
