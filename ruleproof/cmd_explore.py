@@ -131,7 +131,9 @@ def run(args, lang: str) -> int:
     figures = {"worlds": out.worlds, "states": out.states, "transitions": out.transitions, "forced_passes": out.forced,
                "runs": out.traces, "depth": out.depth, "max_events": out.steps, "events": out.events,
                "seconds": round(out.seconds, 2), "states_per_second": round(out.states_per_second),
-               "complete": out.complete, "stopped_by": out.stopped_by or None, "jobs": args.jobs}
+               "complete": out.complete, "stopped_by": out.stopped_by or None, "jobs": args.jobs,
+               # worlds searched with more plays per window than the bounds (a draft that reads plays_at_least)
+               "worlds_more_plays": sum(1 for w in worlds if w.plays > bounds.plays_per_window)}
     if args.format == "json":
         from ruleproof.reports.json_report import results_to_json
 
@@ -145,7 +147,9 @@ def run(args, lang: str) -> int:
 
         con = _console()
         con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
-        con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds))
+        more = [w.plays for w in worlds if w.plays > bounds.plays_per_window]
+        con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds)
+                  + (t("ex_bounds_plays", lang, plays=max(more), n=len(more)) if more else ""))
         print_check_results(con, t("ex_results", lang), results, lang, clause_text)
         con.print(t("ex_figures", lang, **figures))
         if saved:

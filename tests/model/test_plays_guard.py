@@ -96,3 +96,19 @@ def test_diff_finds_the_smallest_game_with_two_rerolls(bundled, counting):
     found = smallest_difference(bundled, counting, bounded_worlds(1, ("dice",), counting), Bounds())
     assert found is not None and found.world.endswith("two-rerolls")
     assert sum(1 for a in found.answers if a in ("a_reroll", "b_reroll")) == 2
+
+
+def test_explore_says_which_worlds_it_searched_with_two_plays(tmp_path, capsys):
+    import json
+
+    from ruleproof.cli import main
+    from ruleproof.generators.mutants import write_mutant
+
+    path = write_mutant("two-rerolls-no-dice-modifiers", tmp_path)
+    rc = main(["--lang", "en", "explore", str(path), "--only", PID, "--bounds",
+               "loadouts=dice", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert rc == 1 and doc["rulebook"]["worlds_more_plays"] == 3
+    main(["--lang", "ru", "explore", str(path), "--only", PID, "--bounds", "loadouts=dice"])
+    out = capsys.readouterr().out
+    assert "из них с plays=2 (условие plays_at_least): 3" in out and "searched with" not in out
