@@ -337,8 +337,9 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
 
 def two_plays_worlds(rulebook) -> list[World]:
     """512.6.2/b2: a rulebook that turns on how many features a window played (``plays_at_least``) gets
-    the dice loadout with a reroll on each side, searched with two plays per window whatever the bounds'
-    ``plays=N`` — both rerolls in the reroll window, two dice modifiers in theirs — for each kind of action.
+    the dice loadout with a reroll on each side, searched with two plays per window (three for a guard that
+    reads 3 or more) whatever the bounds' ``plays=N`` — both rerolls in the reroll window, two or three dice
+    modifiers in theirs — for each kind of action.
     None for a rulebook that reads no such guard (or none given).
 
     >>> from ruleproof.generators.mutants import mutant_yaml
@@ -349,13 +350,17 @@ def two_plays_worlds(rulebook) -> list[World]:
     """
     from .uses import uses
 
-    if rulebook is None or "plays_at_least" not in uses(rulebook).guards:
+    numbers = uses(rulebook).play_numbers if rulebook is not None else ()
+    if not numbers:
         return []
+    # two plays per window, or as many as the guards read up to the three features the dice-modifier window
+    # admits in these worlds
+    plays = min(max(2, *numbers), 3)
     a_feats, b_feats = LOADOUTS["dice"]
     pair = (_card("src", a_feats), _card("tgt", (*b_feats, _f("b_reroll", "reroll")), wounds=0))
     out = []
     for kind, defender in (("simple_strike", True), ("attack", False), ("spell", False)):
         cards = (*pair, _card("def", DEFENDERS.get("dice", ()))) if defender else pair
         name = "/".join(p for p in (kind, "defender" if defender else "", "two-rerolls") if p)
-        out.append(World(name, State(cards=cards, action=action(kind, defender=defender, magnitude_base=1)), plays=2))
+        out.append(World(name, State(cards=cards, action=action(kind, defender=defender, magnitude_base=1)), plays=plays))
     return out

@@ -27,6 +27,8 @@ class Uses:
     guards: tuple[str, ...]  # the guard words its steps, operations and edges read
     #: the numbers its ``cost_x_at_least(N)`` guards compare a cost-X with (542.2)
     cost_numbers: tuple[int, ...] = ()
+    #: the numbers its ``plays_at_least(N)`` guards compare a window's plays with
+    play_numbers: tuple[int, ...] = ()
 
     @property
     def guarded_kinds(self) -> tuple[str, ...]:
@@ -49,4 +51,5 @@ def uses(rb: Rulebook) -> Uses:
         for edge in step.next:
             guards += _guard(edge.when)
     return Uses(tuple(windows), tuple(rb.table("trigger_words")), tuple(dict.fromkeys(g.name for g in guards)),
-                tuple(sorted({int(g.arg) for g in guards if g.name == "cost_x_at_least"})))
+                tuple(sorted({int(g.arg) for g in guards if g.name == "cost_x_at_least"})),
+                tuple(sorted({int(g.arg) for g in guards if g.name == "plays_at_least"})))

@@ -112,3 +112,19 @@ def test_explore_says_which_worlds_it_searched_with_two_plays(tmp_path, capsys):
     main(["--lang", "ru", "explore", str(path), "--only", PID, "--bounds", "loadouts=dice"])
     out = capsys.readouterr().out
     assert "из них с plays=2 (условие plays_at_least): 3" in out and "searched with" not in out
+
+
+def test_a_draft_that_reads_three_plays_gets_three_per_window(bundled):
+    """A draft that leaves out the calculation step after three plays in the dice-modifier window: its
+    worlds are searched with three plays per window, and the fault is found."""
+    import yaml
+
+    from ruleproof.generators.mutants import bundled_data
+
+    d = bundled_data()
+    d["steps"]["dice"]["next"].insert(0, {"to": "completion", "when": "plays_at_least(3)", "cites": ["512.6.2"]})
+    draft = load_rulebook_text(yaml.safe_dump(d, allow_unicode=True, sort_keys=False), "three-plays.yaml")
+    worlds = two_plays_worlds(draft)
+    assert {w.plays for w in worlds} == {3}
+    assert "P512.6.1-steps-happen" in explore(draft, worlds, Bounds(), only=frozenset({"P512.6.1-steps-happen"})).violations
+    assert not explore(bundled, worlds, Bounds(), only=frozenset({"P512.6.1-steps-happen"})).violations
