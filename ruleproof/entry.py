@@ -16,7 +16,9 @@ def run() -> int:
         if code == 130:
             _leave_now(code)
         return code
-    except KeyboardInterrupt:  # before main() could handle it: while modules load, options are parsed
+    except BaseException as exc:  # before main() could handle it: while modules load, options are parsed
+        if not _interrupted(exc):
+            raise
         from ruleproof import interrupt
 
         interrupt.taken()  # first: until then the watcher (if main installed it) interrupts again every 50 ms
@@ -24,6 +26,28 @@ def run() -> int:
 
         print("прервано" if default_lang() == "ru" else "interrupted", file=sys.stderr)
         return 130
+
+
+def _interrupted(exc: BaseException | None) -> bool:
+    """``exc`` is a KeyboardInterrupt or was caused by one: Ctrl-C while a module's class is being made
+    comes out of ``dataclasses`` as «RuntimeError: Error calling __set_name__ …» raised from it.
+
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt as ki:
+    ...         raise RuntimeError("Error calling __set_name__") from ki
+    ... except RuntimeError as err:
+    ...     _interrupted(err), _interrupted(ValueError())
+    (True, False)
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _leave_now(code: int) -> None:
