@@ -265,22 +265,17 @@ def loadout_names() -> tuple[str, ...]:
 ROLE_ACTIONS = (("simple_strike", True), ("attack", True), ("spell", False), ("effect", False))
 
 
-def _cost_numbers(rulebook) -> tuple[int, ...]:
-    if rulebook is None:
-        return ()
-    from .uses import uses
-
-    return uses(rulebook).cost_numbers
-
-
 def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rulebook=None) -> list[World]:
     """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``, at least 1); with
     ``rulebook``, also the worlds of its :func:`widened_loadouts` (unless ``loadouts`` names others)."""
+    from .uses import uses
+
     out: list[World] = []
     widened = widened_loadouts(rulebook) if rulebook is not None else {}
+    reads = uses(rulebook) if rulebook is not None else None  # what the rulebook's guards read
     # 542.2: a rulebook that turns on «X ≥ N» (cost_x_at_least) gets a cost-X at each such N above the
     # bounds, with the crystals for it (the declaration stands)
-    numbers = [n for n in _cost_numbers(rulebook) if n > x_max]
+    numbers = [n for n in reads.cost_numbers if n > x_max] if reads else []
     roles = role_loadouts()
     table = {**_fixed_table(), **roles, **widened}
     for loadout in loadouts or tuple(table):
@@ -330,8 +325,8 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         closed = (pair[0], replace(pair[1], closed=True), *pair[2:])
         out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),
                          State(cards=closed, action=action("simple_strike"))))
-    if loadouts is None or "dice" in loadouts:
-        out += two_plays_worlds(rulebook)
+    if reads and (loadouts is None or "dice" in loadouts):
+        out += _two_plays(reads.play_numbers)
     return out
 
 
@@ -340,7 +335,7 @@ def two_plays_worlds(rulebook) -> list[World]:
     the dice loadout with a reroll on each side, searched with two plays per window (three for a guard that
     reads 3 or more) whatever the bounds' ``plays=N`` — both rerolls in the reroll window, two or three dice
     modifiers in theirs — for each kind of action.
-    None for a rulebook that reads no such guard (or none given).
+    No world for a rulebook that reads no such guard (or none given).
 
     >>> from ruleproof.generators.mutants import mutant_yaml
     >>> from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
@@ -350,7 +345,11 @@ def two_plays_worlds(rulebook) -> list[World]:
     """
     from .uses import uses
 
-    numbers = uses(rulebook).play_numbers if rulebook is not None else ()
+    return _two_plays(uses(rulebook).play_numbers) if rulebook is not None else []
+
+
+def _two_plays(numbers: tuple[int, ...]) -> list[World]:
+    """The worlds of :func:`two_plays_worlds` for the ``plays_at_least`` numbers a rulebook reads (none: no world)."""
     if not numbers:
         return []
     # two plays per window, or as many as the guards read up to the three features the dice-modifier window

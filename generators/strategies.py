@@ -185,7 +185,7 @@ def worlds(draw, used: Uses | None = None) -> State:
         cost_x = draw(st.sampled_from(sorted({max(n - 1, 0), n})))
         if cs[0].resource("crystal") < cost_x:
             cs[0] = cs[0].with_resource("crystal", cost_x)
-    if used is not None and "plays_at_least" in used.guards and draw(st.integers(0, 2)) == 0:
+    if used is not None and used.play_numbers and draw(st.integers(0, 2)) == 0:
         # a rulebook that turns on how many features a window played: two rerolls for one window (512.6.2/b2:
         # «после разрешения всех таких особенностей»), a dice modifier for the next, one world in three
         cs[0] = replace(cs[0], features=(*cs[0].features, Feature(SRC_REROLL, "reroll"),

@@ -49,6 +49,11 @@ class Bounds:
     max_nodes: int = 5_000_000  # a safety stop per world: reaching it makes the pass bounded (incomplete)
     max_memory_mb: int = 3072  # a safety stop for the process: its resident memory (likewise bounded)
 
+    def plays_in(self, world) -> int:
+        """Plays per window the search allows in ``world``: ``plays_per_window``, or more where the world
+        asks for more (:func:`ruleproof.generators.bounded.two_plays_worlds`)."""
+        return max(self.plays_per_window, getattr(world, "plays", 0))
+
     def die_values(self, rb: Rulebook) -> tuple[int, ...]:
         """Every die face the search tries: ``die``, else the rulebook's ``die_faces`` table."""
         lo, hi = self.die or (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
@@ -219,7 +224,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         if progress:
             progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
         done.clear()
-        runner.auto_pass = max(ppw, getattr(world, "plays", 0))  # a world may ask for more plays per window
+        runner.auto_pass = bounds.plays_in(world)
         monitors = tracker(props, world.state)
         queue = deque([step(_Node(*start(rb, world.state), None, (), (), monitors.start()), None, choice=False)])
         nodes = 0  # the budget is per world, so one process and --jobs (a world per task) stop alike

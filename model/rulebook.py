@@ -324,8 +324,8 @@ class _Semantics:
 
     def _guard(self, text: str, path: tuple) -> None:
         guard = parse_guard(text)
-        written = split_guard(text)
-        if guard is None and written and written.arg is not None and written.name in GUARDS \
+        written = split_guard(text) if guard is None else None
+        if written and written.arg is not None and written.name in GUARDS \
                 and GUARDS[written.name].takes_number:  # a number guard with something else in parentheses
             raise RuleproofError("RP144", self.rb.where(path), guard=text, value=written.arg,
                                  form=guard_form(GUARDS[written.name]), example=f"{written.name}(2)")

@@ -295,8 +295,7 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
             if ask is None:
                 continue
             options = die_values if ask.kind == "die" else (None, *(f.id for _, f in ask.options))
-            # a world may ask for more plays per window than the bounds (generators.bounded.two_plays_worlds)
-            if ask.kind == "respond" and len(a[1].played) >= max(bounds.plays_per_window, getattr(worlds[wi], "plays", 0)):
+            if ask.kind == "respond" and len(a[1].played) >= bounds.plays_in(worlds[wi]):
                 options = (None,)
             for ans in options:
                 deeper.append((wi, (advance(0, a[0], a[1], ea, ans), advance(1, b[0], b[1], eb, ans)),

@@ -128,12 +128,13 @@ def run(args, lang: str) -> int:
         cx = out.violations[pid]
         saved = save_trace_violation(list(cx.events), rb, args.save_ruling, property=pid,
                                      replay=f"{replay} --only {pid}", engine="exhaustive")
+    # worlds searched with more plays per window than the bounds (a draft that reads plays_at_least)
+    more = [p for p in map(bounds.plays_in, worlds) if p > bounds.plays_per_window]
     figures = {"worlds": out.worlds, "states": out.states, "transitions": out.transitions, "forced_passes": out.forced,
                "runs": out.traces, "depth": out.depth, "max_events": out.steps, "events": out.events,
                "seconds": round(out.seconds, 2), "states_per_second": round(out.states_per_second),
                "complete": out.complete, "stopped_by": out.stopped_by or None, "jobs": args.jobs,
-               # worlds searched with more plays per window than the bounds (a draft that reads plays_at_least)
-               "worlds_more_plays": sum(1 for w in worlds if w.plays > bounds.plays_per_window)}
+               "worlds_more_plays": len(more)}
     if args.format == "json":
         from ruleproof.reports.json_report import results_to_json
 
@@ -147,7 +148,6 @@ def run(args, lang: str) -> int:
 
         con = _console()
         con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
-        more = [w.plays for w in worlds if w.plays > bounds.plays_per_window]
         con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds)
                   + (t("ex_bounds_plays", lang, plays=max(more), n=len(more)) if more else ""))
         print_check_results(con, t("ex_results", lang), results, lang, clause_text)
