@@ -28,7 +28,7 @@ from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ACT, ATTACKS, action, card, x_var
 from ruleproof.model.state import Card, State, XVar
 
-__all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "two_plays_worlds", "widenings", "widened_loadouts",
+__all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "two_plays_worlds", "plays_searched", "PLAYS_CAP", "widenings", "widened_loadouts",
            "role_loadouts", "role_holdings", "loadout_names"]
 
 
@@ -37,6 +37,7 @@ class World:
     name: str  # e.g. "spell/cost=2/dice" — what it is, for reports and replays
     state: State
     plays: int = 0  # plays per window the search allows in this world at least (above the bounds' plays=N)
+    faces: int = 0  # the die shows only its first ``faces`` faces here (0: every face the bounds allow)
 
 
 def _f(fid: str, kind: str, **kw) -> Feature:
@@ -326,15 +327,16 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),
                          State(cards=closed, action=action("simple_strike"))))
     if reads and (loadouts is None or "dice" in loadouts):
-        out += _two_plays(reads.play_numbers)
+        out += _plays_worlds(reads.play_numbers)
     return out
 
 
 def two_plays_worlds(rulebook) -> list[World]:
-    """512.6.2/b2: a rulebook that turns on how many features a window played (``plays_at_least``) gets
-    the dice loadout with a reroll on each side, searched with two plays per window (three for a guard that
-    reads 3 or more) whatever the bounds' ``plays=N`` — both rerolls in the reroll window, two or three dice
-    modifiers in theirs — for each kind of action.
+    """512.6.2/b2: a rulebook that turns on how many features a window played (``plays_at_least(N)``) gets
+    the dice loadout with more rerolls and dice modifiers, searched with N plays per window (at least two,
+    at most :data:`PLAYS_CAP`) whatever the bounds' ``plays=N``, so that both the reroll window and the
+    dice-modifier window can play N features — for each kind of action.  With three plays or more the
+    die of these worlds shows only its first two faces (each reroll multiplies the runs by the faces).
     No world for a rulebook that reads no such guard (or none given).
 
     >>> from ruleproof.generators.mutants import mutant_yaml
@@ -342,24 +344,46 @@ def two_plays_worlds(rulebook) -> list[World]:
     >>> draft = load_rulebook_text(mutant_yaml("two-rerolls-no-dice-modifiers"), "draft.yaml")
     >>> two_plays_worlds(load_rulebook()), [w.name for w in two_plays_worlds(draft)]
     ([], ['simple_strike/defender/two-rerolls', 'attack/two-rerolls', 'spell/two-rerolls'])
+    >>> [[f.id for f in c.features] for c in _plays_worlds((4,))[0].state.cards][:2]
+    [['a_reroll', 'a_plus', 'a_one', 'a_reroll2', 'a_plus2'], ['b_minus_x', 'b_reroll', 'b_reroll2', 'b_minus2']]
     """
     from .uses import uses
 
-    return _two_plays(uses(rulebook).play_numbers) if rulebook is not None else []
+    return _plays_worlds(uses(rulebook).play_numbers) if rulebook is not None else []
 
 
-def _two_plays(numbers: tuple[int, ...]) -> list[World]:
+#: the most plays per window the exhaustive search gives a world (a guard that reads more is searched with
+#: this many: its exhaustive verdict is bounded below the guard's number, and the report says so)
+PLAYS_CAP = 4
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def plays_searched(numbers: tuple[int, ...]) -> int:
+    """Plays per window of the worlds of :func:`two_plays_worlds` for the guard numbers a rulebook reads
+    (0: none read).
+
+    >>> plays_searched(()), plays_searched((1,)), plays_searched((3,)), plays_searched((2, 9))
+    (0, 2, 3, 4)
+    """
+    return min(max(2, *numbers), PLAYS_CAP) if numbers else 0
+
+
+def _plays_worlds(numbers: tuple[int, ...]) -> list[World]:
     """The worlds of :func:`two_plays_worlds` for the ``plays_at_least`` numbers a rulebook reads (none: no world)."""
-    if not numbers:
+    n = plays_searched(numbers)
+    if not n:
         return []
-    # two plays per window, or as many as the guards read up to the three features the dice-modifier window
-    # admits in these worlds
-    plays = min(max(2, *numbers), 3)
     a_feats, b_feats = LOADOUTS["dice"]
-    pair = (_card("src", a_feats), _card("tgt", (*b_feats, _f("b_reroll", "reroll")), wounds=0))
+    # n rerolls and n dice modifiers in all, the source's side holding the odd one
+    more_a = [_f(f"a_reroll{i}", "reroll") for i in range(2, (n + 1) // 2 + 1)]
+    more_a += [_f(f"a_plus{i}", "dice_modifier", mode="add", amount=1) for i in range(2, (n + 1) // 2 + 1)]
+    more_b = [_f("b_reroll" if i == 1 else f"b_reroll{i}", "reroll") for i in range(1, n // 2 + 1)]
+    more_b += [_f(f"b_minus{i}", "dice_modifier", mode="sub", amount=1) for i in range(2, n // 2 + 1)]
+    pair = (_card("src", (*a_feats, *more_a)), _card("tgt", (*b_feats, *more_b), wounds=0))
     out = []
     for kind, defender in (("simple_strike", True), ("attack", False), ("spell", False)):
         cards = (*pair, _card("def", DEFENDERS.get("dice", ()))) if defender else pair
-        name = "/".join(p for p in (kind, "defender" if defender else "", "two-rerolls") if p)
-        out.append(World(name, State(cards=cards, action=action(kind, defender=defender, magnitude_base=1)), plays=plays))
+        name = "/".join(p for p in (kind, "defender" if defender else "", f"{_COUNT_WORDS[n]}-rerolls") if p)
+        out.append(World(name, State(cards=cards, action=action(kind, defender=defender, magnitude_base=1)), plays=n,
+                         faces=2 if n > 2 else 0))
     return out

@@ -115,10 +115,11 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
     # loadouts put each feature kind before the window that admits it; Hypothesis draws the plays)
     groups: dict[str, list] = {}
     # by loadout (the last part of the name; none: no suffix); a draft that reads plays_at_least adds its
-    # two-rerolls worlds as a group of their own
+    # two-, three- or four-rerolls worlds as a group of their own
     for w in bounded_worlds(x_max=1) + two_plays_worlds(rb):
         last = w.name.rsplit("/", 1)[-1]
-        groups.setdefault(last if last in LOADOUTS or last in ALLIES or last == "two-rerolls" else "none", []).append(w.state)
+        mine = last in LOADOUTS or last in ALLIES or last.endswith("-rerolls")
+        groups.setdefault(last if mine else "none", []).append(w.state)
     family = tuple(tuple(ws) for ws in groups.values())
     # then, only while some property's situation was never played: up to four more rounds of half the
     # examples — the bounded worlds in which a random play reaches such a situation, then worlds drawn

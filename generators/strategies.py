@@ -89,8 +89,14 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
 PER_TURN_TEXT = "src_per_turn"
 #: the id of the sudden action by which a world's target now and then leaves the active zone (542.3)
 TARGET_FLEES = "tgt_flees"
-#: a reroll on each side and a dice modifier (a world for a rulebook that reads ``plays_at_least``)
-SRC_REROLL, TGT_REROLL, SRC_DICE_PLUS = "src_reroll2", "tgt_reroll2", "src_dice_plus"
+#: the rerolls and dice modifiers of a world for a rulebook that reads ``plays_at_least`` (several: ``_2``, ``_3``…)
+SRC_REROLL, TGT_REROLL, SRC_DICE_PLUS, TGT_DICE_MINUS = "src_reroll2", "tgt_reroll2", "src_dice_plus", "tgt_dice_minus"
+
+
+def _nth(fid: str, i: int) -> str:
+    """The id of the ``i``-th (from 0) of several such features: ``fid``, then ``fid_2``, ``fid_3``…"""
+    return fid if i == 0 else f"{fid}_{i + 1}"
+
 
 #: the feature kinds a defender is drawn with: any, the triggered ones four times as often (540.4.1 speaks of
 #: a defender's «on strike»/«on assault» on its return strike, which a uniform draw seldom plays)
@@ -186,11 +192,19 @@ def worlds(draw, used: Uses | None = None) -> State:
         if cs[0].resource("crystal") < cost_x:
             cs[0] = cs[0].with_resource("crystal", cost_x)
     if used is not None and used.play_numbers and draw(st.integers(0, 2)) == 0:
-        # a rulebook that turns on how many features a window played: two rerolls for one window (512.6.2/b2:
-        # «после разрешения всех таких особенностей»), a dice modifier for the next, one world in three
-        cs[0] = replace(cs[0], features=(*cs[0].features, Feature(SRC_REROLL, "reroll"),
-                                         Feature(SRC_DICE_PLUS, "dice_modifier", mode="add", amount=1)))
-        cs[1] = replace(cs[1], features=(*cs[1].features, Feature(TGT_REROLL, "reroll")))
+        # a rulebook that turns on how many features a window played (512.6.2/b2: «после разрешения всех таких
+        # особенностей»): N rerolls for one window and N dice modifiers for the next, N one of the numbers it
+        # reads (at least two), the source's side holding the odd one — one world in three
+        n = max(2, draw(st.sampled_from(used.play_numbers)))
+        a_n, b_n = (n + 1) // 2, n // 2
+        cs[0] = replace(cs[0], features=(*cs[0].features,
+                                         *(Feature(_nth(SRC_REROLL, i), "reroll") for i in range(a_n)),
+                                         *(Feature(_nth(SRC_DICE_PLUS, i), "dice_modifier", mode="add", amount=1)
+                                           for i in range(a_n))))
+        cs[1] = replace(cs[1], features=(*cs[1].features,
+                                         *(Feature(_nth(TGT_REROLL, i), "reroll") for i in range(b_n)),
+                                         *(Feature(_nth(TGT_DICE_MINUS, i), "dice_modifier", mode="sub", amount=1)
+                                           for i in range(b_n))))
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()

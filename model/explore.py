@@ -54,10 +54,12 @@ class Bounds:
         asks for more (:func:`ruleproof.generators.bounded.two_plays_worlds`)."""
         return max(self.plays_per_window, getattr(world, "plays", 0))
 
-    def die_values(self, rb: Rulebook) -> tuple[int, ...]:
-        """Every die face the search tries: ``die``, else the rulebook's ``die_faces`` table."""
+    def die_values(self, rb: Rulebook, world=None) -> tuple[int, ...]:
+        """Every die face the search tries: ``die``, else the rulebook's ``die_faces`` table — in ``world``
+        only the first ``world.faces`` of them where it says so (the many-rerolls worlds)."""
         lo, hi = self.die or (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
-        return tuple(range(lo, hi + 1))
+        faces = getattr(world, "faces", 0)
+        return tuple(range(lo, hi + 1))[:faces or None]
 
 
 @dataclass(frozen=True)
@@ -225,6 +227,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
             progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
         done.clear()
         runner.auto_pass = bounds.plays_in(world)
+        die_values = bounds.die_values(rb, world)
         monitors = tracker(props, world.state)
         queue = deque([step(_Node(*start(rb, world.state), None, (), (), monitors.start()), None, choice=False)])
         nodes = 0  # the budget is per world, so one process and --jobs (a world per task) stop alike
@@ -336,6 +339,7 @@ def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozen
 
     bounded = "" if out.complete else f" (stopped at {out.stopped_by or 'max_nodes'}: bounded, incomplete)"
     note = f"{out.traces} runs, {out.states} states{bounded}"
+    over = _plays_over_cap(rb)
     results = []
     for p in PROPERTIES:
         if only is not None and p.id not in only:
@@ -354,11 +358,30 @@ def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozen
                                                             "ru": "ограниченный перебор остановлен до конца"}),)
         elif not out.exercised.get(p.id):
             findings = (not_exercised(p, "exhaustive", out.traces, "--bounds x=2,plays=2"),)
+        elif over:
+            findings = (Finding(kind="unknown", check=p.id, verdict="unknown", engine="exhaustive", clauses=p.clauses,
+                                message=over),)
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "exhaustive", findings,
                                    note=f"{note}; premise in {out.exercised.get(p.id, 0)}"))
     results.append(_termination(out, rb, replay))
     results.append(_coverage(out, rb))
     return results
+
+
+def _plays_over_cap(rb: Rulebook) -> dict[str, str] | None:
+    """Why a property that holds in the search says nothing past a ``plays_at_least(N)`` guard of ``rb``
+    whose N is above the plays per window any world is searched with (None: no such guard)."""
+    from ruleproof.generators.bounded import PLAYS_CAP
+    from ruleproof.generators.uses import uses
+
+    over = [n for n in uses(rb).play_numbers if n > PLAYS_CAP]
+    if not over:
+        return None
+    return {"en": f"bounded below the guard: plays_at_least({over[-1]}) reads {over[-1]} plays in one window, and "
+                  f"the search plays at most {PLAYS_CAP} in a window — what follows the guard was never played",
+            "ru": f"перебор ограничен ниже условия: plays_at_least({over[-1]}) требует {over[-1]} розыгрышей в одном "
+                  f"окне, а перебор разыгрывает в окне не больше {PLAYS_CAP} — то, что следует за условием, ни разу "
+                  f"не разыгрывалось"}
 
 
 def _termination(out: ExploreOutcome, rb: Rulebook, replay: str):

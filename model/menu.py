@@ -25,7 +25,7 @@ from .vocabulary import ATTACKS, X_KINDS
 
 __all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
            "menu_world", "resource_modifier", "world_state", "world_of", "GUARD_CONDITIONS", "DEF_MOVEMENT",
-           "src_guard", "SRC_GUARD_CONDITION"]
+           "src_guard", "SRC_GUARD_CONDITION", "beyond_menu"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
 #: the id of the feature the menu's action is declared with (540.1.3 counts its uses in a turn)
@@ -319,3 +319,63 @@ def world_of(state: State) -> dict[str, int] | None:
             "w_tgt_guard_at_most": GUARD_CONDITIONS.index(thr.condition[0]) if thr else 0,
             "w_src_guard_threshold": sg.condition[2] if sg else 0,
             **{f"w_holds{i}": has >> i & 1 for i in range(NOPT)}}
+
+
+# --- what a rulebook's number guards read beyond the menu ---------------------------------------------------
+
+def _windows_before(rb, sid: str, upto: int) -> list[tuple[str, ...]]:
+    """The windows (their ``allows``) that may be the last one opened before operation ``upto`` of step
+    ``sid`` (``upto`` past its operations: before its edges) — walking back through the steps that lead
+    there, past a window that a ``when:`` may skip."""
+    steps = rb.spec.steps
+    found: list[tuple[str, ...]] = []
+    todo, seen = [(sid, upto)], {sid}
+    while todo:
+        at, end = todo.pop()
+        for op in reversed(steps[at].operations[:end]):
+            if op.op == "window":
+                found.append(tuple(op.params["allows"]))
+                if (op.when or "always") == "always":
+                    break  # surely opened: nothing before it is read
+        else:
+            for prev, step in steps.items():
+                if prev not in seen and any(e.to == at for e in step.next):
+                    seen.add(prev)
+                    todo.append((prev, len(step.operations)))
+    return found
+
+
+def beyond_menu(rb) -> dict[str, str] | None:
+    """What a number guard of ``rb`` reads that no world of the menu can show, in both languages (None:
+    nothing): ``plays_at_least(N)`` with N above the options any window it may read admits, or
+    ``cost_x_at_least(N)`` above the largest cost-X of ``WORLD_DOMAINS``.  Such a guard is never true in
+    the Z3 model (while it is in a game), so a proof there says nothing about what follows it.
+
+    >>> from ruleproof.model.rulebook import load_rulebook
+    >>> beyond_menu(load_rulebook()) is None
+    True
+    """
+    from .vocabulary import parse_guard
+
+    top_x = max(WORLD_DOMAINS["w_cost_x_value"])
+    for sid, step in rb.spec.steps.items():
+        places = [(i, op.when) for i, op in enumerate(step.operations)] + [(len(step.operations), e.when)
+                                                                             for e in step.next]
+        for i, text in places:
+            g = parse_guard(text or "always")
+            if g is None or g.arg is None or g.name not in ("plays_at_least", "cost_x_at_least"):
+                continue
+            n = int(g.arg)
+            if g.name == "cost_x_at_least" and n > top_x:
+                return {"en": f"the guard {g} of step {sid} reads a cost-X of {n}; the Z3 worlds hold one of at most "
+                              f"{top_x}",
+                        "ru": f"условие {g} шага {sid} сравнивает X ресурсов с {n}, а миры Z3 содержат X не больше "
+                              f"{top_x}"}
+            reads = _windows_before(rb, sid, i)
+            most = max((sum(o.feature.kind in allows for o in OPTIONS) for allows in reads), default=None)
+            if g.name == "plays_at_least" and most is not None and n > most:
+                return {"en": f"the guard {g} of step {sid} reads {n} plays in one window; the Z3 worlds hold at most "
+                              f"{most} features such a window admits",
+                        "ru": f"условие {g} шага {sid} требует {n} розыгрышей в одном окне, а в мирах Z3 не больше "
+                              f"{most} особенностей, которые такое окно допускает"}
+    return None

@@ -262,7 +262,6 @@ def _ask_key(ask) -> tuple | None:
 
 def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -> Difference | None:
     """The first world (in order) and fewest choices on which ``base`` and ``draft`` run differently."""
-    die_values = bounds.die_values(base)
     runs = (_Run(base), _Run(draft))
 
     def advance(i, node_state, cursor, events, answer):
@@ -294,7 +293,8 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
             ask = a[2]
             if ask is None:
                 continue
-            options = die_values if ask.kind == "die" else (None, *(f.id for _, f in ask.options))
+            options = (bounds.die_values(base, worlds[wi]) if ask.kind == "die"
+                       else (None, *(f.id for _, f in ask.options)))
             if ask.kind == "respond" and len(a[1].played) >= bounds.plays_in(worlds[wi]):
                 options = (None,)
             for ans in options:

@@ -31,6 +31,7 @@ from ruleproof import interrupt
 
 from ruleproof.interrupt import context as z3_context
 
+from ruleproof.model.menu import beyond_menu
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System, compile_rulebook
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES
@@ -334,7 +335,8 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
     of the Z3 context); the verdicts are the same.  ``agree``: also check that the interpreter and
     the Z3 model of ``rb`` agree (:mod:`ruleproof.model.conformance`; one more task beside the proofs);
     where they do not, no verdict that would hold is given (each is *unknown*, with the disagreement
-    as the reason)."""
+    as the reason); nor where a number guard of ``rb`` reads more than the Z3 worlds can show
+    (:func:`~ruleproof.model.menu.beyond_menu`)."""
     started = time.perf_counter()
     wanted = [p for p in PROPERTIES if only is None or p.id in set(only)]
     pids = [p.id for p in wanted]
@@ -354,6 +356,13 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
                 v.verdict, v.vacuous = "unknown", None
                 v.reason = f"the Z3 model disagrees with the interpreter on this rulebook: {disagreement.text('en')}"
                 v.reason_ru = f"модель Z3 расходится с интерпретатором на этом своде правил: {disagreement.text('ru')}"
+    beyond = beyond_menu(rb)
+    if beyond is not None:  # a guard never true in the Z3 worlds: what follows it was never played there
+        for v in verdicts:
+            if v.verdict in ("proved", "holds to depth k"):
+                v.verdict, v.vacuous = "unknown", None
+                v.reason = f"not exercised in the Z3 worlds: {beyond['en']}"
+                v.reason_ru = f"не проверено в мирах Z3: {beyond['ru']}"
     results = []
     for p, v in zip(wanted, verdicts):
         note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")

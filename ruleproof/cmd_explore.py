@@ -149,7 +149,8 @@ def run(args, lang: str) -> int:
         con = _console()
         con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
         con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds)
-                  + (t("ex_bounds_plays", lang, plays=max(more), n=len(more)) if more else ""))
+                  + (t("ex_bounds_plays", lang, plays=max(more), n=len(more), faces=_faces(worlds, bounds, rb, lang))
+                     if more else ""))
         print_check_results(con, t("ex_results", lang), results, lang, clause_text)
         con.print(t("ex_figures", lang, **figures))
         if saved:
@@ -161,3 +162,9 @@ def run(args, lang: str) -> int:
         return EXIT_FINDING
     # incomplete, or a property none of the runs exercised: inconclusive, never "holds"
     return EXIT_OK if out.complete and not any(r.verdict == "unknown" for r in results) else EXIT_INCONCLUSIVE
+
+
+def _faces(worlds, bounds, rb, lang: str) -> str:
+    """What the die shows in the worlds searched on fewer faces than the bounds (the many-rerolls worlds)."""
+    narrow = [bounds.die_values(rb, w) for w in worlds if getattr(w, "faces", 0)]
+    return t("ex_bounds_faces", lang, lo=narrow[0][0], hi=narrow[0][-1]) if narrow else ""

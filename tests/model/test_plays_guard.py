@@ -128,3 +128,71 @@ def test_a_draft_that_reads_three_plays_gets_three_per_window(bundled):
     assert {w.plays for w in worlds} == {3}
     assert "P512.6.1-steps-happen" in explore(draft, worlds, Bounds(), only=frozenset({"P512.6.1-steps-happen"})).violations
     assert not explore(bundled, worlds, Bounds(), only=frozenset({"P512.6.1-steps-happen"})).violations
+
+
+def _reroll_guard(n: int):
+    """The public mutant with the dice-modifier window skipped after ``n`` plays in the reroll window."""
+    text = mutant_yaml("two-rerolls-no-dice-modifiers")
+    assert "not plays_at_least(2)" in text
+    return load_rulebook_text(text.replace("not plays_at_least(2)", f"not plays_at_least({n})"), f"rerolls-{n}.yaml")
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_n_rerolls_in_one_window_are_played_by_explore_and_hypothesis(bundled, n):
+    """A draft that turns on three or four rerolls: the worlds hold that many rerolls and dice modifiers
+    (searched on the die's first two faces), and both interpreter engines find the fault — before, the
+    worlds held two rerolls and both said «holds»."""
+    from ruleproof.generators.run import hypothesis_pass
+
+    draft = _reroll_guard(n)
+    worlds = two_plays_worlds(draft)
+    assert {w.plays for w in worlds} == {n} and {w.faces for w in worlds} == {2}
+    src, tgt = worlds[0].state.cards[:2]
+    assert sum(f.kind == "reroll" for c in (src, tgt) for f in c.features) == n
+    assert sum(f.kind == "dice_modifier" for c in (src, tgt) for f in c.features) == n
+    assert Bounds().die_values(draft, worlds[0]) == (1, 2) and len(Bounds().die_values(draft)) == 6
+    assert PID in explore(draft, worlds, Bounds(), only=frozenset({PID})).violations
+    good = explore(bundled, worlds, Bounds(), only=frozenset({PID}))
+    assert not good.violations and good.exercised[PID] > 0
+    [bad] = hypothesis_pass(draft, examples=200, cache_dir=None, shrinks=5, only=frozenset({PID})).results
+    assert bad.findings and bad.findings[0].verdict == "violated"
+
+
+def test_z3_says_not_exercised_where_its_worlds_cannot_play_the_guard(counting):
+    """The Z3 worlds hold two rerolls: a guard that reads three plays after the reroll window is never
+    true there, so nothing Z3 would prove on that draft is called proved — not exercised, with the reason
+    (two plays it can: the public mutant's verdicts stand)."""
+    from ruleproof.model.menu import beyond_menu
+    from ruleproof.properties.prove import prove
+
+    assert beyond_menu(counting) is None
+    draft = _reroll_guard(3)
+    why = beyond_menu(draft)
+    assert why is not None and "plays_at_least(3)" in why["en"] and "at most 2" in why["en"]
+    assert "не больше 2" in why["ru"]
+    out = prove(draft, only=["P540.2-reserved"], agree=False)
+    [v] = out.verdicts
+    assert v.verdict == "unknown" and "not exercised in the Z3 worlds" in v.reason
+    assert "не проверено в мирах Z3" in out.results[0].findings[0].message["ru"]
+    assert prove(counting, only=["P540.2-reserved"], agree=False).verdicts[0].verdict == "proved"
+
+
+def test_explore_says_bounded_below_a_guard_above_its_plays(bundled):
+    """plays_at_least(7): no world is searched with seven plays per window (at most four), so a property
+    that holds in the search is inconclusive there, with the reason, in both languages."""
+    from ruleproof.generators.bounded import PLAYS_CAP
+    from ruleproof.model.explore import explore_results
+
+    draft = _reroll_guard(PLAYS_CAP + 3)
+    assert {w.plays for w in two_plays_worlds(draft)} == {PLAYS_CAP}
+    worlds = bounded_worlds(0, ("none",))[:2]
+    for rb, verdict in ((draft, "unknown"), (bundled, None)):
+        out = explore(rb, worlds, Bounds(x_max=0), only=frozenset({"P512.6.3-legality-once"}))
+        [res] = [r for r in explore_results(out, rb, "replay", only=frozenset({"P512.6.3-legality-once"}))
+                 if r.check == "P512.6.3-legality-once"]
+        if verdict is None:
+            assert res.holds and not res.findings
+        else:
+            [f] = res.findings
+            assert f.verdict == "unknown" and "bounded below the guard: plays_at_least(7)" in f.message["en"]
+            assert "перебор ограничен ниже условия" in f.message["ru"]
