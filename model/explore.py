@@ -97,6 +97,8 @@ class ExploreOutcome:
     ops_fired: Counter = field(default_factory=Counter)  # rulebook location of an operation -> times executed
     windows_opened: Counter = field(default_factory=Counter)  # window id -> times opened
     roles: Counter = field(default_factory=Counter)  # (window id, feature kind, card) -> times played
+    ops_skipped: Counter = field(default_factory=Counter)  # location of a guarded operation -> times its guard failed
+    edges_taken: Counter = field(default_factory=Counter)  # rulebook location of an edge -> times taken
 
     @property
     def responses(self) -> Counter:
@@ -201,7 +203,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         """Take ``answer`` (``choice``: the node waits for one; else it is a world's start) and run to
         the next choice.  The forced passes on the way (a player offered nothing, or the window's
         plays used up) are not choices, so they make no node of their own."""
-        s, cur, ask, new, passes, (ops, windows, plays), tracks = advance(
+        s, cur, ask, new, passes, (ops, windows, plays, skips, edges), tracks = advance(
             node.state, node.cursor, answer, node.ask.options if choice else None, len(node.events))
         if props:  # the monitors along the run: fed once per run and track before it
             key = node.track.key()
@@ -216,6 +218,10 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
             out.windows_opened.update(windows)
         if plays:
             out.roles.update(plays)
+        if skips:
+            out.ops_skipped.update(skips)
+        if edges:
+            out.edges_taken.update(edges)
         answers = node.answers + ((answer,) if choice else ()) + (None,) * passes
         return _Node(s, cur, ask, node.events + new, answers, track)
 
@@ -287,7 +293,7 @@ def merge(parts: list[ExploreOutcome]) -> ExploreOutcome:
         out.complete = out.complete and p.complete
         out.stopped_by = out.stopped_by or p.stopped_by
         out.deadlocks += p.deadlocks
-        for c in ("ops_fired", "windows_opened", "roles", "exercised"):
+        for c in ("ops_fired", "windows_opened", "roles", "exercised", "ops_skipped", "edges_taken"):
             getattr(out, c).update(getattr(p, c))
         for pid, cx in p.violations.items():
             old = out.violations.get(pid)
@@ -298,19 +304,23 @@ def merge(parts: list[ExploreOutcome]) -> ExploreOutcome:
     return out
 
 
-def _covered(events: tuple) -> tuple[list, list, list]:
+def _covered(events: tuple) -> tuple[list, list, list, list, list]:
     """What ``events`` add to the action coverage: the rulebook locations of the operations that ran,
-    the windows opened, the (window, feature kind, card) of the responses played."""
-    ops, windows, plays = [], [], []
+    the windows opened, the (window, feature kind, card) of the responses played, the locations of the
+    operations (windows too) whose guard did not hold, and those of the edges taken."""
+    ops, windows, plays, skips, edges = [], [], [], [], []
     for e in events:
         op = e.op
-        if op == "window":
+        skipped = e.values.get("skipped")
+        if op == "window" and not skipped:
             windows.append(e.values["id"])
         elif op == "play":
             plays.append((e.values["window"], e.values["kind"], e.values["card"]))
-        if op not in _NOT_OPS and not e.values.get("skipped"):
-            ops.append(e.where)
-    return ops, windows, plays
+        elif op == "goto":
+            edges.append(e.where)
+        if op not in _NOT_OPS:
+            (skips if skipped else ops).append(e.where)
+    return ops, windows, plays, skips, edges
 
 
 def _finish(node: _Node, world, wi: int, out: ExploreOutcome, best: dict, found: list) -> None:
@@ -405,7 +415,8 @@ def _termination(out: ExploreOutcome, rb: Rulebook, replay: str):
 
 
 def _coverage(out: ExploreOutcome, rb: Rulebook):
-    """Every operation executed, every window opened and every feature kind it admits played."""
+    """Every operation executed, every window opened and every feature kind it admits played; every
+    guard of an operation or window both held and failed; every edge taken."""
     from ruleproof.reports.finding import CheckResult, Finding
 
     findings, played = [], out.responses
@@ -421,20 +432,40 @@ def _coverage(out: ExploreOutcome, rb: Rulebook):
             if op.op == "window":
                 wid = op.params["id"]
                 missing = [k for k in op.params["allows"] if not played.get((wid, k))]
+                missing_ru = ", ".join(missing)
                 if not out.windows_opened.get(wid):
-                    missing = ["(never opened)"]
+                    missing, missing_ru = ["(never opened)"], "(ни разу не открыто)"
                 if missing:
                     findings.append(uncovered(op, where, f"window {wid}",
                                               f"window {wid} of step {sid}: never played in it: {', '.join(missing)}",
-                                              f"окно {wid} шага {sid}: ни разу не разыграно: {', '.join(missing)}"))
+                                              f"окно {wid} шага {sid}: ни разу не разыграно: {missing_ru}"))
             elif not out.ops_fired.get(where):
                 findings.append(uncovered(op, where, f"{sid}: {label}",
                                           f"operation {label} of step {sid} never ran in any bounded world",
                                           f"операция {label} шага {sid} не выполнилась ни в одном мире перебора"))
+            ran = out.windows_opened.get(op.params["id"]) if op.op == "window" else out.ops_fired.get(where)
+            if (op.when or "always") != "always" and ran and not out.ops_skipped.get(where):
+                wid = op.params.get("id")
+                of_en, of_ru = (f"window {wid}", f"окна {wid}") if op.op == "window" else (label, f"операции {label}")
+                findings.append(uncovered(op, where, f"{sid}: {label}",
+                                          f"the guard «{op.when}» of {of_en} (step {sid}) never failed in any bounded "
+                                          f"world: no run played what happens when it does not hold",
+                                          f"условие «{op.when}» {of_ru} (шаг {sid}) ни разу не оказалось ложным ни "
+                                          f"в одном мире перебора: то, что бывает, когда оно ложно, не разыгрывалось"))
+        for j, edge in enumerate(step.next):
+            where = str(rb.where(("steps", sid, "next", j)))
+            if not out.edges_taken.get(where):
+                when = f" (when «{edge.when}»)" if (edge.when or "always") != "always" else ""
+                when_ru = f" (при «{edge.when}»)" if when else ""
+                findings.append(uncovered(edge, where, f"{sid} → {edge.to}",
+                                          f"the edge {sid} → {edge.to}{when} was never taken in any bounded world",
+                                          f"переход {sid} → {edge.to}{when_ru} не выполнился ни в одном мире перебора"))
     fired = sum(1 for _ in out.ops_fired)
     return CheckResult("X2-action-coverage", ("512.6", "512.7"),
-                       {"en": "Every operation runs, every window opens and admits each feature kind it allows "
-                              "in some bounded world.",
+                       {"en": "Every operation runs, every window opens and admits each feature kind it allows, "
+                              "every guard of an operation both holds and fails, every edge is taken — in some "
+                              "bounded world.",
                         "ru": "Каждая операция выполняется, каждое окно открывается, и в нём разыгрывается каждый "
-                              "допустимый вид особенностей — хотя бы в одном мире перебора."},
+                              "допустимый вид особенностей, каждое условие операции бывает и истинным, и ложным, "
+                              "каждый переход выполняется — хотя бы в одном мире перебора."},
                        "exhaustive", tuple(findings), note=f"{fired} operations ran")

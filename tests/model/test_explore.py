@@ -130,6 +130,48 @@ def test_an_operation_that_never_runs_is_a_coverage_finding(tmp_path):
     assert all(f.kind == "coverage" and f.where for f in coverage.findings)
 
 
+
+def _guarded_draft(tmp_path, edit) -> object:
+    from ruleproof.generators.mutants import bundled_data
+
+    data = bundled_data()
+    edit(data["steps"])
+    path = tmp_path / "guarded.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), "utf-8")
+    return load_rulebook(path)
+
+
+def _window(steps, wid):
+    return next(o for o in steps["dice"]["operations"] if o.get("id") == wid)
+
+
+@pytest.mark.parametrize("edit,expect", [
+    # a guard that never fails: the window always opens, what happens without it is never played
+    (lambda st: _window(st, "dice_modifiers").update(when="not plays_at_least(7)"),
+     "the guard «not plays_at_least(7)» of window dice_modifiers (step dice) never failed"),
+    # a guard that never holds: the window is skipped every time — never opened (a skipped window used to count)
+    (lambda st: _window(st, "dice_modifiers").update(when="plays_at_least(15)"),
+     "window dice_modifiers of step dice: never played in it: (never opened)"),
+    # an edge that is never taken
+    (lambda st: st["dice"]["next"].insert(0, {"to": "completion", "when": "plays_at_least(15)", "cites": ["512.6.2"]}),
+     "the edge dice → completion (when «plays_at_least(15)») was never taken"),
+])
+def test_a_guard_or_edge_never_played_both_ways_is_a_coverage_finding(tmp_path, bundled, edit, expect):
+    """X2 asks of every guard that it both held and failed, and of every edge that it was taken, in some
+    bounded world; the bundled rulebook does all of that."""
+    rb = _guarded_draft(tmp_path, edit)
+    findings = _results(explore(rb, bounded_worlds(0, ("none",)), SMALL, only=frozenset()), rb)["X2-action-coverage"].findings
+    texts = [f.text("en") for f in findings]
+    assert any(expect in t for t in texts), texts
+    assert all("never" not in f.text("ru") and "guard" not in f.text("ru") for f in findings)
+
+
+def test_every_guard_of_the_bundled_rulebook_holds_and_fails_and_every_edge_is_taken(bundled):
+    full = explore(bundled, bounded_worlds(1, None, bundled), Bounds(), only=frozenset())
+    assert full.complete and not _results(full, bundled)["X2-action-coverage"].findings
+    assert len(full.edges_taken) == sum(len(s.next) for s in bundled.spec.steps.values())
+    assert len(full.ops_skipped) == 9  # the guarded operations: each skipped somewhere (and run: ops_fired)
+
 def test_two_processes_give_the_same_outcome_as_one():
     rb = load_rulebook_text(mutant_yaml("M4"), "M4.yaml")
     worlds = bounded_worlds(0, ("triggers", "payment"))
