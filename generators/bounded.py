@@ -268,7 +268,9 @@ ROLE_ACTIONS = (("simple_strike", True), ("attack", True), ("spell", False), ("e
 
 def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rulebook=None) -> list[World]:
     """Every world of the family with X values 0..``x_max`` (targets 1..``x_max``, at least 1); with
-    ``rulebook``, also the worlds of its :func:`widened_loadouts` (unless ``loadouts`` names others)."""
+    ``rulebook``, also the worlds of its :func:`widened_loadouts` (unless ``loadouts`` names others), and
+    for a rulebook that reads ``plays_at_least``, two plays per window in each world and the worlds of
+    :func:`two_plays_worlds`."""
     from .uses import uses
 
     out: list[World] = []
@@ -326,8 +328,12 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         closed = (pair[0], replace(pair[1], closed=True), *pair[2:])
         out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),
                          State(cards=closed, action=action("simple_strike"))))
-    if reads and (loadouts is None or "dice" in loadouts):
-        out += _plays_worlds(reads.play_numbers)
+    if reads and reads.play_numbers:
+        # a rulebook that turns on how many features a window played: two plays per window in every world,
+        # so that a guard reading two is played wherever it stands (more: the many-rerolls worlds below)
+        out = [replace(w, plays=max(w.plays, 2)) for w in out]
+        if loadouts is None or "dice" in loadouts:
+            out += _plays_worlds(reads.play_numbers)
     return out
 
 

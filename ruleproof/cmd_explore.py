@@ -149,8 +149,7 @@ def run(args, lang: str) -> int:
         con = _console()
         con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
         con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds)
-                  + (t("ex_bounds_plays", lang, plays=max(more), n=len(more), faces=_faces(worlds, bounds, rb, lang))
-                     if more else ""))
+                  + (t("ex_bounds_plays", lang, groups=_plays_groups(worlds, bounds, rb, lang)) if more else ""))
         print_check_results(con, t("ex_results", lang), results, lang, clause_text)
         con.print(t("ex_figures", lang, **figures))
         if saved:
@@ -164,7 +163,16 @@ def run(args, lang: str) -> int:
     return EXIT_OK if out.complete and not any(r.verdict == "unknown" for r in results) else EXIT_INCONCLUSIVE
 
 
-def _faces(worlds, bounds, rb, lang: str) -> str:
-    """What the die shows in the worlds searched on fewer faces than the bounds (the many-rerolls worlds)."""
-    narrow = [bounds.die_values(rb, w) for w in worlds if getattr(w, "faces", 0)]
-    return t("ex_bounds_faces", lang, lo=narrow[0][0], hi=narrow[0][-1]) if narrow else ""
+def _plays_groups(worlds, bounds, rb, lang: str) -> str:
+    """The worlds searched with more plays per window than the bounds, by their plays (and the die faces of
+    those that show fewer), e.g. «plays=2 — 353, plays=3 — 3 (their die showing only 1–2)»."""
+    groups: dict[int, list] = {}
+    for w in worlds:
+        if bounds.plays_in(w) > bounds.plays_per_window:
+            groups.setdefault(bounds.plays_in(w), []).append(w)
+    out = []
+    for plays, ws in sorted(groups.items()):
+        narrow = [bounds.die_values(rb, w) for w in ws if getattr(w, "faces", 0)]
+        faces = t("ex_bounds_faces", lang, lo=narrow[0][0], hi=narrow[0][-1]) if narrow else ""
+        out.append(t("ex_bounds_group", lang, plays=plays, n=len(ws)) + faces)
+    return ", ".join(out)

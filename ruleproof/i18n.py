@@ -359,9 +359,10 @@ _LABELS: dict[str, tuple[str, str]] = {
     "prove_saved": ("Контрпример сохранён как разъяснение: {path}", "Counterexample saved as a ruling: {path}"),
     "ex_title": ("Полный перебор: каждая партия каждого мира в границах", "Exhaustive exploration: every play of every bounded world"),
     "ex_bounds": ("Границы: {bounds}; миров: {worlds}", "Bounds: {bounds}; worlds: {worlds}"),
-    "ex_bounds_plays": ("; из них с plays={plays} (условие plays_at_least): {n}{faces}",
-                        "; of them searched with plays={plays} (the guard plays_at_least): {n}{faces}"),
-    "ex_bounds_faces": (", кубик в них — только {lo}–{hi}", ", their die showing only {lo}–{hi}"),
+    "ex_bounds_plays": ("; из них с большим числом розыгрышей в окне (условие plays_at_least): {groups}",
+                        "; of them searched with more plays per window (the guard plays_at_least): {groups}"),
+    "ex_bounds_group": ("plays={plays} — {n}", "plays={plays} — {n}"),
+    "ex_bounds_faces": (" (кубик в них — только {lo}–{hi})", " (their die showing only {lo}–{hi})"),
     "ex_results": ("Свойства на всех прогонах в границах", "Properties on every run within the bounds"),
     "ex_figures": ("Миров {worlds}, различных состояний {states}, выборов {transitions} (и вынужденных пасов "
                    "{forced_passes}), прогонов {runs}, глубина {depth}, событий в прогоне до {max_events}; "

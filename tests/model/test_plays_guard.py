@@ -108,10 +108,35 @@ def test_explore_says_which_worlds_it_searched_with_two_plays(tmp_path, capsys):
     rc = main(["--lang", "en", "explore", str(path), "--only", PID, "--bounds",
                "loadouts=dice", "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
-    assert rc == 1 and doc["rulebook"]["worlds_more_plays"] == 3
+    dice = len(bounded_worlds(1, ("dice",)))
+    assert rc == 1 and doc["rulebook"]["worlds_more_plays"] == dice + 3  # every world: two plays per window
     main(["--lang", "ru", "explore", str(path), "--only", PID, "--bounds", "loadouts=dice"])
-    out = capsys.readouterr().out
-    assert "из них с plays=2 (условие plays_at_least): 3" in out and "searched with" not in out
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"из них с большим числом розыгрышей в окне (условие plays_at_least): plays=2 — {dice + 3}" in out
+    assert "searched with" not in out and "кубик в них" not in out
+    path3 = tmp_path / "three.yaml"
+    path3.write_text(path.read_text("utf-8").replace("not plays_at_least(2)", "not plays_at_least(3)"), "utf-8")
+    main(["--lang", "en", "explore", str(path3), "--only", PID, "--bounds", "loadouts=dice"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert (f"of them searched with more plays per window (the guard plays_at_least): plays=2 — {dice}, "
+            f"plays=3 — 3 (their die showing only 1–2)") in out
+
+
+def test_a_guard_in_any_window_is_played_with_two_plays_everywhere(tmp_path, bundled):
+    """A draft that goes from the calculation step straight to completion after two plays in the
+    calculation window: every world of such a draft is searched with two plays per window, so the
+    fault is found (with one, the edge was never taken: X2 said so, and the properties held)."""
+    import yaml
+
+    from ruleproof.generators.mutants import bundled_data
+
+    d = bundled_data()
+    d["steps"]["calculation"]["next"].insert(0, {"to": "completion", "when": "plays_at_least(2)", "cites": ["512.6.3"]})
+    draft = load_rulebook_text(yaml.safe_dump(d, allow_unicode=True, sort_keys=False), "calc-two.yaml")
+    worlds = bounded_worlds(1, ("calculation",), draft)
+    assert worlds and {w.plays for w in worlds} == {2} and not two_plays_worlds(draft) == []
+    assert "P512.6.1-steps-happen" in explore(draft, worlds, Bounds(), only=frozenset({"P512.6.1-steps-happen"})).violations
+    assert {w.plays for w in bounded_worlds(1, ("calculation",), bundled)} == {0}
 
 
 def test_a_draft_that_reads_three_plays_gets_three_per_window(bundled):
