@@ -162,7 +162,7 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
     out = ExploreOutcome(worlds=len(indexed))
     props = [p for p in PROPERTIES if only is None or p.id in only]
     monitors = None  # the world's property monitors (made per world: they know its features)
-    die_values = bounds.die_values(rb)
+    die_values: tuple[int, ...] = ()  # the faces the world being searched shows (set per world)
     seen: set = set()
     started = time.perf_counter()
     runner = _Run(rb)
@@ -443,8 +443,8 @@ def _coverage(out: ExploreOutcome, rb: Rulebook):
                 findings.append(uncovered(op, where, f"{sid}: {label}",
                                           f"operation {label} of step {sid} never ran in any bounded world",
                                           f"операция {label} шага {sid} не выполнилась ни в одном мире перебора"))
-            ran = out.windows_opened.get(op.params["id"]) if op.op == "window" else out.ops_fired.get(where)
-            if (op.when or "always") != "always" and ran and not out.ops_skipped.get(where):
+            # ops_fired counts a window that opened too (its own event, at its location)
+            if (op.when or "always") != "always" and out.ops_fired.get(where) and not out.ops_skipped.get(where):
                 wid = op.params.get("id")
                 of_en, of_ru = (f"window {wid}", f"окна {wid}") if op.op == "window" else (label, f"операции {label}")
                 findings.append(uncovered(op, where, f"{sid}: {label}",

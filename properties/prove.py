@@ -327,6 +327,15 @@ def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task]
     return verdicts, disagreement
 
 
+def _not_trusted(verdicts: list[Verdict], en: str, ru: str) -> None:
+    """Every verdict of ``verdicts`` that would hold (proved, or holds to a depth) becomes *unknown*, for
+    the reason given in both languages; a violation stays (its counterexample was replayed)."""
+    for v in verdicts:
+        if v.verdict in ("proved", "holds to depth k"):
+            v.verdict, v.vacuous = "unknown", None
+            v.reason, v.reason_ru = en, ru
+
+
 def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
           max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kinduction: bool = False,
           shortest: bool = False, jobs: int = 1, agree: bool = True) -> ProveOutcome:
@@ -351,18 +360,12 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
         disagreement = _disagreement(rb, seed) if agree else None
         verdicts = _prove_chunk(rb, sy, pids, kw) if pids else []
     if disagreement is not None:
-        for v in verdicts:
-            if v.verdict in ("proved", "holds to depth k"):
-                v.verdict, v.vacuous = "unknown", None
-                v.reason = f"the Z3 model disagrees with the interpreter on this rulebook: {disagreement.text('en')}"
-                v.reason_ru = f"модель Z3 расходится с интерпретатором на этом своде правил: {disagreement.text('ru')}"
+        _not_trusted(verdicts, f"the Z3 model disagrees with the interpreter on this rulebook: {disagreement.text('en')}",
+                     f"модель Z3 расходится с интерпретатором на этом своде правил: {disagreement.text('ru')}")
     beyond = beyond_menu(rb)
     if beyond is not None:  # a guard never true in the Z3 worlds: what follows it was never played there
-        for v in verdicts:
-            if v.verdict in ("proved", "holds to depth k"):
-                v.verdict, v.vacuous = "unknown", None
-                v.reason = f"not exercised in the Z3 worlds: {beyond['en']}"
-                v.reason_ru = f"не проверено в мирах Z3: {beyond['ru']}"
+        _not_trusted(verdicts, f"not exercised in the Z3 worlds: {beyond['en']}",
+                     f"не проверено в мирах Z3: {beyond['ru']}")
     results = []
     for p, v in zip(wanted, verdicts):
         note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")

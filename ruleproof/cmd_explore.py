@@ -128,13 +128,16 @@ def run(args, lang: str) -> int:
         cx = out.violations[pid]
         saved = save_trace_violation(list(cx.events), rb, args.save_ruling, property=pid,
                                      replay=f"{replay} --only {pid}", engine="exhaustive")
-    # worlds searched with more plays per window than the bounds (a draft that reads plays_at_least)
-    more = [p for p in map(bounds.plays_in, worlds) if p > bounds.plays_per_window]
+    # worlds searched with more plays per window than the bounds (a draft that reads plays_at_least), by plays
+    more: dict[int, list] = {}
+    for w in worlds:
+        if bounds.plays_in(w) > bounds.plays_per_window:
+            more.setdefault(bounds.plays_in(w), []).append(w)
     figures = {"worlds": out.worlds, "states": out.states, "transitions": out.transitions, "forced_passes": out.forced,
                "runs": out.traces, "depth": out.depth, "max_events": out.steps, "events": out.events,
                "seconds": round(out.seconds, 2), "states_per_second": round(out.states_per_second),
                "complete": out.complete, "stopped_by": out.stopped_by or None, "jobs": args.jobs,
-               "worlds_more_plays": len(more)}
+               "worlds_more_plays": sum(map(len, more.values()))}
     if args.format == "json":
         from ruleproof.reports.json_report import results_to_json
 
@@ -149,7 +152,7 @@ def run(args, lang: str) -> int:
         con = _console()
         con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
         con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds)
-                  + (t("ex_bounds_plays", lang, groups=_plays_groups(worlds, bounds, rb, lang)) if more else ""))
+                  + (t("ex_bounds_plays", lang, groups=_plays_groups(more, bounds, rb, lang)) if more else ""))
         print_check_results(con, t("ex_results", lang), results, lang, clause_text)
         con.print(t("ex_figures", lang, **figures))
         if saved:
@@ -163,15 +166,11 @@ def run(args, lang: str) -> int:
     return EXIT_OK if out.complete and not any(r.verdict == "unknown" for r in results) else EXIT_INCONCLUSIVE
 
 
-def _plays_groups(worlds, bounds, rb, lang: str) -> str:
-    """The worlds searched with more plays per window than the bounds, by their plays (and the die faces of
-    those that show fewer), e.g. «plays=2 — 353, plays=3 — 3 (their die showing only 1–2)»."""
-    groups: dict[int, list] = {}
-    for w in worlds:
-        if bounds.plays_in(w) > bounds.plays_per_window:
-            groups.setdefault(bounds.plays_in(w), []).append(w)
+def _plays_groups(more: dict[int, list], bounds, rb, lang: str) -> str:
+    """The worlds searched with more plays per window than the bounds (``more``: plays -> worlds), and the
+    die faces of those that show fewer, e.g. «plays=2 — 353, plays=3 — 3 (their die showing only 1–2)»."""
     out = []
-    for plays, ws in sorted(groups.items()):
+    for plays, ws in sorted(more.items()):
         narrow = [bounds.die_values(rb, w) for w in ws if getattr(w, "faces", 0)]
         faces = t("ex_bounds_faces", lang, lo=narrow[0][0], hi=narrow[0][-1]) if narrow else ""
         out.append(t("ex_bounds_group", lang, plays=plays, n=len(ws)) + faces)
