@@ -24,12 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from ruleproof.model.features import Effect, Feature
+from ruleproof.model.features import Feature
 from ruleproof.model.menu import ACT, ATTACKS, action, card, x_var
+from ruleproof.model.universe import feature as F
 from ruleproof.model.state import Card, State, XVar
 
 __all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "two_plays_worlds", "plays_searched", "PLAYS_CAP", "widenings", "widened_loadouts",
-           "role_loadouts", "role_holdings", "loadout_names"]
+           "role_loadouts", "role_holdings", "loadout_names", "worlds_scope"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ class World:
 
 
 def _f(fid: str, kind: str, **kw) -> Feature:
+    """A feature made up on the spot with a computed id (the widened and role loadouts, the many-rerolls
+    worlds); a fixed id's one body is :data:`~ruleproof.model.universe.FEATURES`'s (:func:`F`)."""
     return Feature(fid, kind, **kw)
 
 
@@ -49,57 +52,30 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
     "none": ((), ()),
     # 512.6.2/b2: an accompanying feature «если на кубике выпало 1» fires only on the die's last value
     # (a 1: the small bounds' die 1–2 plays it, and Hypothesis, which leans to small values, draws it)
-    "dice": ((_f("a_reroll", "reroll"), _f("a_plus", "dice_modifier", mode="add", amount=1),
-              _f("a_one", "die_trigger", on_die=(1,), effects=(Effect("heal", "self", 1),))),
-             (_f("b_minus_x", "dice_modifier", mode="sub", x=("property", "self", "movement")),)),
-    "calculation": ((_f("a_mag", "magnitude_modifier", amount=1),
-                     _f("a_mag_x", "magnitude_modifier", x=("wounds", "target", ""))),
-                    (_f("b_reduce", "reduce_to_strength", strength="weak"),
-                     _f("b_vanish", "sudden_action", effects=(Effect("leave_zone", "source"),)),
-                     # 542.3: a target that leaves the active zone after the declaration
-                     _f("b_flee", "sudden_action", effects=(Effect("leave_zone", "target"),)),
-                     _f("b_prevent", "prevention"))),
+    "dice": ((F("a_reroll"), F("a_plus"), F("a_one")), (F("b_minus_x"),)),
+    # 542.3: b_flee, a target that leaves the active zone after the declaration
+    "calculation": ((F("a_mag"), F("a_mag_x")), (F("b_reduce"), F("b_vanish"), F("b_flee"), F("b_prevent"))),
     # a 540.1 text that spares the source's closing: a block offered (or not) to a resource-modified action
-    "defence": ((_f("a_protect", "protection"), _f("a_replace", "replacement"),
-                 _f("a_stay", "resource_modifier", form="stays_open", resources=("close",))),
-                (_f("b_block", "block"), _f("b_grow", "sudden_action",
-                                            effects=(Effect("add_modifier", "source", 1, "movement"),)))),
-    "triggers": ((_f("a_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 2),),
-                     then_if_healthy=("close",)),
-                  _f("a_free", "resource_modification", resources=("close",), modifies="source"),
-                  # 540.4.1: the attacker's own «on assault» fires on its strike (not on a return strike)
-                  _f("a_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "target", 1),))),
-                 (_f("b_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),)),
-                  _f("b_spite", "after_ability", on_status="any", effects=(Effect("wound", "source", 1),)))),
-    "payment": ((_f("a_paid", "payment_trigger", on="payment"), _f("a_acts", "payment_trigger", on="acts"),
-                 _f("a_paid_crystal", "payment_trigger", on="payment", resources=("crystal",))),
-                (_f("b_closed", "payment_trigger", on="closes_after"),)),
+    "defence": ((F("a_protect"), F("a_replace"), F("a_stay")), (F("b_block"), F("b_grow"))),
+    # 540.4.1: the attacker's own «on assault» fires on its strike (not on a return strike)
+    "triggers": ((F("a_heal"), F("a_free"), F("a_assault_wound")), (F("b_assault"), F("b_spite"))),
+    "payment": ((F("a_paid"), F("a_acts"), F("a_paid_crystal")), (F("b_closed"),)),
     # the source's «−1 от атак существ с 2 или больше» meets the defender's return strike (512.6.2/b4.1.4);
     # its «Может атаковать 2 раза за ход, после 1-й атаки не закрывается» (540.1.3 with 540.3.1): the
-    # family adds worlds where it has used that twice already, and once (:func:`bounded_worlds`)
-    "printed": ((_f("a_open", "resource_modifier", form="per_turn", resources=("close",), times=2, limit=1),
-                 _f("a_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
-                    applies_to=ATTACKS)),
-                (_f("b_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2),
-                    applies_to=ATTACKS),
-                 # «… с 2 или меньше»: the family's source (printed 2, current 3) is where the reading matters
-                 _f("b_ford", "static_modifier", amount=-1, condition=("source_at_most", "movement", 2),
-                    applies_to=ATTACKS))),
+    # family adds worlds where it has used that twice already, and once (:func:`bounded_worlds`);
+    # «… с 2 или меньше» (b_ford): the family's source (printed 2, current 3) is where the reading matters
+    "printed": ((F("a_open"), F("a_serk")), (F("b_serk"), F("b_ford"))),
     # 540.3 «если иного не указано в тексте особенности»: a 540.1 text that also waives the action marker
-    "waiver": ((_f("a_quiet", "resource_modifier", form="stays_open", resources=("close",), action_marker=False),),
-               ()),
+    "waiver": ((F("a_quiet"),), ()),
 }
 
 
 #: loadout name -> the features a defender holds in it (540.4.1: a defender's «on strike» fires on its
 #: return strike, its «on assault» does not; 540.1.2: its «closes after an assault» text)
 DEFENDERS: dict[str, tuple[Feature, ...]] = {
-    "triggers": (_f("d_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),)),
-                 _f("d_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),)),
-                 _f("d_steady", "resource_modification", trigger="strike", resources=("close",), modifies="self"),
-                 _f("d_rush", "resource_modification", trigger="assault", resources=("close",), modifies="self")),
+    "triggers": (F("d_heal"), F("d_assault_wound"), F("d_steady"), F("d_rush")),
     # 540.1.2 «Закрывается после … нападения» on a defender: is its return strike an assault?
-    "printed": (_f("d_assault_only", "resource_modifier", form="closes_only_after_assault", resources=("close",)),),
+    "printed": (F("d_assault_only"),),
 }
 
 
@@ -107,13 +83,7 @@ DEFENDERS: dict[str, tuple[Feature, ...]] = {
 #: kinds whose offer turns on who holds them — «при ударе/нападении», a modification of one's own
 #: resources, «при оплате», an accompanying die feature, «после …», a block
 ALLIES: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
-    "allies": ((_f("xa_heal", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),)),
-                _f("xa_rush", "resource_modification", trigger="assault", resources=("close",), modifies="self"),
-                _f("xa_paid", "payment_trigger", on="payment"),
-                _f("xa_one", "die_trigger", on_die=(1,), effects=(Effect("heal", "self", 1),))),
-               (_f("xb_assault", "effect_trigger", trigger="assault", effects=(Effect("wound", "source", 1),)),
-                _f("xb_block", "block"),
-                _f("xb_spite", "after_ability", on_status="any", effects=(Effect("wound", "source", 1),)))),
+    "allies": ((F("xa_heal"), F("xa_rush"), F("xa_paid"), F("xa_one")), (F("xb_assault"), F("xb_block"), F("xb_spite"))),
 }
 
 
@@ -324,6 +294,13 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
             used = (replace(pair[0], uses=((ACT, n),)), *pair[1:])
             name = "/".join(p for p in ("simple_strike", f"used={n}", loadout) if p != "none")
             out.append(World(name, State(cards=used, action=action("simple_strike"))))
+        # 540.3.1 with 510.4 (A-lost-markers): a source under a marker limit that has acted once this turn
+        # (one action marker), whose ally may take that marker away during the action
+        if any(f.limit for f in a_feats):
+            marked = (replace(pair[0], uses=((ACT, 1),), action_markers=1), pair[1],
+                      _card("allyA", (F("xa_unmark"),), wounds=0))
+            name = "/".join(p for p in ("simple_strike", "marker-lost", loadout) if p != "none")
+            out.append(World(name, State(cards=marked, action=action("simple_strike"))))
         # 512.6.2/b4.2: a simple strike at a closed card is no fight (no strike table, no return strike)
         closed = (pair[0], replace(pair[1], closed=True), *pair[2:])
         out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),
@@ -383,7 +360,7 @@ def _plays_worlds(numbers: tuple[int, ...]) -> list[World]:
     # n rerolls and n dice modifiers in all, the source's side holding the odd one
     more_a = [_f(f"a_reroll{i}", "reroll") for i in range(2, (n + 1) // 2 + 1)]
     more_a += [_f(f"a_plus{i}", "dice_modifier", mode="add", amount=1) for i in range(2, (n + 1) // 2 + 1)]
-    more_b = [_f("b_reroll" if i == 1 else f"b_reroll{i}", "reroll") for i in range(1, n // 2 + 1)]
+    more_b = [F("b_reroll") if i == 1 else _f(f"b_reroll{i}", "reroll") for i in range(1, n // 2 + 1)]
     more_b += [_f(f"b_minus{i}", "dice_modifier", mode="sub", amount=1) for i in range(2, n // 2 + 1)]
     pair = (_card("src", (*a_feats, *more_a)), _card("tgt", (*b_feats, *more_b), wounds=0))
     out = []
@@ -393,3 +370,18 @@ def _plays_worlds(numbers: tuple[int, ...]) -> list[World]:
         out.append(World(name, State(cards=cards, action=action(kind, defender=defender, magnitude_base=1)), plays=n,
                          faces=2 if n > 2 else 0))
     return out
+
+
+def worlds_scope(rb, worlds: list[World]):
+    """What bounded ``worlds`` cover of the combinations ``rb`` admits (:func:`~ruleproof.model.universe.scope`;
+    the family's card ids are the roles).
+
+    >>> from ruleproof.model.rulebook import load_rulebook
+    >>> rb = load_rulebook()
+    >>> s = worlds_scope(rb, bounded_worlds(1, None, rb))
+    >>> 0 < s.covered < s.admitted
+    True
+    """
+    from ruleproof.model.universe import scope
+
+    return scope(rb, {(c.id, f) for w in worlds for c in w.state.cards for f in c.features})

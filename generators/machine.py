@@ -24,6 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from ruleproof.model.interpreter import Stepper
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.state import State
+from ruleproof.model.universe import played as played_combos
 from ruleproof.properties.catalogue import PROPERTIES, Property, Violation, tracker, violations
 from ruleproof.properties.catalogue import exercised as played_premise
 
@@ -56,14 +57,16 @@ class PropertyViolated(AssertionError):
 
 def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozenset[str] = frozenset(),
                 exercised: Counter | None = None, family: tuple[tuple[State, ...], ...] = (),
-                eager: bool = False) -> type:
+                eager: bool = False, aims: tuple = (), combos_played: set | None = None) -> type:
     """The state machine class for ``rb`` (checking ``only`` these properties, minus ``skip``);
     ``exercised`` counts, per property, the finished runs that played its premise (key ``""``: the
     finished runs).  Its worlds are drawn for ``rb`` (:func:`~.strategies.worlds`), or picked from
     ``family`` when one is given (groups of bounded worlds: a group, then a world of it; the dice and
     responses are still drawn).  ``eager``: a player's choices are listed plays first, passing last —
     Hypothesis leans to the first of a list, so an eager machine plays what it is offered (the rounds
-    drawn for situations never played: most premises need some feature played)."""
+    drawn for situations never played: most premises need some feature played).  ``aims``: the drawn
+    worlds are aimed at these combinations of the universe; ``combos_played`` collects the combinations
+    the finished runs played (:func:`~ruleproof.model.universe.played`)."""
     wanted = [p.id for p in PROPERTIES if (only is None or p.id in only) and p.id not in skip]
     used = uses(rb)  # the worlds are drawn for this rulebook: its windows, trigger words and guards
     props = [p for p in PROPERTIES if p.id in wanted]
@@ -72,7 +75,7 @@ def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozense
         stepper: Stepper | None = None
         seen = 0
 
-        @initialize(world=st.sampled_from(family).flatmap(st.sampled_from) if family else worlds(used))
+        @initialize(world=st.sampled_from(family).flatmap(st.sampled_from) if family else worlds(used, aims))
         def start(self, world: State) -> None:
             self.played = Played(world)
             self.stepper = Stepper(rb, world)
@@ -126,6 +129,8 @@ def machine_for(rb: Rulebook, only: frozenset[str] | None = None, skip: frozense
             self.seen = len(events)
             t = tracker(props, events[0].state)
             track = t.feed(t.start(), events)
+            if self.stepper.finished and combos_played is not None:
+                combos_played.update(played_combos(events))
             if self.stepper.finished and exercised is not None:
                 exercised[""] += 1
                 exercised.update(p.id for p in played_premise(props, track))

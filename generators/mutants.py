@@ -250,6 +250,10 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("per-turn-uncounted", ("540.1.3",), "«Может … X раз за ход» освобождает от оплаты и сверх X применений за ход",
        "«May … X times a turn» spares the payment beyond X uses in a turn too")(
         lambda d: _set(d, "payment", "pay_reserved", "per_turn_count", False)),
+    _m("markers-at-declaration", ("540.3.1", "510.4"), "лимит 540.3.1 сравнивается с маркерами действия, которые "
+       "были на карте при объявлении, а не с теми, что на ней при оплате", "540.3.1's limit is compared with the "
+       "action markers the card had at declaration, not with those on it at payment")(
+        lambda d: _set(d, "payment", "pay_reserved", "markers_at_declaration", True)),
     _m("targets-rechecked", ("542.3",), "игродействие, цель которого покинула активную зону, после шага расчёта "
        "переходит к шагу завершения (число целей перепроверяется)", "an action whose target has left the active "
        "zone goes from the calculation step to completion (the number of targets is checked again)")(

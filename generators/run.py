@@ -23,12 +23,14 @@ from hypothesis.reporting import with_reporter
 from hypothesis.stateful import get_state_machine_test
 
 from ruleproof.model.rulebook import Rulebook
+from ruleproof.model.universe import Scope, combos
 from ruleproof.properties.catalogue import PROPERTIES, not_exercised
 from ruleproof.reports.finding import CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
 from .bounded import ALLIES, LOADOUTS, bounded_worlds, two_plays_worlds
 from .machine import STEP_COUNT, PropertyViolated, machine_for
+from .uses import uses
 
 __all__ = ["HypothesisOutcome", "hypothesis_pass", "load_profile", "CACHE_DIR"]
 
@@ -91,6 +93,7 @@ class HypothesisOutcome:
     seconds: float
     first_failure_seconds: float | None = None
     violations: dict[str, PropertyViolated] = field(default_factory=dict)
+    scope: Scope | None = None  # what the runs played of the combinations the rulebook admits
 
 
 def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, rulebook_arg: str | None = None,
@@ -125,11 +128,21 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
     # examples — the bounded worlds in which a random play reaches such a situation, then worlds drawn
     # for the rulebook, twice — each with a seed of its own (a rare situation, such as a defender's
     # trigger after its return strike, is seldom drawn by chance)
-    rounds = [((), examples - examples // 2, seed, None), (family, examples // 2, seed, None),
+    # the drawn worlds come in two rounds: a quarter of the examples as drawn, then a quarter aimed at the
+    # combinations of the universe (model/universe.py) the runs so far have not played — the way a
+    # coverage-guided fuzzer schedules its inputs (``aim`` marks that round)
+    first = examples - examples // 2
+    rounds = [((), first - first // 2, seed, None), ((), first // 2, seed, "aim"), (family, examples // 2, seed, None),
               *(((family, ())[(k - 1) % 2], examples // 2, (seed or 0) + k, k) for k in range(1, 5))]
     extra = 0
+    combos_played: set = set()
+    admitted = combos(uses(rb).windows)
     for world_family, n, phase_seed, top_up in rounds:
-        checked = only
+        checked, aims = only, ()
+        if top_up == "aim":
+            aims, top_up = tuple(sorted(admitted - combos_played)), None
+            if not aims or n < 1:
+                continue
         if top_up is not None:
             missing = frozenset(p.id for p in wanted if p.id not in found and not exercised[p.id])
             if not missing:
@@ -140,7 +153,8 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         phase = settings(base, max_examples=max(n, 1), **({"derandomize": False} if top_up else {}))
         while len(found) < len(wanted):
             test = get_state_machine_test(machine_for(rb, only=checked, skip=frozenset(found), exercised=exercised,
-                                                      family=world_family, eager=top_up is not None), settings=phase)
+                                                      family=world_family, eager=top_up is not None or bool(aims),
+                                                      aims=aims, combos_played=combos_played), settings=phase)
             if phase_seed is not None:
                 test = hyp_seed(phase_seed)(test)
             if progress:
@@ -171,4 +185,5 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "hypothesis", findings,
                                    note=f"{examples} examples; premise in {exercised[p.id]} of {exercised['']} runs"
                                    + (f"; {extra} more examples drawn for situations not yet played" if extra else "")))
-    return HypothesisOutcome(results, examples, seed, elapsed, first, found)
+    scope = Scope(len(admitted), len(admitted & combos_played), tuple(sorted(admitted - combos_played)))
+    return HypothesisOutcome(results, examples, seed, elapsed, first, found, scope)

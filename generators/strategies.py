@@ -18,12 +18,14 @@ from hypothesis import strategies as st
 from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ACT, ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
 from ruleproof.model.state import Action, Card, State
+from ruleproof.model.universe import aimed_feature, combos
 from ruleproof.model.vocabulary import FEATURE_KINDS
 
 from .uses import Uses
 
 __all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "DEFENDER_KINDS", "X_KINDS_DRAWN", "TRIGGERS",
-           "PER_TURN_TEXT", "TARGET_FLEES"]
+           "PER_TURN_TEXT", "TARGET_FLEES", "AIMED",
+           "MARKER_LIMIT_TEXT"]
 
 FEATURE_KINDS_ALL = (*FEATURE_KINDS, "static_modifier", "resource_modifier")
 X_KINDS_DRAWN = ACTION_X_KINDS
@@ -89,6 +91,10 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
 PER_TURN_TEXT = "src_per_turn"
 #: the id of the sudden action by which a world's target now and then leaves the active zone (542.3)
 TARGET_FLEES = "tgt_flees"
+#: the id of a feature aimed at one combination of the universe
+AIMED = "aimed"
+#: the id of the «после 1-й … не закрывается» text (540.3.1) a source gets when a feature aimed at it takes markers
+MARKER_LIMIT_TEXT = "src_marker_limit"
 #: the rerolls and dice modifiers of a world for a rulebook that reads ``plays_at_least`` (several: ``_2``, ``_3``…)
 SRC_REROLL, TGT_REROLL, SRC_DICE_PLUS, TGT_DICE_MINUS = "src_reroll2", "tgt_reroll2", "src_dice_plus", "tgt_dice_minus"
 
@@ -157,9 +163,11 @@ def actions(draw, has_defender: bool, crystals: int = 3, cost_x: int | None = No
 
 
 @st.composite
-def worlds(draw, used: Uses | None = None) -> State:
+def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
     """A source (player A), a target (B), maybe a defender (B), an ally of each side; an action.
 
+    ``aims``: combinations of the universe (:mod:`ruleproof.model.universe`) not yet played — every world
+    is then aimed at one of them (else one world in three at any the rulebook admits).
     ``used``: what the rulebook under test uses (:func:`~.uses.uses`).  Each world then draws a *focus*
     of up to two of its windows, and every card draws the feature kinds those windows admit (and those
     that make a guard the rulebook reads hold) more often than the rest — so that a situation one window
@@ -191,7 +199,8 @@ def worlds(draw, used: Uses | None = None) -> State:
         cost_x = draw(st.sampled_from(sorted({max(n - 1, 0), n})))
         if cs[0].resource("crystal") < cost_x:
             cs[0] = cs[0].with_resource("crystal", cost_x)
-    if used is not None and used.play_numbers and draw(st.integers(0, 2)) == 0:
+    plays_world = bool(used is not None and used.play_numbers and draw(st.integers(0, 2)) == 0)
+    if plays_world:
         # a rulebook that turns on how many features a window played (512.6.2/b2: «после разрешения всех таких
         # особенностей»): N rerolls for one window and N dice modifiers for the next, N one of the numbers it
         # reads (at least two), the source's side holding the odd one — one world in three
@@ -205,6 +214,28 @@ def worlds(draw, used: Uses | None = None) -> State:
                                          *(Feature(_nth(TGT_REROLL, i), "reroll") for i in range(b_n)),
                                          *(Feature(_nth(TGT_DICE_MINUS, i), "dice_modifier", mode="sub", amount=1)
                                            for i in range(b_n))))
+    if used is not None and not plays_world and (aims or draw(st.integers(0, 2)) == 0):
+        # aimed at the universe (model/universe.py): one world in three (not one with many rerolls) holds a
+        # feature made for one combination the rulebook admits — an effect first, then the card it touches,
+        # then the kind and window — held by any card, so that every effect on every role is played
+        every = sorted(c for c in (aims or combos(used.windows)) if has_defender or c.role != "def") \
+            or sorted(c for c in combos(used.windows) if c.role != "def")
+        effect = draw(st.sampled_from(sorted({c.effect for c in every})), label="aim-effect")
+        role = draw(st.sampled_from(sorted({c.role for c in every if c.effect == effect})), label="aim-role")
+        aim = draw(st.sampled_from([c for c in every if c.effect == effect and c.role == role]), label="aim")
+        at = draw(st.integers(0, len(cs) - 1))
+        cs[at] = replace(cs[at], features=(*cs[at].features, aimed_feature(aim, cs[at].id, AIMED)))
+        # the card it touches has something for it to act on: a marker to lose (and, on the source, 540.3.1's
+        # limit, which reads the markers), a crystal, a wound to heal
+        touched = next((i for i, c in enumerate(cs) if c.id == aim.role), None)
+        if touched is not None:
+            c = cs[touched]
+            if aim.effect == "lose_markers" and c.id == "src" and not any(f.limit for f in c.features):
+                c = replace(c, features=(*c.features, Feature(MARKER_LIMIT_TEXT, "resource_modifier", form="per_turn",
+                                                              resources=("close",), limit=1)))
+            cs[touched] = {"lose_markers": lambda: replace(c, action_markers=max(c.action_markers, 1)),
+                           "lose_resource": lambda: c.with_resource("crystal", max(c.resource("crystal"), 1)),
+                           "heal": lambda: replace(c, wounds=max(c.wounds, 1))}.get(aim.effect, lambda: c)()
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()

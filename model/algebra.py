@@ -343,11 +343,15 @@ class Concrete:
             return tuple(out)
         return reserved
 
-    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: bool = True) -> Test:
+    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: bool = True,
+                     declared: bool = False) -> Test:
         """The card's ``res`` is spared (540.2); ``recheck``: a modification made on a condition spares it
         only if the condition holds now (Келе: no wounds); ``count`` false: a «X раз за ход» text's X is
-        not read."""
+        not read; ``declared``: 540.3.1's limit is compared with the markers each card had when the
+        action began."""
         key = (card, res)
+        if declared:
+            return lambda s, c: key in exemptions(s, dict(s.action.start_markers), lapse=recheck, count=count)
         if recheck or not count:
             return lambda s, c: key in exemptions(s, lapse=recheck, count=count)
         return lambda s, c: key in exemptions(s)

@@ -429,14 +429,16 @@ class Symbolic:
                 crystals = z3.If(bit, z3.Extract(3, 0, n), crystals)
         return Rec("reserved", {"reserved": z3.Concat(*reversed(bits)), "reserved_crystals": crystals})
 
-    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: bool = True):
+    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: bool = True, declared: bool = False):
         if res != "close" or card not in ("src", "def"):
             return self.sy.false()  # the menu's 540 texts and modifications spare a card's closing only
         if recheck and card == "def":  # a conditional modification (the menu's: «if healthy») lapses with wounds
             S, sy = self.S, self.sy
             kept = z3.And(sy.t(S["modified_def"]), z3.Or(z3.Not(sy.t(S["cond_def"])), S["def_wounds"] == sy.val(0, 4)))
             return z3.Or(sy.own_text_applies(S, "def"), kept)
-        es, ed = self.sy.exempt(self.S, True, count=count)
+        # declared: the source's markers when the action began (the world's); a defender's do not change here
+        start = z3.Extract(1, 0, self.S["w_src_markers"]) if declared else None
+        es, ed = self.sy.exempt(self.S, True, markers_src=start, count=count)
         return es if card == "src" else ed
 
     def _pays(self, pays):

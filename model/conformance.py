@@ -21,6 +21,10 @@ steps (the same operation, window turn or edge at the same place, the same featu
 A failure is a :class:`Disagreement`: a code, the word (operation or event), the step, the event,
 and what the interpreter and Z3 each gave, with the world and answers that replay it.
 
+A caller may add a check of its own on the same runs (``also``: the property forms,
+:mod:`ruleproof.properties.form_conformance`): each run that agreed is handed over as its
+:class:`Step` records — the located event, the disjunct that took it, the vectors before and after.
+
 >>> from ruleproof.model.rulebook import load_rulebook
 >>> out = conformance(load_rulebook(), runs=5, seed=0)
 >>> out.ok, out.runs, out.steps > 100
@@ -32,14 +36,15 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
 
 from .interpreter import Stepper
-from .paths import locate
+from .paths import Located, locate
 from .rulebook import Rulebook
 from .symbolic import OPTIONS, System, abstract, beyond_bounds, compile_rulebook, menu_world, world_state
 from .z3eval import compile_terms
 
-__all__ = ["Disagreement", "ConformanceOutcome", "Checker", "check_trace", "sample_play",
+__all__ = ["Disagreement", "ConformanceOutcome", "Checker", "Step", "check_trace", "sample_play",
            "symbolic_walk", "check_walk",
            "conformance", "CODES", "DEFAULT_RUNS"]
 
@@ -55,6 +60,8 @@ CODES = {
     "RC5": ("Z3 не допускает грань кубика", "Z3 does not allow a die face"),
     "RC6": ("прогон выходит за границы модели Z3", "the run goes beyond the bounds of the Z3 model"),
     "RC7": ("шаг пути Z3 интерпретатор не делает", "the interpreter does not take a step of a Z3 path"),
+    "RC8": ("форма свойства в Z3 и его монитор на прогоне интерпретатора дают разное",
+            "a property's Z3 form and its monitor on the interpreter's run disagree"),
 }
 
 
@@ -130,13 +137,25 @@ def _diff(a: dict, b: dict) -> dict:
     return {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
 
 
-def check_trace(checker: Checker, world_vars: dict, events: list) -> tuple[int, Disagreement | None]:
+class Step(NamedTuple):
+    """One event of an interpreter run that the system takes: where (:class:`~.paths.Located`), the
+    disjunct that takes it, the abstraction of the state before and after it."""
+
+    at: Located
+    disjunct: object
+    pre: dict
+    post: dict
+
+
+def check_trace(checker: Checker, world_vars: dict, events: list,
+                record: list | None = None) -> tuple[int, Disagreement | None]:
     """Check every event of an interpreter run against the system; (steps checked, the first
-    disagreement or None)."""
+    disagreement or None).  ``record``: a list the :class:`Step` of each event that agreed is appended to."""
     sy = checker.sy
     pre = abstract(sy, world_state(world_vars), world_vars, sy.start_pc)
     n = 0
-    for e, loc, nxt, wpl, wps, played in locate(sy, events):
+    for at in locate(sy, events):
+        e, loc, nxt, wpl, wps, played = at
         die = chosen = None
         if e.op == "pass":
             chosen = "pass"
@@ -181,6 +200,8 @@ def check_trace(checker: Checker, world_vars: dict, events: list) -> tuple[int, 
             delta = _diff(got, post)
             return bad("RC3", ", ".join(f"{k}={v[1]}" for k, v in delta.items()),
                        ", ".join(f"{k}={v[0]}" for k, v in delta.items()) + f" ({d.label})")
+        if record is not None:
+            record.append(Step(at, d, pre, post))
         pre = post
         n += 1
     return n, None
@@ -291,19 +312,27 @@ class ConformanceOutcome:
 
 
 def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: System | None = None,
-                rulebook_arg: str | None = None, walks: int | None = None) -> ConformanceOutcome:
+                rulebook_arg: str | None = None, walks: int | None = None,
+                also: Callable[[System], Callable[[dict, list], Disagreement | None]] | None = None,
+                ) -> ConformanceOutcome:
     """Check the interpreter against the Z3 system of ``rb`` on ``runs`` random worlds and plays, and
-    ``walks`` random paths of the Z3 system (default: a third of ``runs``) replayed on the interpreter."""
+    ``walks`` random paths of the Z3 system (default: a third of ``runs``) replayed on the interpreter.
+    ``also``: a further check of the same runs, made once per system; it is given the world variables
+    and the :class:`Step` records of each run that agreed, and returns its disagreement or None."""
     from ruleproof.reports.finding import CheckResult, Finding
 
     started = time.perf_counter()
     sy = sy or compile_rulebook(rb)
     checker = Checker(sy)
     rng = random.Random(seed)
+    further = also(sy) if also is not None else None
     steps, found, done = 0, None, 0
     for i in range(runs):
         world, events, answers = sample_play(rb, rng)
-        n, found = check_trace(checker, world, events)
+        record: list | None = [] if further is not None else None
+        n, found = check_trace(checker, world, events, record)
+        if found is None and further is not None:
+            found = further(world, record)
         steps += n
         done += 1
         if found is not None:

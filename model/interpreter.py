@@ -192,7 +192,11 @@ _event = partial(tuple.__new__, Event)  # an Event from a tuple of all its field
 
 def start(rb: Rulebook, state: State) -> tuple[State, Cursor]:
     """The configuration a run of ``rb`` starts from."""
-    return (replace(state, step=rb.spec.start, assault_strikes=tuple(rb.table("assault_strikes")["closes_after"])),
+    a = state.action
+    if a is not None and not a.start_markers:
+        a = replace(a, start_markers=tuple((c.id, c.action_markers) for c in state.cards))
+    return (replace(state, step=rb.spec.start, action=a,
+                    assault_strikes=tuple(rb.table("assault_strikes")["closes_after"])),
             Cursor("enter", rb.spec.start))
 
 

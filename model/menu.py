@@ -19,13 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .features import Effect, Feature
+from .features import Feature
 from .state import Action, Card, State, XVar
+from .universe import feature
 from .vocabulary import ATTACKS, X_KINDS
 
 __all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
-           "menu_world", "resource_modifier", "world_state", "world_of", "GUARD_CONDITIONS", "DEF_MOVEMENT",
-           "src_guard", "SRC_GUARD_CONDITION", "beyond_menu"]
+           "menu_world", "WORLD_RULES", "WorldRule", "resource_modifier", "world_state", "world_of", "GUARD_CONDITIONS", "DEF_MOVEMENT",
+           "src_guard", "SRC_GUARD_CONDITION", "beyond_menu", "menu_scope"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
 #: the id of the feature the menu's action is declared with (540.1.3 counts its uses in a turn)
@@ -113,54 +114,44 @@ class Option:
         return self.card == "def" or any(e.card == "defender" for e in self.feature.effects)
 
 
-def _f(fid: str, kind: str, **kw) -> Feature:
-    return Feature(fid, kind, **kw)
-
-
-#: the menu of features a symbolic world may hold (each present or not)
-OPTIONS: tuple[Option, ...] = (
-    Option("src", _f("a_reroll", "reroll")),
-    Option("tgt", _f("b_reroll", "reroll")),
-    # 512.6.2/b2: an accompanying feature «если на кубике выпало 6»
-    Option("src", _f("a_six", "die_trigger", on_die=(6,), effects=(Effect("heal", "self", 1),))),
-    Option("src", _f("a_dmod", "dice_modifier", mode="add", amount=1)),
-    Option("src", _f("a_dmodx", "dice_modifier", mode="add", x=("property", "self", "movement"))),
-    Option("tgt", _f("b_dmod", "dice_modifier", mode="sub", amount=2)),
-    Option("src", _f("a_mmodx", "magnitude_modifier", x=("property", "source", "movement"))),
-    Option("tgt", _f("b_mmod", "magnitude_modifier", amount=-1)),
-    Option("tgt", _f("b_reduce", "reduce_to_strength", strength="weak")),
-    Option("tgt", _f("b_leave", "sudden_action", effects=(Effect("leave_zone", "source"),))),
-    # 542.3: the target leaves the active zone after the declaration (its number is not re-checked)
-    Option("tgt", _f("b_flee", "sudden_action", effects=(Effect("leave_zone", "self"),))),
-    Option("src", _f("a_boost", "sudden_action", effects=(Effect("add_modifier", "source", 1, "movement"),))),
-    Option("tgt", _f("b_protect", "protection")),
-    Option("tgt", _f("b_prevent", "prevention")),
-    Option("allyB", _f("b_replace", "replacement")),
-    Option("tgt", _f("b_block", "block")),
-    Option("src", _f("a_assault", "effect_trigger", trigger="assault", effects=(Effect("heal", "self", 1),))),
-    Option("src", _f("a_strike", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),))),
-    Option("def", _f("d_strike", "effect_trigger", trigger="strike", effects=(Effect("heal", "self", 1),),
-                     then_if_healthy=("close",))),
-    Option("def", _f("d_assault", "effect_trigger", trigger="assault", effects=(Effect("heal", "self", 1),))),
-    Option("src", _f("a_after", "after_ability", on_status="any", effects=(Effect("wound", "source", 1),))),
-    Option("tgt", _f("b_after_ill", "after_ability", on_status="illegal", effects=(Effect("wound", "source", 1),))),
-    # 540.4/ex1: the defender wounded again after its «if healthy» modification, before payment
-    Option("src", _f("a_after_def", "after_ability", on_status="any", effects=(Effect("wound", "defender", 1),))),
-    Option("src", _f("a_paid", "payment_trigger", on="payment")),
-    Option("src", _f("a_paid_crystal", "payment_trigger", on="payment", resources=("crystal",))),
-    Option("def", _f("d_paid", "payment_trigger", on="payment")),
-    Option("src", _f("a_acts", "payment_trigger", on="acts")),
-    Option("src", _f("a_closes", "payment_trigger", on="closes_after")),
-    Option("src", _f("a_resmod", "resource_modification", resources=("close",), modifies="source")),
-    # 540.3 «если иного не указано в тексте особенности»: one whose text says the card gets no action marker
-    Option("src", _f("a_resmod_no_marker", "resource_modification", resources=("close",), modifies="source",
-                     action_marker=False)),
-    # 540.4.1: a defender's modification «при ударе» fires on its return strike, one «при нападении» does not
-    Option("def", _f("d_resmod_strike", "resource_modification", trigger="strike", resources=("close",),
-                     modifies="self")),
-    Option("def", _f("d_resmod_assault", "resource_modification", trigger="assault", resources=("close",),
-                     modifies="self")),
+#: the menu of features a symbolic world may hold (each present or not): (the role of the card holding it,
+#: the feature's id in :data:`~.universe.FEATURES`, where its one body is)
+MENU: tuple[tuple[str, str], ...] = (
+    ("src", "a_reroll"),
+    ("tgt", "b_reroll"),
+    ("src", "a_six"),
+    ("src", "a_dmod"),
+    ("src", "a_dmodx"),
+    ("tgt", "b_dmod"),
+    ("src", "a_mmodx"),
+    ("tgt", "b_mmod"),
+    ("tgt", "b_reduce"),
+    ("tgt", "b_leave"),
+    ("tgt", "b_flee"),
+    ("src", "a_boost"),
+    ("tgt", "b_protect"),
+    ("tgt", "b_prevent"),
+    ("allyB", "b_replace"),
+    ("tgt", "b_block"),
+    ("src", "a_assault"),
+    ("src", "a_strike"),
+    ("def", "d_strike"),
+    ("def", "d_assault"),
+    ("src", "a_after"),
+    ("tgt", "b_after_ill"),
+    ("src", "a_after_def"),
+    ("src", "a_paid"),
+    ("src", "a_paid_crystal"),
+    ("def", "d_paid"),
+    ("src", "a_acts"),
+    ("src", "a_closes"),
+    ("src", "a_resmod"),
+    ("src", "a_resmod_no_marker"),
+    ("def", "d_resmod_strike"),
+    ("def", "d_resmod_assault"),
+    ("allyA", "xa_unmark"),
 )
+OPTIONS: tuple[Option, ...] = tuple(Option(role, feature(fid)) for role, fid in MENU)
 NOPT = len(OPTIONS)
 OPT_INDEX = {o.feature.id: i for i, o in enumerate(OPTIONS)}
 
@@ -190,6 +181,37 @@ GUARD_CONDITIONS = ("source_at_least", "source_at_most")
 SRC_GUARD_CONDITION = GUARD_CONDITIONS[0]
 
 
+@dataclass(frozen=True)
+class WorldRule:
+    """A rule of the menu's worlds, stated once: where variable ``var`` takes one of ``values`` (or, with
+    ``negate``, none of them), the variables of ``then`` take those values.  :func:`menu_world` mends a
+    drawn valuation by it; the Z3 system's ``init`` states it as an implication."""
+
+    var: str
+    values: tuple[int, ...]
+    then: dict
+    negate: bool = False
+
+    def applies(self, v: dict) -> bool:
+        return (v[self.var] in self.values) != self.negate
+
+
+_ATTACK = (0, 1)  # the menu's attack kinds (KINDS: simple_strike, attack)
+#: the rules of the menu's worlds, in the order :func:`menu_world` mends by them
+WORLD_RULES: tuple[WorldRule, ...] = (
+    WorldRule("w_kind", _ATTACK, {"w_has_defender": 0}, negate=True),  # a defender stands against an attack
+    WorldRule("w_kind", _ATTACK, {"w_needs_magnitude": 1, "w_magnitude_x": 0}),  # an attack's magnitude: its strike
+    WorldRule("w_magnitude_x", (2,), {"w_magnitude_x_reads_property": 0}, negate=True),
+    WorldRule("w_src_rm_form", (3,), {"w_src_rm_limit": 0, "w_src_rm_times": 0}, negate=True),  # per_turn only
+    WorldRule("w_src_rm_form", (0,), {"w_src_rm_no_marker": 0}),
+    WorldRule("w_has_defender", (0,), {"w_def_rm_form": 0, "w_def_markers": 0, "w_def_wounds": 0}),
+    WorldRule("w_def_rm_form", (3,), {"w_def_rm_limit": 1}, negate=True),
+    WorldRule("w_tgt_guard_threshold", (0,), {"w_tgt_guard_at_most": 0}),
+    # a defender's own feature, or one whose text names the defender, only where there is one
+    *(WorldRule("w_has_defender", (0,), {f"w_holds{i}": 0}) for i, o in enumerate(OPTIONS) if o.needs_defender),
+)
+
+
 def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
     """A valuation of the world variables drawn from the menu: ``pick(domain)`` chooses a value of each
     of ``WORLD_DOMAINS``, ``coin()`` whether each option is held; what ``init`` rules out is mended
@@ -202,25 +224,10 @@ def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
     True
     """
     v = {n: pick(dom) for n, dom in WORLD_DOMAINS.items()}
-    attack = v["w_kind"] in (0, 1)
-    if not attack:
-        v["w_has_defender"] = 0
-    if attack:
-        v["w_needs_magnitude"], v["w_magnitude_x"] = 1, 0
-    if v["w_magnitude_x"] != 2:
-        v["w_magnitude_x_reads_property"] = 0
-    if v["w_src_rm_form"] != 3:
-        v["w_src_rm_limit"], v["w_src_rm_times"] = 0, 0
-    if not v["w_src_rm_form"]:
-        v["w_src_rm_no_marker"] = 0
-    if v["w_def_rm_form"] != 3:
-        v["w_def_rm_limit"] = 1
-    if not v["w_has_defender"]:
-        v["w_def_rm_form"], v["w_def_markers"], v["w_def_wounds"] = 0, 0, 0
-    if not v["w_tgt_guard_threshold"]:
-        v["w_tgt_guard_at_most"] = 0
-    for i, o in enumerate(OPTIONS):
-        v[f"w_holds{i}"] = int(coin() and (not o.needs_defender or bool(v["w_has_defender"])))
+    v.update({f"w_holds{i}": int(coin()) for i in range(NOPT)})
+    for r in WORLD_RULES:  # in order: a later rule reads what an earlier one mended
+        if r.applies(v):
+            v.update(r.then)
     return {n: (x & 0xFF if n in ("w_src_movement_mod", "w_tgt_movement_mod") else x) for n, x in v.items()}
 
 
@@ -379,3 +386,17 @@ def beyond_menu(rb) -> dict[str, str] | None:
                         "ru": f"условие {g} шага {sid} требует {n} розыгрышей в одном окне, а в мирах Z3 не больше "
                               f"{most} особенностей, которые такое окно допускает"}
     return None
+
+
+def menu_scope(rb):
+    """What the Z3 worlds cover of the combinations ``rb`` admits (:func:`~.universe.scope`): a proof over
+    them is a proof *within the menu* unless it covers every one.
+
+    >>> from ruleproof.model.rulebook import load_rulebook
+    >>> s = menu_scope(load_rulebook())
+    >>> 0 < s.covered < s.admitted
+    True
+    """
+    from .universe import scope
+
+    return scope(rb, [(o.card, o.feature) for o in OPTIONS])

@@ -69,7 +69,7 @@ from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, X_KINDS
 from .yaml_source import LocMap, load_yaml
 
 __all__ = ["ScenarioSpec", "Scenario", "ScenarioResult", "load_scenario", "load_rulings", "run_scenario", "FORMAT",
-           "shipped_rulings", "shipped_scenarios", "ruling_citations"]
+           "shipped_rulings", "shipped_scenarios", "ruling_citations", "ruling_files", "folder_scenarios"]
 
 FORMAT = "ruleproof-scenario/1"
 
@@ -837,3 +837,26 @@ def ruling_citations(paths: list[Path] | None = None):
 def shipped_scenarios(index: ClauseIndex | None = None) -> list[tuple[Path, Scenario]]:
     """Every shipped ruling (a file with cases gives one per case), with its file."""
     return [(p, sc) for p in shipped_rulings() for sc in load_rulings(p, index)]
+
+
+def ruling_files(folder: str | Path) -> list[Path]:
+    """The ruling files of a team's folder (``--rulings DIR``): every ``*.yaml`` under it, sorted, each
+    path as the folder was given (so that a replay command names the file as the user would).  A
+    missing folder, a file where a folder was expected, or a folder with no ``*.yaml`` is RP166."""
+    root = Path(folder)
+    if not root.exists():
+        problem = Localized("такой папки нет", "no such folder")
+    elif not root.is_dir():
+        problem = Localized("это файл, а нужна папка", "this is a file, a folder was expected")
+    else:
+        files = sorted(p for p in root.rglob("*.yaml") if p.is_file())
+        if files:
+            return files
+        problem = Localized("в папке нет ни одного файла *.yaml", "the folder holds no *.yaml file")
+    raise RuleproofError("RP166", None, path=str(folder), problem=problem)
+
+
+def folder_scenarios(folder: str | Path, index: ClauseIndex | None = None) -> list[tuple[Path, Scenario]]:
+    """Every ruling of a team's folder (a file with cases gives one per case), with its file; a bad
+    file is its loader's error, at its file:line."""
+    return [(p, sc) for p in ruling_files(folder) for sc in load_rulings(p, index)]

@@ -126,8 +126,9 @@ def _action(a: Action) -> dict:
 
 
 def _fresh(world: State) -> State:
-    """The world as a scenario starts it: no step entered yet."""
-    return replace(world, step="", visited=(), claims=(), windows_seen=())
+    """The world as a scenario starts it: no step entered yet (the markers at declaration not taken yet)."""
+    action = world.action and replace(world.action, start_markers=())
+    return replace(world, step="", visited=(), claims=(), windows_seen=(), action=action)
 
 
 def scenario_from_run(world: State, dice: list[int], responses: list[tuple[str, str, str]], *,

@@ -489,13 +489,15 @@ def _pay(E, p):
     (``exempt_modified: false``: those too; ``recheck_conditions: true``: a modification made on a
     condition — Келе's «если после этого у Келе нет ран» — spares only if the condition still holds
     at payment, against 540.4/ex1; ``per_turn_count: false``: a card's «X раз за ход» spares every use
-    of the turn, its X never read — against 540.1.3)."""
+    of the turn, its X never read — against 540.1.3; ``markers_at_declaration: true``: 540.3.1's limit is
+    compared with the markers the card had when the action began, not those on it at payment)."""
     exempt_modified = p.get("exempt_modified", True)
     recheck = p.get("recheck_conditions", False)
     count = p.get("per_turn_count", True)
+    declared = p.get("markers_at_declaration", False)
 
     def pays(E, card, res):
-        return E.not_(E.exempt_entry(card, res, recheck, count)) if exempt_modified else E.true()
+        return E.not_(E.exempt_entry(card, res, recheck, count, declared)) if exempt_modified else E.true()
 
     return {"paid": E.paid(pays), "cards": E.spend(pays, spend), "paid_done": E.lit("paid_done", True)}
 
@@ -519,8 +521,9 @@ def _give_marker(E, p):
 
 def _unpaid_text(before, after, p) -> tuple:
     """The reserved entries not paid, with the feature that spares each (for the reader)."""
-    exempt = exemptions(before, lapse=p.get("recheck_conditions", False), count=p.get("per_turn_count", True)) \
-        if p.get("exempt_modified", True) else {}
+    markers = dict(before.action.start_markers) if p.get("markers_at_declaration", False) else None
+    exempt = exemptions(before, markers, lapse=p.get("recheck_conditions", False),
+                        count=p.get("per_turn_count", True)) if p.get("exempt_modified", True) else {}
     return tuple((c, r, exempt[(c, r)]) for c, r, _ in before.action.reserved if (c, r) in exempt)
 
 

@@ -161,6 +161,9 @@ class Action:
     modifications: tuple[Modification, ...] = ()
     resources_ok: bool | None = None
     use_void: bool = False  # the declaration did not stand: it is no use of the feature (540.1.3, 540.2)
+    # (card, action markers) of every card when the action began (set by the interpreter's start): what a
+    # rulebook reads that compares 540.3.1's limit with the markers at declaration (``markers_at_declaration``)
+    start_markers: tuple[tuple[str, int], ...] = ()
     declared: int = 0
     parts_left: int = 0  # further parts of a compound feature (512.6.6)
     legality_checks: int = 0

@@ -39,7 +39,7 @@ from .abstraction import abstract, beyond_bounds
 from .algebra import STATUS_CODES
 from .algebra_z3 import Symbolic
 from .encoding import OPS, op_body, play_body
-from .menu import (KINDS, MAGX, NOPT, OPT_INDEX, OPTIONS, RM_FORMS, WORLD_DOMAINS, X_KINDS_SYM, Option, menu_world,
+from .menu import (KINDS, MAGX, NOPT, OPT_INDEX, OPTIONS, RM_FORMS, WORLD_DOMAINS, WORLD_RULES, X_KINDS_SYM, Option, menu_world,
                    resource_modifier, world_of, world_state)
 from .rulebook import Rulebook
 from .semantics import exempts, guard_text, offer
@@ -272,25 +272,21 @@ class System:
         c = []
         for n, dom in WORLD_DOMAINS.items():
             c.append(z3.Or([S[n] == self.val(v & ((1 << self.width[n]) - 1), n) for v in dom]))
-        att = self.is_attack(S)
-        c += [z3.Implies(self.t(S["w_has_defender"]), att),  # a defender stands against an attack
-              z3.Implies(att, z3.And(self.t(S["w_needs_magnitude"]), S["w_magnitude_x"] == self.val(0, 4))),
-              z3.Implies(S["w_magnitude_x"] != self.val(2, 4), S["w_magnitude_x_reads_property"] == self.val(0, 4))]
-        c += [z3.Implies(S["w_src_rm_form"] != self.val(3, 4), z3.And(S["w_src_rm_limit"] == self.val(0, 4),
-                                                                      S["w_src_rm_times"] == self.val(0, 4))),
-              z3.Implies(S["w_src_rm_form"] == self.val(0, 4), S["w_src_rm_no_marker"] == self.val(0, 4)),
-              z3.Implies(S["w_def_rm_form"] != self.val(3, 4), S["w_def_rm_limit"] == self.val(1, 4)),
-              z3.Implies(S["w_tgt_guard_threshold"] == self.val(0, 4), S["w_tgt_guard_at_most"] == self.val(0, 4))]
-        for i, o in enumerate(OPTIONS):
-            if o.needs_defender:
-                c.append(z3.Implies(self.has(S, i), self.t(S["w_has_defender"])))
-        c.append(z3.Implies(z3.Not(self.t(S["w_has_defender"])), z3.And(S["w_def_rm_form"] == self.val(0, 4),
-                                                                    S["w_def_markers"] == self.val(0, 4),
-                                                                    S["w_def_wounds"] == self.val(0, 4))))
+        for r in WORLD_RULES:  # the menu's world rules (stated once, in model/menu.py)
+            cond = z3.Or([S[r.var] == self.val(x, r.var) for x in r.values])
+            c.append(z3.Implies(z3.Not(cond) if r.negate else cond,
+                                z3.And([self._world_is(S, n, x) for n, x in r.then.items()])))
         core = self.core_init(S)
         c += [S[n] == v for n, v in core.items()]
         c += [S[h.name] == self.val(h.init, h.width) for h in self.histories]
         return z3.And(c)
+
+    def _world_is(self, S, name: str, value: int) -> z3.BoolRef:
+        """World variable ``name`` (or an option's bit, ``w_holds<i>``) has ``value``."""
+        if name.startswith("w_holds"):
+            held = self.has(S, int(name[len("w_holds"):]))
+            return held if value else z3.Not(held)
+        return S[name] == self.val(value, name)
 
     def core_init(self, S) -> dict:
         z = lambda n: self.val(0, n)  # noqa: E731

@@ -147,11 +147,14 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     # recheck_conditions: a modification made on a condition (540.4/ex1, Келе: «если после этого у Келе нет
     # ран») spares the resource only if the condition still holds at payment — the example says it does not
     # (the modification was made before payment), so the default is false; per_turn_count: a card's
-    # «X раз за ход» (540.1.3) spares only the first X uses of the turn — false: every use, X never read
+    # «X раз за ход» (540.1.3) spares only the first X uses of the turn — false: every use, X never read;
+    # markers_at_declaration: 540.3.1's limit is compared with the markers the card had when the action
+    # began — against «на ней находится» and «в случае потери маркеров … снова сможет» (A-lost-markers)
     OpKind("pay_reserved", ("512.7", "540.2"), "оплатить зарезервированные ресурсы",
            "pay the reserved resources", ("payment",), {"exempt_modified": _YES,
                                                         "recheck_conditions": Param("bool", default=False),
-                                                        "per_turn_count": _YES}),
+                                                        "per_turn_count": _YES,
+                                                        "markers_at_declaration": Param("bool", default=False)}),
     # unless_text: 540.3 «если иного не указано в тексте особенности» — no marker when the text of a
     # feature that modified the acting card's resources says so; false: the marker whatever the text says
     OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker", None,

@@ -616,7 +616,12 @@ prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540
               flag("hp_exempt", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.exempt_any(pre))),
               flag("hp_where", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.or_(M.off(h["hp_compl"]),
                                                                                           ev.kind != "payment"))),
-              flag("hp_amount", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.pays_other_than_due(pre, new))),
+              # 540.3.1 «на ней находится менее …»: the markers on the card at payment, less this action's own
+              # marker if a draft gives it before payment; a marker lost on the way counts as lost (510.4)
+              flag("hp_given", "give_action_marker", _on_run("give_action_marker",
+                                                             lambda M, ev, pre, new, h: M.marker_given(pre, new))),
+              flag("hp_amount", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.pays_other_than_due(
+                  pre, new, M.on(h["hp_given"])))),
               flag("hp_late", ("play", "pass"), lambda M, ev, pre, new, h: M.on(h["hp_removed"])
                    if ev.kind == "payment" else None)),
              (Bad(lambda M, S, h: M.on(h["hp_where"]), "оплата прошла не после шага завершения способности (512.7)",

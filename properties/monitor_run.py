@@ -236,10 +236,11 @@ class Concrete:
 
     def return_modifiable(self, S) -> bool:
         """A return strike is on and the source — the attacked creature for it — holds a static magnitude
-        modifier for simple strikes."""
+        modifier for simple strikes.  Whether its magnitude is known yet is not asked: magnitudes are
+        abstracted away in the Z3 form (form conformance, RC8, found the two apart on a draft that skips
+        the strike table's reading)."""
         a = S.action
-        return bool(a.return_strike and a.return_magnitude is not None and a.defender is not None
-                    and strike_guards(S.card(a.source)))
+        return bool(a.return_strike and a.defender is not None and strike_guards(S.card(a.source)))
 
     def x_not_printed(self, S, kinds: tuple) -> bool:
         """An X of one of ``kinds`` is fixed at a value other than the printed property it reads (542.6)."""
@@ -270,11 +271,15 @@ class Concrete:
         ex = exemptions(S)
         return any((c, r) in ex for c, r, _ in S.action.reserved)
 
-    def pays_other_than_due(self, pre, new) -> bool:
-        """The payment is not the reserved entries less those 540 spares (540.3.1 counting the markers
-        each card had when the action began)."""
-        start = {c.id: c.action_markers for c in self.view.first.cards}
-        exempt = exemptions(pre, start)
+    def pays_other_than_due(self, pre, new, given: bool = False) -> bool:
+        """The payment is not the reserved entries less those 540 spares — 540.3.1 counting the markers on
+        each card at payment («находится»; a marker lost during the action is lost, 510.4), less the
+        acting card's marker of this very action when it was ``given`` before payment."""
+        markers = {c.id: c.action_markers for c in pre.cards}
+        if given:
+            src = pre.action.source
+            markers[src] = max(0, markers[src] - 1)
+        exempt = exemptions(pre, markers)
         due = sorted((c, r, n) for c, r, n in pre.action.reserved if (c, r) not in exempt)
         return sorted(tuple(p) for p in new.action.paid) != due
 

@@ -219,8 +219,12 @@ class Symbolic:
         return z3.Or([self.sy.t(S[f"x_{k}_not_printed"]) for k in kinds]) if kinds else self.sy.false()
 
     def x_reads_modified(self, S):
+        """A fixed X reads a property whose current value is modified: the dice or magnitude modifier's X
+        the source's movement (its current modifier: a sudden action may boost it), or a computed
+        magnitude X the target's (form conformance, RC8, found the magnitude modifier's X missing here)."""
         sy = self.sy
-        return z3.Or(z3.And(sy.t(S["x_dice_modifier_fixed"]), S["w_src_movement_mod"] != sy.val(0, 8)),
+        src_mod = S["src_movement_mod"] != sy.val(0, 8)
+        return z3.Or(z3.And(z3.Or(sy.t(S["x_dice_modifier_fixed"]), sy.t(S["x_magnitude_modifier_fixed"])), src_mod),
                      z3.And(sy.t(S["x_magnitude_computed_fixed"]), sy.t(S["w_magnitude_x_reads_property"]),
                             S["w_tgt_movement_mod"] != sy.val(0, 8)))
 
@@ -237,9 +241,12 @@ class Symbolic:
         r = S["reserved"]
         return z3.Or(z3.And(sy.bit(r, 0), es), z3.And(sy.bit(r, 1), ed))
 
-    def pays_other_than_due(self, pre, new):
+    def pays_other_than_due(self, pre, new, given=False):
         sy = self.sy
-        es, ed = sy.exempt(pre, True, markers_src=z3.Extract(1, 0, pre["w_src_markers"]))
+        mk = pre["src_markers"]
+        if given is not False:
+            mk = z3.If(z3.And(given, mk != sy.val(0, 2)), mk - sy.val(1, 2), mk)
+        es, ed = sy.exempt(pre, True, markers_src=mk)
         r = pre["reserved"]
         due = z3.Concat(sy.b(sy.bit(r, 2)), sy.b(z3.And(sy.bit(r, 1), z3.Not(ed))), sy.b(z3.And(sy.bit(r, 0), z3.Not(es))))
         return new["paid"] != due

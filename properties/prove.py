@@ -280,10 +280,13 @@ def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], kw: dict) -> list[Ve
 
 
 def _disagreement(rb: Rulebook, seed: int):
-    """Where the interpreter and the Z3 model of ``rb`` disagree (:mod:`ruleproof.model.conformance`), or None."""
+    """Where the interpreter and the Z3 model of ``rb`` disagree (:mod:`ruleproof.model.conformance`), or
+    where a property's Z3 form and its monitor do on the same runs (:mod:`.form_conformance`), or None."""
     from ruleproof.model.conformance import conformance
 
-    return conformance(rb, seed=seed).disagreement
+    from .form_conformance import form_check
+
+    return conformance(rb, seed=seed, also=form_check).disagreement
 
 
 def _run_task(rb: Rulebook, sy: System, task: Task, kw: dict) -> list:

@@ -205,6 +205,10 @@ def report_from_check(check, *, lang: str = "en", rules_text: str | None = None,
             stats = {k: getattr(outcome, k) for k in _STATS if isinstance(getattr(outcome, k, None), (int, str, bool))}
             if isinstance(getattr(outcome, "seconds", None), (int, float)):
                 seconds[group] = round(outcome.seconds, 1)
+        run = (getattr(check, "runs", None) or {}).get(group)
+        if run is not None and isinstance(getattr(run, "stats", None), dict):
+            # what the engine's games cover (model/universe.py); the rulings whose games the proofs do not
+            stats.update({k: run.stats[k] for k in ("scope", "outside_menu") if run.stats.get(k)})
         if group == "hypothesis" and h is not None:
             results = [_with_seed(r, h.seed) for r in results]
         check_seconds.update({f"{group}/{r.check}": round(r.seconds, 3) for r in results if r.seconds is not None})

@@ -42,8 +42,12 @@ def verdict_label(r: CheckResult | Finding | str, lang: str) -> str:
     return f"{t(f'rep_verdict_{v}', lang)} ({n})" if n > 1 else t(f"rep_verdict_{v}", lang)
 
 
+#: the note of a property judged on the rulings' games (the rulings engine)
+_RULINGS_NOTE = re.compile(r"(?P<n>\d+) game actions of (?P<m>\d+) rulings; premise in (?P<k>\d+)")
+
 #: the notes engines write on a passing check (English, as JSON keeps them) -> their i18n key
 _NOTES = (
+    (_RULINGS_NOTE, "note_rulings"),
     (re.compile(r"(?P<runs>\d+) runs, (?P<states>\d+) states(?P<bounded> \(stopped at (?P<by>\w+): bounded, incomplete\))?"
                 r"(?:; premise in (?P<k>\d+))?"), "note_explore"),
     (re.compile(r"(?P<n>\d+) runs without an end"), "note_deadlocks"),
@@ -98,15 +102,42 @@ def group_stats(section, lang: str) -> str:
     """The figures of an engine group in words: examples, seed, timeout, depth, …"""
     st = section.stats
     if section.group == "hypothesis" and "examples" in st:
-        return t("rep_stats_hypothesis", lang, examples=st["examples"],
+        line = t("rep_stats_hypothesis", lang, examples=st["examples"],
                  seed=st.get("seed") if st.get("seed") is not None else "—")
+        return line + ("; " + scope_text(st["scope"], lang, "hypothesis") if st.get("scope") else "")
     parts = [t(f"rep_stat_{k}", lang, v=st[k]) for k in ("seed", "timeout_ms", "max_depth", "states", "traces", "runs", "steps")
              if st.get(k) is not None]
     if st.get("complete") is False:
         parts.append(t("rep_stat_incomplete", lang))
     if st.get("z3_version"):
         parts.append(f"Z3 {st['z3_version']}")
+    if st.get("scope"):
+        parts.append(scope_text(st["scope"], lang, section.group))
+    if st.get("outside_menu"):
+        parts.append(outside_text(st["outside_menu"], lang))
     return "; ".join(parts)
+
+
+def outside_text(outside: dict, lang: str, most: int = 3) -> str:
+    """The rulings whose games the Z3 proofs do not cover, with what their games play outside the menu."""
+    from ruleproof.model.universe import Combo
+
+    items = [f"{rid} ({'; '.join(Combo.parse(c).text(lang) for c in combos)})" for rid, combos in
+             list(outside.items())[:most]]
+    return t("rep_outside_menu", lang, n=len(outside), rulings=", ".join(items) + (" …" if len(outside) > most else ""))
+
+
+def scope_text(scope: dict, lang: str, group: str = "z3", most: int = 4) -> str:
+    """What an engine's games cover of the combinations the rulebook admits (model/universe.py), and the
+    first ``most`` left out; a Z3 or exhaustive verdict over less than the whole is *within the menu*."""
+    from ruleproof.model.universe import Combo
+
+    missing = scope.get("missing", [])
+    left = "; ".join(Combo.parse(c).text(lang) for c in missing[:most]) + (" …" if len(missing) > most else "")
+    key = "rep_scope_whole" if not missing else "rep_scope_partial"
+    return t(key, lang, covered=scope["covered"], admitted=scope["admitted"], n=len(missing), left=left,
+             within=t("rep_scope_within_" + ({"z3": "z3", "hypothesis": "sample"}.get(group, "bounds")), lang)
+             if missing else "")
 
 
 def depends_line(r: CheckResult, lang: str) -> str:

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 __all__ = ["Finding", "CheckResult", "KINDS", "VERDICTS", "INCONCLUSIVE", "ENGINES"]
 
 #: what a finding is about
-KINDS = ("structure", "property", "vacuous", "not_exercised", "conflict", "ruling", "unknown", "coverage",
-         "conformance")
+KINDS = ("structure", "property", "vacuous", "not_exercised", "conflict", "ruling", "ruling_property", "unknown",
+         "coverage", "conformance")
 #: ``holds``; ``violated``; inconclusive (``unknown``: e.g. Z3 unknown, ``timeout``, ``error``: the engine
 #: failed); ``uncovered``: a clause unit no property or ruling covers (information, not a verdict on the rules)
 VERDICTS = ("holds", "violated", "unknown", "timeout", "error", "uncovered")

@@ -103,7 +103,7 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
                         f"[{_STYLE[sv]}]{verdict_label(sv, lang)}[/]")
     console.print(summary)
     for s in report.sections:
-        table = Table(title=group_title(s.group, lang), caption=group_stats(s, lang) or None)
+        table = Table(title=group_title(s.group, lang), caption=escape(group_stats(s, lang)) or None)
         for key in ("rep_col_check", "rep_col_clauses", "rep_col_statement", "rep_col_result"):
             table.add_column(t(key, lang), no_wrap=key == "rep_col_check")
         for r in s.results:

@@ -45,6 +45,11 @@ def argv_lang(argv: list[str]) -> str:
     return default_lang()
 
 
+#: the help of ``--rulings DIR`` (check, diff, readings)
+RULINGS_HELP = ("a folder of your own ruling scenarios (*.yaml, the format of rulings/), run with the shipped "
+                "ones; may be given several times")
+
+
 def _build_parser() -> argparse.ArgumentParser:
     lang_help = "language of messages and reports (default: from RULEPROOF_LANG or LANG)"
     common = argparse.ArgumentParser(add_help=False)
@@ -76,6 +81,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="run the engines in N processes (default auto: one per core)")
     c.add_argument("--save-ruling", metavar="PATH",
                    help="save the first counterexample (exhaustive, Z3, then Hypothesis) as a ruling scenario")
+    c.add_argument("--rulings", action="append", metavar="DIR", help=RULINGS_HELP)
 
     k = sub.add_parser("clauses", parents=[common, texts], help="list the clause index; compare rules texts")
     k.add_argument("--against", metavar="NEW", help="a newer rules text: list clauses whose wording changed")
@@ -332,7 +338,7 @@ def cmd_check(args, lang: str) -> int:
 
     bounds = parse_bounds(args.bounds)
     kw = dict(engines=engines, jobs=args.jobs, bounds=bounds,
-              timeout_ms=int(args.timeout * 1000) if args.timeout else None)
+              timeout_ms=int(args.timeout * 1000) if args.timeout else None, rulings=tuple(args.rulings or ()))
     if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
         check = run_check(args.rulebook, args.examples, args.seed, **kw)
     else:

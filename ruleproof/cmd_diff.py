@@ -40,6 +40,9 @@ def add_engine_options(p) -> None:
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="worker processes: each engine on each rulebook is a task (default auto: one per core)")
     p.add_argument("--format", choices=("term", "json"), default="term")
+    from ruleproof.cli import RULINGS_HELP
+
+    p.add_argument("--rulings", action="append", metavar="DIR", help=RULINGS_HELP)
 
 
 def engine_options(args) -> tuple[tuple[str, ...], object, int]:
@@ -75,8 +78,10 @@ def run(args, lang: str) -> int:
     engines, bounds, jobs = engine_options(args)
     base, draft = load_rulebook(args.base), load_rulebook(args.draft)
     from ruleproof.generators.run import CACHE_DIR
+    from ruleproof.orchestrate import team_rulings
 
-    kw = dict(jobs=jobs, examples=args.examples, seed=args.seed, cache_dir=None if args.no_cache else CACHE_DIR)
+    kw = dict(jobs=jobs, examples=args.examples, seed=args.seed, cache_dir=None if args.no_cache else CACHE_DIR,
+              rulings=team_rulings(args.rulings, base, draft))
     if args.format == "json" or not sys.stderr.isatty():
         out = diff_rulebooks(base, draft, engines, bounds, **kw)
     else:  # a bar on the terminal: the tasks (each engine on each rulebook, …) as they finish
@@ -166,8 +171,8 @@ def engine_rows(out) -> list[tuple[str, float, float, int]]:
     rows = []
     for e in out.engines:
         if f"{e}/base" in out.timings:
-            n = sum(v.engine == e for v in out.verdicts) if e not in ("rulings", "consistency") else (
-                len(out.rulings) if e == "rulings" else len(out.conflicts))
+            n = sum(v.engine == e for v in out.verdicts) + (
+                len(out.rulings) if e == "rulings" else len(out.conflicts) if e == "consistency" else 0)
             rows.append((e, out.timings[f"{e}/base"], out.timings.get(f"{e}/draft", 0.0), n))  # 0: stood for by the base
     return rows
 

@@ -103,8 +103,9 @@ def _bounds_arg(b) -> str:
 
 def run(args, lang: str) -> int:
     from ruleproof.cli import _clause_text_fn, _console, check_jobs
-    from ruleproof.generators.bounded import bounded_worlds
+    from ruleproof.generators.bounded import bounded_worlds, worlds_scope
     from ruleproof.model.explore import explore, explore_results
+    from ruleproof.reports.common import scope_text
     from ruleproof.model.rulebook import load_rulebook
 
     clause_text = _clause_text_fn(args, lang)
@@ -137,7 +138,8 @@ def run(args, lang: str) -> int:
                "runs": out.traces, "depth": out.depth, "max_events": out.steps, "events": out.events,
                "seconds": round(out.seconds, 2), "states_per_second": round(out.states_per_second),
                "complete": out.complete, "stopped_by": out.stopped_by or None, "jobs": args.jobs,
-               "worlds_more_plays": sum(map(len, more.values()))}
+               "worlds_more_plays": sum(map(len, more.values())),
+               "scope": worlds_scope(rb, worlds).to_json()}  # what the worlds cover of the universe
     if args.format == "json":
         from ruleproof.reports.json_report import results_to_json
 
@@ -153,6 +155,7 @@ def run(args, lang: str) -> int:
         con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
         con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds)
                   + (t("ex_bounds_plays", lang, groups=_plays_groups(more, bounds, rb, lang)) if more else ""))
+        con.print(scope_text(figures["scope"], lang, "exhaustive"), markup=False)
         print_check_results(con, t("ex_results", lang), results, lang, clause_text)
         con.print(t("ex_figures", lang, **figures))
         if saved:

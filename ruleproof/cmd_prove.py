@@ -194,7 +194,16 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
     unk = sum(v.verdict != "proved" and v.verdict != "violated" or (v.vacuous is None and v.verdict == "proved")
               for v in out.verdicts)
     if not bad and not vac and not unk:
-        con.print(f"[green]{t('prove_summary_ok', lang, n=n)}[/]")
+        from ruleproof.model.menu import menu_scope
+
+        sc = menu_scope(rb)
+        if sc.whole:
+            con.print(f"[green]{t('prove_summary_ok', lang, n=n)}[/]")
+        else:
+            left = "; ".join(c.text(lang) for c in sc.missing[:4]) + (" …" if len(sc.missing) > 4 else "")
+            line = t("prove_summary_menu", lang, n=n, covered=sc.covered, admitted=sc.admitted, missing=len(sc.missing),
+                     left=left)
+            con.print(f"[green]{escape(line)}[/]")
     else:
         con.print(f"[bold]{t('prove_summary_bad', lang, bad=bad, vac=vac, unk=unk, n=n)}[/]")
 

@@ -55,8 +55,10 @@ def run(args, lang: str) -> int:
 
             raise RuleproofError("RP139", None, reading=rid, known=", ".join(known) or "—",
                                  hint=suggest(rid, known))
-    for rid in known:  # every patch applies before anything runs
-        variant(rb, rid)
+    others = [variant(rb, rid) for rid in known]  # every patch applies before anything runs
+    from ruleproof.orchestrate import team_rulings
+
+    team = team_rulings(args.rulings, rb, *others)  # and every ruling of the team's folders loads
 
     def progress(i: int, n: int, rid: str) -> None:
         print(t("rd_progress", lang, i=i + 1, n=n, id=rid), file=sys.stderr, flush=True)
@@ -64,7 +66,7 @@ def run(args, lang: str) -> int:
     from ruleproof.generators.run import CACHE_DIR
 
     out = compare_readings(rb, engines, bounds, jobs=jobs, examples=args.examples, seed=args.seed,
-                           cache_dir=CACHE_DIR, only=args.only, progress=progress)
+                           cache_dir=CACHE_DIR, only=args.only, progress=progress, rulings=team)
     doc = to_json(out, clause_text)
     text_json = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     if args.report:

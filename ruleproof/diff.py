@@ -1,6 +1,7 @@
 """`ruleproof diff BASE DRAFT` as data: what the draft changes, and which verdicts and rulings move.
 
-:func:`diff_rulebooks` runs the same engines on both rulebooks — the rulings (interpreter), the
+:func:`diff_rulebooks` runs the same engines on both rulebooks — the rulings (interpreter: the shipped
+ones and a team's, each ruling's game judged by every property too), the
 properties (exhaustive exploration of the bounded worlds; Z3 proofs when asked for) and the clause
 consistency claims (Z3 unsat cores) — and compares: the elements changed (by clause), the
 properties whose verdict changes (e.g. holds → violated), the clause conflicts that appear or
@@ -132,14 +133,15 @@ def _conflicts(b_cores: tuple[str, dict], d_cores: tuple[str, dict], out: DiffOu
 def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = DEFAULT_DIFF_ENGINES,
                    bounds=None, timeout_ms: int | None = None, difference: bool = True, jobs: int = 1,
                    examples: int = DIFF_EXAMPLES, seed: int | None = None,
-                   cache_dir: str | Path | None = None, progress: Callable[[str, int, int], None] | None = None
-                   ) -> DiffOutcome:
+                   cache_dir: str | Path | None = None, progress: Callable[[str, int, int], None] | None = None,
+                   rulings: tuple = ()) -> DiffOutcome:
     """Run ``engines`` on both rulebooks and compare (``jobs`` > 1: each engine on each rulebook, the
     consistency claims and the search for the smallest differing game as tasks of a pool of forked
     workers, the longest first).  ``cache_dir``: the base rulebook's engine runs are kept there and
     reused while nothing that decides them changes (:mod:`ruleproof.runcache`); ``out.cached`` names
     the engines whose base results came from it; ``progress(task, finished, total)`` is told as each
-    task ("z3/draft", "difference", …) finishes."""
+    task ("z3/draft", "difference", …) finishes.  ``rulings``: a team's ruling files
+    (:func:`ruleproof.orchestrate.team_rulings`), compared with the shipped ones."""
     from ruleproof.generators.bounded import bounded_worlds
     from ruleproof.model.explore import Bounds
     from ruleproof.orchestrate import _RUNNERS, distrust_proofs
@@ -172,7 +174,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
                 return r
 
             rb = sides[side]
-            o = {**opts, "rulebook_arg": str(rb.path)}
+            o = {**opts, "rulebook_arg": str(rb.path), **({"rulings": rulings} if engine == "rulings" and rulings else {})}
             if side == "base" and cache_dir is not None:
                 found, hit = cached_run(engine_run, rb, engine, o, cache_dir)
                 return found, time.perf_counter() - t0, hit
@@ -213,7 +215,15 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
         b_res = {r.check: r for r in b_run.results}
         d_res = {r.check: r for r in d_run.results}
         if engine == "rulings":
+            from ruleproof.properties.catalogue import BY_ID
+
             for rid in d_res.keys() | b_res.keys():
+                if rid in BY_ID:  # a property on the rulings' games: its verdict, as for the other engines
+                    if rid in b_res and rid in d_res and b_res[rid].verdict != d_res[rid].verdict:
+                        bv, dv = b_res[rid].verdict, d_res[rid].verdict
+                        out.verdicts.append(VerdictChange(rid, d_res[rid].clauses, engine, bv, dv,
+                                                          _message(d_res[rid] if dv != "holds" else b_res[rid])))
+                    continue
                 bv = "passes" if rid in b_res and b_res[rid].holds else "fails"
                 dv = "passes" if rid in d_res and d_res[rid].holds else "fails"
                 if bv != dv:

@@ -284,6 +284,18 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("no window '{window}' in this rulebook{hint}", "name one of its windows: {known}"),
         "ru": ("в своде нет окна '{window}'{hint}", "укажите одно из его окон: {known}"),
     },
+    "RP166": {
+        "en": ("--rulings {path}: {problem}",
+               "give a folder of ruling scenarios: *.yaml files in the format of rulings/ (see docs/rulings.md)"),
+        "ru": ("--rulings {path}: {problem}",
+               "укажите папку со сценариями разъяснений: файлы *.yaml в формате rulings/ (см. docs/rulings.md)"),
+    },
+    "RP167": {
+        "en": ("the ruling id '{ruling}' is taken: {other} has it too",
+               "give this ruling an id of its own (reports and diff name a ruling by its id)"),
+        "ru": ("id разъяснения '{ruling}' уже занят: он же у {other}",
+               "дайте этому разъяснению собственный id (отчёты и diff называют разъяснение по id)"),
+    },
     "RP170": {
         "en": ("unknown property '{property}' in --only{hint}", "name properties of the catalogue: {known}"),
         "ru": ("неизвестное свойство '{property}' в --only{hint}", "укажите свойства из каталога: {known}"),

@@ -98,6 +98,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "note_bounded": (" (остановлено ограничением {by}: перебор неполный)", " (stopped at {by}: bounded, incomplete)"),
     "note_premise": ("; ситуация свойства — в {k}", "; premise in {k}"),
     "note_deadlocks": ("{n} прогонов без конца", "{n} runs without an end"),
+    "note_rulings": ("{n} игродействий {m} разъяснений", "{n} game actions of {m} rulings"),
     "note_operations": ("выполнено операций: {n}", "{n} operations ran"),
     "note_conformance": ("{steps} шагов, {runs} прогонов; воспроизведено шагов путей Z3: {walked}",
                          "{steps} steps, {runs} runs; {walked} steps of Z3 paths replayed"),
@@ -263,6 +264,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "rep_kind_not_exercised": ("ситуация свойства не разыграна", "not exercised"),
     "rep_kind_conflict": ("противоречие пунктов", "clause conflict"),
     "rep_kind_ruling": ("расхождение с разъяснением", "ruling mismatch"),
+    "rep_kind_ruling_property": ("свойство нарушено в игре разъяснения", "property violated in a ruling's game"),
     "rep_kind_unknown": ("без ответа", "inconclusive"),
     "rep_kind_coverage": ("покрытие пунктов", "clause coverage"),
     "rep_kind_conformance": ("расхождение интерпретатора и модели Z3", "interpreter and Z3 model disagree"),
@@ -352,6 +354,22 @@ _LABELS: dict[str, tuple[str, str]] = {
     "replay_mode_exact": ("ответ за ответом", "exact"),
     "prove_replayed": ("интерпретатор подтверждает нарушение ({mode})", "the interpreter confirms the violation ({mode})"),
     "prove_not_replayed": ("интерпретатор НЕ подтверждает нарушение", "the interpreter does NOT confirm the violation"),
+    "rep_scope_whole": ("игры покрывают все {admitted} сочетаний, которые допускает свод правил",
+                        "the games cover all {admitted} combinations the rulebook admits"),
+    "rep_scope_partial": ("{within}: игры покрывают {covered} из {admitted} сочетаний, которые допускает свод "
+                          "правил; не сыграно {n}: {left}",
+                          "{within}: the games cover {covered} of the {admitted} combinations the rulebook "
+                          "admits; {n} not played: {left}"),
+    "rep_scope_within_z3": ("доказано в пределах меню", "proved within the menu"),
+    "rep_scope_within_bounds": ("верно в пределах семейства миров", "holds within the family of worlds"),
+    "rep_outside_menu": ("доказательства Z3 не покрывают игры {n} разъяснений: {rulings}",
+                         "the Z3 proofs do not cover the games of {n} rulings: {rulings}"),
+    "rep_scope_within_sample": ("верно на сыгранных примерах", "holds on the examples played"),
+    "prove_summary_menu": ("Все {n} свойств доказаны для любой партии в пределах меню миров Z3 ({covered} из "
+                           "{admitted} сочетаний, которые допускает свод правил; не сыграно {missing}: {left}); "
+                           "ни одно не пусто.",
+                           "All {n} properties proved for every play within the menu of Z3 worlds ({covered} of the "
+                           "{admitted} combinations the rulebook admits; {missing} not played: {left}); none vacuous."),
     "prove_summary_ok": ("Все {n} свойств доказаны для любой партии; ни одно не пусто.",
                          "All {n} properties proved for every play; none vacuous."),
     "prove_summary_bad": ("Нарушено: {bad}; пусто: {vac}; не установлено: {unk} (из {n}).",

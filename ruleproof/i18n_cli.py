@@ -98,6 +98,10 @@ HELP_RU: dict[str, str] = {
         "выполнять движки в Ч процессах (по умолчанию auto: по одному на ядро)",
     "save the first counterexample (exhaustive, Z3, then Hypothesis) as a ruling scenario":
         "сохранить первый контрпример (полный перебор, Z3, затем Hypothesis) как сценарий разъяснения",
+    "a folder of your own ruling scenarios (*.yaml, the format of rulings/), run with the shipped ones; may be "
+    "given several times":
+        "папка с вашими сценариями разъяснений (*.yaml, формат rulings/), проверяются вместе со встроенными; "
+        "ключ можно дать несколько раз",
     "a newer rules text: list clauses whose wording changed": "более новый текст правил: перечислить пункты с изменённой формулировкой",
     "rulebook whose elements are listed as citing (default: bundled)":
         "свод, элементы которого перечисляются как ссылающиеся (по умолчанию — встроенный)",

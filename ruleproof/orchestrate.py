@@ -1,7 +1,8 @@
 """What `ruleproof check` runs, as data: load, build the graph, run every engine asked for.
 
 Engines (``ENGINES``, in report order): ``structure`` (the phase graph's checks; always),
-``rulings`` (every shipped ruling on this rulebook, interpreter), ``hypothesis`` (the property
+``rulings`` (every shipped ruling on this rulebook, and a team's from ``--rulings DIR``, interpreter;
+every property on each ruling's game), ``hypothesis`` (the property
 catalogue on generated worlds), ``exhaustive`` (every play of the bounded worlds), ``z3`` (the
 properties proved for every play) and ``consistency`` (the clauses' ordering claims, unsat cores).
 Each engine returns :class:`~ruleproof.reports.finding.CheckResult` records; with ``jobs`` > 1 the
@@ -28,7 +29,8 @@ from ruleproof.model.rulebook import Rulebook, load_rulebook
 from ruleproof.model.structure import run_structure_checks
 from ruleproof.reports.finding import CheckResult
 
-__all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "ENGINES", "DEFAULT_ENGINES"]
+__all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "team_rulings", "rulings_outside_menu", "ENGINES",
+           "DEFAULT_ENGINES"]
 
 ENGINES = ("structure", "rulings", "hypothesis", "exhaustive", "z3", "consistency", "conformance")
 DEFAULT_ENGINES = ENGINES
@@ -89,25 +91,76 @@ class CheckReport:
 
 # --- the engines: (rulebook, options) -> EngineRun --------------------------------------------------------
 
+def team_rulings(folders, *rulebooks: Rulebook) -> tuple[tuple[str, str], ...]:
+    """The rulings of a team's folders (``--rulings DIR``, repeatable), checked before any engine runs:
+    every ``*.yaml`` loads (else its loader's error at file:line; a folder that is missing or holds no
+    ``*.yaml``: RP166), names assumptions and windows of each rulebook it will run on, and has an id no
+    other ruling (shipped or the team's) and no property of the catalogue has (RP167: results are named
+    by id).  Returns (file, digest of its content) per file: the engines' option ``rulings`` — a run
+    cache key that changes when a file does."""
+    import hashlib
+
+    from ruleproof.errors import Localized, RuleproofError
+    from ruleproof.model.scenario import check_assumptions, check_windows, load_rulings, ruling_files, shipped_scenarios
+    from ruleproof.properties.catalogue import BY_ID
+
+    if not folders:
+        return ()
+    index = rulebooks[0].index if rulebooks else None
+    taken: dict[str, Localized] = {pid: Localized(f"свойства каталога {pid}", f"the catalogue's property {pid}")
+                                   for pid in BY_ID}
+    taken.update({sc.spec.id: Localized(f"разъяснения rulings/{p.name} из поставки", f"the shipped ruling rulings/{p.name}")
+                  for p, sc in shipped_scenarios(index)})
+    files: dict[Path, None] = {}
+    for folder in folders:
+        files.update(dict.fromkeys(ruling_files(folder)))
+    out = []
+    for path in files:
+        for sc in load_rulings(path, index):
+            for rb in rulebooks:
+                check_assumptions(sc, rb)
+                check_windows(sc, rb)
+            at = sc.locs.at(("cases", sc.case, "id")) if sc.case is not None else sc.where(("id",))
+            if sc.spec.id in taken:
+                raise RuleproofError("RP167", at, ruling=sc.spec.id, other=taken[sc.spec.id])
+            taken[sc.spec.id] = Localized(f"разъяснения в {at}", f"the ruling at {at}")
+        out.append((str(path), hashlib.sha256(path.read_bytes()).hexdigest()))
+    return tuple(out)
+
+
+def _rulings_of(rb: Rulebook, opts: dict) -> list[tuple[str, object, bool]]:
+    """(the file as a replay names it, the ruling, whether it is the team's) for every shipped ruling, then
+    every ruling of the team's folders (option ``rulings``: :func:`team_rulings`)."""
+    from ruleproof.model.scenario import load_rulings, shipped_scenarios
+
+    return [*((f"rulings/{p.name}", sc, False) for p, sc in shipped_scenarios(rb.index)),
+            *((path, sc, True) for path, _ in opts.get("rulings") or () for sc in load_rulings(path, rb.index))]
+
+
 def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
-    """Every shipped ruling on ``rb``: a ruling whose outcome differs is a finding (kind ``ruling``).
-    Where the rulebook has alternative readings, each ruling is also run under each of them, and its
-    result names the readings that change its outcome (``depends_on``; option ``readings`` false: not)."""
-    from ruleproof.model.scenario import run_scenario, shipped_scenarios
+    """Every shipped ruling on ``rb``, and the team's (option ``rulings``): a ruling whose outcome differs
+    is a finding (kind ``ruling``).  Then every property of the catalogue on each game action of each
+    ruling (a ruling is a probe of the universe of games: its game must satisfy every property) — one
+    result per property after the rulings' own, a finding (kind ``ruling_property``) per ruling whose
+    game violates it: the property or the rulebook is wrong there.  Where the rulebook has alternative
+    readings, each ruling is also run under each of them, and its result names the readings that change
+    its outcome (``depends_on``; option ``readings`` false: not)."""
+    from ruleproof.model.scenario import run_scenario
     from ruleproof.reports.finding import Finding
     from ruleproof.reports.trace import trace_to_json
 
     started = time.perf_counter()
     results = []
     scenarios = []
+    runs = []
     arg = f" --rulebook {opts['rulebook_arg']}" if opts.get("rulebook_arg") else ""
-    for path, sc in shipped_scenarios(rb.index):
+    for rel, sc, team in _rulings_of(rb, opts):
         one = time.perf_counter()
         scenarios.append(sc)
         res = run_scenario(sc, rb)
+        runs.append((rel, sc, res, team))
         findings = ()
         if not res.passed:
-            rel = f"rulings/{path.name}"
             findings = (Finding(kind="ruling", check=sc.spec.id, verdict="violated", engine="interpreter",
                                 clauses=tuple(sc.spec.clauses),
                                 message={lang: "; ".join(f.text(lang) for f in res.failures) for lang in ("ru", "en")},
@@ -124,7 +177,96 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
         deps = ruling_dependencies(rb, scenarios, {r.check: r.holds for r in results})
         results = [dataclasses.replace(r, depends_on=tuple(label[x] for x in deps[r.check])) for r in results]
         stats["readings"] = len(label)
-    return EngineRun("rulings", results, time.perf_counter() - started, stats)
+    props, games = _ruling_properties(runs, arg)
+    stats["games"] = games
+    outside = rulings_outside_menu(rb, runs)
+    if outside:
+        stats["outside_menu"] = outside
+    return EngineRun("rulings", results + props, time.perf_counter() - started, stats)
+
+
+def rulings_outside_menu(rb: Rulebook, runs: list) -> dict[str, list[str]]:
+    """Each ruling's game projected into the universe (model/universe.py): the rulings whose game actions
+    play a combination the Z3 worlds do not hold, with those combinations — the proofs do not cover
+    those games (``runs``: (file, ruling, its result, whether it is the team's))."""
+    from ruleproof.model.menu import menu_scope
+    from ruleproof.model.universe import played
+
+    missing = set(menu_scope(rb).missing)
+    out: dict[str, list[str]] = {}
+    for _, sc, res, _ in runs:
+        left = sorted({c for part in res.parts for c in played(part.events)} & missing)
+        if left:
+            out[sc.spec.id] = [str(c) for c in left]
+    return out
+
+
+#: the rulings whose game violates a property that its finding shows with their run (trace); the others
+#: are listed with where they are and how to replay them (a draft may break a property in every ruling)
+TRACED_RULINGS = 3
+
+
+def _ruling_properties(runs: list, arg: str) -> tuple[list[CheckResult], int]:
+    """Every property of the catalogue on each game action of each ruling's run (``runs``: (file, ruling,
+    its result, whether it is the team's)): one result per property, holding or with a finding per ruling
+    whose game violates it, the offending events marked on the ruling's whole trace — the run shown for
+    :data:`TRACED_RULINGS` of them, the team's first.  Each game action is judged on its own trace (a
+    property speaks of one action; the actions of a turn are played one after the other).  Returns the
+    results and the number of game actions judged."""
+    from ruleproof.properties import catalogue
+    from ruleproof.reports.finding import Finding
+    from ruleproof.reports.trace import trace_to_json
+
+    props = list(catalogue.PROPERTIES)
+    broken: dict[str, list[tuple]] = {p.id: [] for p in props}  # property -> (run, game action, violation)
+    premised = dict.fromkeys(broken, 0)
+    games = 0
+    for run in runs:
+        for k, part in enumerate(run[2].parts):
+            if not part.events:
+                continue
+            games += 1
+            tracker = catalogue.tracker(props, part.events[0].state)
+            track = tracker.feed(tracker.start(), part.events)
+            for p in catalogue.exercised(props, track):
+                premised[p.id] += 1
+            for p, v in catalogue.violations(props, track):
+                broken[p.id].append((run, k, v))
+    shown: dict[int, tuple] = {}  # a ruling's trace, made once
+
+    def finding(p, run, k: int, v, traced: bool) -> Finding:
+        rel, sc, res, _ = run
+        part, n = res.parts[k], len(res.parts)
+        if traced and id(res) not in shown:
+            shown[id(res)] = tuple(trace_to_json(res.trace))
+        not_ru, not_en = ("", "") if traced else (
+            f"; ход партии не приведён (в отчёте — первые {TRACED_RULINGS}), его покажет команда воспроизведения",
+            f"; the run is not shown (the report shows the first {TRACED_RULINGS}): the replay command shows it")
+        at = set(v.events)
+        clauses = tuple(dict.fromkeys([*p.clauses, *(c for e in part.events if e.seq in at for c in e.clauses)]))
+        cited = ", ".join(clauses)
+        part_ru, part_en = (f" (игродействие {k + 1} из {n})", f" (game action {k + 1} of {n})") if n > 1 else ("", "")
+        return Finding(
+            kind="ruling_property", check=p.id, verdict="violated", engine="interpreter", clauses=clauses,
+            message={"ru": f"свойство {p.id} нарушено в игре разъяснения {sc.spec.id}{part_ru}: свойство или "
+                           f"свод правил здесь неверны (пункты {cited}) — {v.ru}{not_ru}",
+                     "en": f"property {p.id} is violated in the game of ruling {sc.spec.id}{part_en}: the "
+                           f"property or the rulebook is wrong here (clauses {cited}) — {v.en}{not_en}"},
+            element="events " + ", ".join(f"#{s}" for s in v.events), where=rel,
+            assumptions=tuple(sc.spec.assumptions), replay=f"ruleproof run {rel}{sc.case_option}{arg}", scenario=rel,
+            trace=shown[id(res)] if traced else (), highlight=tuple(v.events))
+
+    out = []
+    for p in props:
+        hits = broken[p.id]
+        # a report stays bounded (a draft may break a property in every ruling): the run of the first few
+        traced = set(sorted(range(len(hits)), key=lambda i: (not hits[i][0][3], i))[:TRACED_RULINGS])
+        k = premised[p.id]
+        out.append(CheckResult(p.id, p.clauses, {"ru": f"в играх разъяснений (ситуация свойства — в {k} из {games}): {p.ru}",
+                                                 "en": f"in the rulings' games (its situation in {k} of {games}): {p.en}"},
+                               "interpreter", tuple(finding(p, *hit, i in traced) for i, hit in enumerate(hits)),
+                               note=f"{games} game actions of {len(runs)} rulings; premise in {k}"))
+    return out, games
 
 
 def _hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
@@ -133,18 +275,22 @@ def _hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
     out = hypothesis_pass(rb, examples=opts["examples"], seed=opts.get("seed"), rulebook_arg=opts.get("rulebook_arg"),
                           progress=opts.get("progress"), **({"shrinks": opts["shrinks"]} if "shrinks" in opts else {}))
     cx = {pid: list(exc.events) for pid, exc in out.violations.items()}
-    return EngineRun("hypothesis", out.results, out.seconds, {"examples": out.examples, "seed": out.seed}, cx, out)
+    stats = {"examples": out.examples, "seed": out.seed, **({"scope": out.scope.to_json()} if out.scope else {})}
+    return EngineRun("hypothesis", out.results, out.seconds, stats, cx, out)
 
 
 def _exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.generators.bounded import bounded_worlds
     from ruleproof.model.explore import Bounds, explore, explore_results
 
+    from ruleproof.generators.bounded import worlds_scope
+
     bounds = opts.get("bounds") or Bounds()
-    out = explore(rb, bounded_worlds(bounds.x_max, bounds.loadouts, rb), bounds)
+    worlds = bounded_worlds(bounds.x_max, bounds.loadouts, rb)
+    out = explore(rb, worlds, bounds)
     replay = "ruleproof explore" + (f" {opts['rulebook_arg']}" if opts.get("rulebook_arg") else "")
     stats = {"states": out.states, "traces": out.traces, "complete": out.complete, "depth": out.depth,
-             "worlds": out.worlds}
+             "worlds": out.worlds, "scope": worlds_scope(rb, worlds).to_json()}
     cx = {pid: list(c.events) for pid, c in out.violations.items()}
     return EngineRun("exhaustive", explore_results(out, rb, replay), out.seconds, stats, cx)
 
@@ -157,7 +303,10 @@ def _z3(rb: Rulebook, opts: dict) -> EngineRun:
     out = prove(rb, seed=opts.get("z3_seed", 0), agree=not opts.get("conformance_engine"), **kw)
     cx = {v.pid: list(v.counterexample.trace.events) for v in out.verdicts
           if v.counterexample is not None and v.counterexample.trace is not None}
-    return EngineRun("z3", out.results, out.seconds, {"z3_version": out.z3_version, "seed": out.seed}, cx)
+    from ruleproof.model.menu import menu_scope
+
+    return EngineRun("z3", out.results, out.seconds, {"z3_version": out.z3_version, "seed": out.seed,
+                                                      "scope": menu_scope(rb).to_json()}, cx)
 
 
 def _consistency(rb: Rulebook, opts: dict) -> EngineRun:
@@ -170,9 +319,11 @@ def _consistency(rb: Rulebook, opts: dict) -> EngineRun:
 
 def _conformance(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.model.conformance import DEFAULT_RUNS, conformance
+    from ruleproof.properties.form_conformance import form_check
 
+    # the property forms are checked on the same runs (RC8: a Z3 form and its monitor read them otherwise)
     out = conformance(rb, runs=opts.get("conformance_runs") or DEFAULT_RUNS, seed=opts.get("seed") or 0,
-                      rulebook_arg=opts.get("rulebook_arg"))
+                      rulebook_arg=opts.get("rulebook_arg"), also=form_check)
     return EngineRun("conformance", out.results, out.seconds, {"seed": out.seed, "runs": out.runs, "steps": out.steps},
                      outcome=out)
 
@@ -218,22 +369,25 @@ def _worker(rb: Rulebook, opts: dict, group: str) -> EngineRun:
 
 def run_check(path: str | Path | None = None, examples: int = 0, seed: int | None = None,
               progress=None, engines: tuple[str, ...] | None = None, jobs: int = 1, bounds=None,
-              timeout_ms: int | None = None) -> CheckReport:
+              timeout_ms: int | None = None, rulings: tuple[str, ...] = ()) -> CheckReport:
     """Structure always; then each engine of ``engines`` (default: the Hypothesis pass when
-    ``examples`` > 0 — the behaviour of the first releases).  ``jobs`` > 1: engines in parallel."""
+    ``examples`` > 0 — the behaviour of the first releases).  ``jobs`` > 1: engines in parallel.
+    ``rulings``: a team's folders of rulings, run by the rulings engine after the shipped ones."""
     rb = load_rulebook(path)
     if rb.spec.readings:  # a reading whose patch does not apply is bad input, said before any engine runs
         from ruleproof.model.readings import readings, variant
 
         for r in readings(rb):
             variant(rb, r.id)
+    team = team_rulings(rulings, rb)  # a bad ruling file is bad input too, said before any engine runs
     G = build_graph(rb)
     report = CheckReport(rb, G, run_structure_checks(G, rb.index))
     if engines is None:
         engines = ("hypothesis",) if examples > 0 else ()
     wanted = [e for e in ENGINES if e in engines and e in _RUNNERS and (e != "hypothesis" or examples > 0)]
     opts = {"examples": examples, "seed": seed, "rulebook_arg": str(path) if path else None, "bounds": bounds,
-            "timeout_ms": timeout_ms, "progress": progress, "conformance_engine": "conformance" in wanted}
+            "timeout_ms": timeout_ms, "progress": progress, "conformance_engine": "conformance" in wanted,
+            "rulings": team}
     runs: list[EngineRun] = []
     if jobs > 1 and len(wanted) > 1:
         from ruleproof.forked import fork_map

@@ -14,9 +14,10 @@ vanish, and the smallest game the two readings play differently.  A reading is
 The base rulebook's runs are done once and reused for every reading (the run cache).
 
 >>> from ruleproof.model.rulebook import load_rulebook
->>> out = compare_readings(load_rulebook(), engines=("rulings",), only=["R-non-active-first-late"], difference=False)
->>> [(r.reading.id, r.status) for r in out.rows]
-[('R-non-active-first-late', 'immaterial-bounded')]
+>>> out = compare_readings(load_rulebook(), engines=("rulings",), only=["R-non-active-first-late", "R-strike-row-4"],
+...                        difference=False)
+>>> [(r.reading.id, r.status, r.properties) for r in out.rows]  # a property on the rulings' games changes, or none
+[('R-non-active-first-late', 'material', ['P512.6-active-player-first']), ('R-strike-row-4', 'immaterial-bounded', [])]
 """
 
 from __future__ import annotations
@@ -81,9 +82,10 @@ class ReadingsOutcome:
 
 def compare_readings(rb: Rulebook, engines: tuple[str, ...] = DEFAULT_DIFF_ENGINES, bounds=None, jobs: int = 1,
                      examples: int = DIFF_EXAMPLES, seed: int | None = None, cache_dir=None, only=None,
-                     difference: bool = True, progress=None) -> ReadingsOutcome:
+                     difference: bool = True, progress=None, rulings: tuple = ()) -> ReadingsOutcome:
     """Every reading of ``rb`` (or ``only`` these ids) against ``rb``'s own reading, with ``engines``.
-    ``progress(i, n, reading_id)`` is called before each."""
+    ``progress(i, n, reading_id)`` is called before each.  ``rulings``: a team's ruling files
+    (:func:`ruleproof.orchestrate.team_rulings`), judged with the shipped ones."""
     started = time.perf_counter()
     chosen = [r for r in readings(rb) if only is None or r.id in set(only)]
     rows = []
@@ -93,7 +95,7 @@ def compare_readings(rb: Rulebook, engines: tuple[str, ...] = DEFAULT_DIFF_ENGIN
             if progress:
                 progress(i, len(chosen), r.id)
             d = diff_rulebooks(rb, variant(rb, r.id), engines, bounds, jobs=jobs, examples=examples, seed=seed,
-                               cache_dir=cache, difference=difference)
+                               cache_dir=cache, difference=difference, rulings=rulings)
             rows.append(ReadingOutcome(r, d))
     return ReadingsOutcome(rb, rows, engines, time.perf_counter() - started)
 

@@ -42,6 +42,8 @@ KILLS: dict[str, list[str]] = {
     "per-turn-second": ["no-payment"],
     "per-turn-lost-marker/marker-lost": ["marker-before-payment", "M5", "M6"],
     "per-turn-lost-marker/marker-kept": ["marker-before-payment", "no-payment"],
+    "per-turn-marker-lost-own-action/marker-lost": ["markers-at-declaration"],
+    "per-turn-marker-lost-own-action/marker-kept": ["no-payment"],
     "per-turn-one-turn": ["marker-before-payment", "no-payment"],
     "per-turn-times": ["per-turn-uncounted", "no-payment"],
     "per-turn-refused": ["refused-use-counted", "short-declaration-goes-on"],
