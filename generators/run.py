@@ -23,14 +23,13 @@ from hypothesis.reporting import with_reporter
 from hypothesis.stateful import get_state_machine_test
 
 from ruleproof.model.rulebook import Rulebook
-from ruleproof.model.universe import Scope, combos
+from ruleproof.model.universe import Scope, admitted
 from ruleproof.properties.catalogue import PROPERTIES, not_exercised
 from ruleproof.reports.finding import CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
 from .bounded import ALLIES, LOADOUTS, bounded_worlds, two_plays_worlds
 from .machine import STEP_COUNT, PropertyViolated, machine_for
-from .uses import uses
 
 __all__ = ["HypothesisOutcome", "hypothesis_pass", "load_profile", "CACHE_DIR"]
 
@@ -130,19 +129,19 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
     # trigger after its return strike, is seldom drawn by chance)
     # the drawn worlds come in two rounds: a quarter of the examples as drawn, then a quarter aimed at the
     # combinations of the universe (model/universe.py) the runs so far have not played — the way a
-    # coverage-guided fuzzer schedules its inputs (``aim`` marks that round)
+    # coverage-guided fuzzer schedules its inputs (the last field: an aimed round)
     first = examples - examples // 2
-    rounds = [((), first - first // 2, seed, None), ((), first // 2, seed, "aim"), (family, examples // 2, seed, None),
-              *(((family, ())[(k - 1) % 2], examples // 2, (seed or 0) + k, k) for k in range(1, 5))]
+    rounds = [((), first - first // 2, seed, None, False), ((), first // 2, seed, None, True),
+              (family, examples // 2, seed, None, False),
+              *(((family, ())[(k - 1) % 2], examples // 2, (seed or 0) + k, k, False) for k in range(1, 5))]
     extra = 0
     combos_played: set = set()
-    admitted = combos(uses(rb).windows)
-    for world_family, n, phase_seed, top_up in rounds:
-        checked, aims = only, ()
-        if top_up == "aim":
-            aims, top_up = tuple(sorted(admitted - combos_played)), None
-            if not aims or n < 1:
-                continue
+    every = admitted(rb)
+    for world_family, n, phase_seed, top_up, aimed in rounds:
+        checked = only
+        aims = tuple(sorted(every - combos_played)) if aimed else ()
+        if aimed and (not aims or n < 1):
+            continue
         if top_up is not None:
             missing = frozenset(p.id for p in wanted if p.id not in found and not exercised[p.id])
             if not missing:
@@ -185,5 +184,4 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "hypothesis", findings,
                                    note=f"{examples} examples; premise in {exercised[p.id]} of {exercised['']} runs"
                                    + (f"; {extra} more examples drawn for situations not yet played" if extra else "")))
-    scope = Scope(len(admitted), len(admitted & combos_played), tuple(sorted(admitted - combos_played)))
-    return HypothesisOutcome(results, examples, seed, elapsed, first, found, scope)
+    return HypothesisOutcome(results, examples, seed, elapsed, first, found, Scope.of(every, combos_played))

@@ -233,9 +233,13 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
             if aim.effect == "lose_markers" and c.id == "src" and not any(f.limit for f in c.features):
                 c = replace(c, features=(*c.features, Feature(MARKER_LIMIT_TEXT, "resource_modifier", form="per_turn",
                                                               resources=("close",), limit=1)))
-            cs[touched] = {"lose_markers": lambda: replace(c, action_markers=max(c.action_markers, 1)),
-                           "lose_resource": lambda: c.with_resource("crystal", max(c.resource("crystal"), 1)),
-                           "heal": lambda: replace(c, wounds=max(c.wounds, 1))}.get(aim.effect, lambda: c)()
+            if aim.effect == "lose_markers":
+                c = replace(c, action_markers=max(c.action_markers, 1))
+            elif aim.effect == "lose_resource":
+                c = c.with_resource("crystal", max(c.resource("crystal"), 1))
+            elif aim.effect == "heal":
+                c = replace(c, wounds=max(c.wounds, 1))
+            cs[touched] = c
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()

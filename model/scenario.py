@@ -69,7 +69,7 @@ from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, X_KINDS
 from .yaml_source import LocMap, load_yaml
 
 __all__ = ["ScenarioSpec", "Scenario", "ScenarioResult", "load_scenario", "load_rulings", "run_scenario", "FORMAT",
-           "shipped_rulings", "shipped_scenarios", "ruling_citations", "ruling_files", "folder_scenarios"]
+           "shipped_rulings", "shipped_scenarios", "ruling_citations", "ruling_files"]
 
 FORMAT = "ruleproof-scenario/1"
 
@@ -855,8 +855,3 @@ def ruling_files(folder: str | Path) -> list[Path]:
         problem = Localized("в папке нет ни одного файла *.yaml", "the folder holds no *.yaml file")
     raise RuleproofError("RP166", None, path=str(folder), problem=problem)
 
-
-def folder_scenarios(folder: str | Path, index: ClauseIndex | None = None) -> list[tuple[Path, Scenario]]:
-    """Every ruling of a team's folder (a file with cases gives one per case), with its file; a bad
-    file is its loader's error, at its file:line."""
-    return [(p, sc) for p in ruling_files(folder) for sc in load_rulings(p, index)]

@@ -260,6 +260,12 @@ class Scope:
         s = f"the games cover {self.covered} of the {self.admitted} combinations the rulebook admits"
         return s + (f"; not played ({len(self.missing)}): {left}" if self.missing else "")
 
+    @classmethod
+    def of(cls, every: frozenset, got) -> "Scope":
+        """What ``got`` covers of ``every``."""
+        got = frozenset(got) & every
+        return cls(len(every), len(got), tuple(sorted(every - got)))
+
     def to_json(self) -> dict:
         return {"admitted": self.admitted, "covered": self.covered, "missing": [str(c) for c in self.missing]}
 
@@ -272,9 +278,7 @@ def scope(rb, held: Iterable[tuple[str, Feature]]) -> Scope:
     >>> s.covered, s.whole
     (1, False)
     """
-    every = admitted(rb)
-    got = covered(rb, held)
-    return Scope(len(every), len(got), tuple(sorted(every - got)))
+    return Scope.of(admitted(rb), covered(rb, held))
 
 
 #: an effect's parameters, by what it does (the amount 1; the property or resource it reads)

@@ -284,7 +284,7 @@ def _disagreement(rb: Rulebook, seed: int):
     where a property's Z3 form and its monitor do on the same runs (:mod:`.form_conformance`), or None."""
     from ruleproof.model.conformance import conformance
 
-    from .form_conformance import form_check
+    from .form_conformance import form_check  # the property forms, on the same runs
 
     return conformance(rb, seed=seed, also=form_check).disagreement
 

@@ -280,10 +280,8 @@ def _hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
 
 
 def _exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
-    from ruleproof.generators.bounded import bounded_worlds
+    from ruleproof.generators.bounded import bounded_worlds, worlds_scope
     from ruleproof.model.explore import Bounds, explore, explore_results
-
-    from ruleproof.generators.bounded import worlds_scope
 
     bounds = opts.get("bounds") or Bounds()
     worlds = bounded_worlds(bounds.x_max, bounds.loadouts, rb)
@@ -296,6 +294,7 @@ def _exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
 
 
 def _z3(rb: Rulebook, opts: dict) -> EngineRun:
+    from ruleproof.model.menu import menu_scope
     from ruleproof.properties.prove import prove
 
     kw = {"timeout_ms": opts["timeout_ms"]} if opts.get("timeout_ms") else {}
@@ -303,8 +302,6 @@ def _z3(rb: Rulebook, opts: dict) -> EngineRun:
     out = prove(rb, seed=opts.get("z3_seed", 0), agree=not opts.get("conformance_engine"), **kw)
     cx = {v.pid: list(v.counterexample.trace.events) for v in out.verdicts
           if v.counterexample is not None and v.counterexample.trace is not None}
-    from ruleproof.model.menu import menu_scope
-
     return EngineRun("z3", out.results, out.seconds, {"z3_version": out.z3_version, "seed": out.seed,
                                                       "scope": menu_scope(rb).to_json()}, cx)
 
