@@ -104,10 +104,11 @@ def _fixed_at_declaration(pid: str, kind: str, clause: str, cost: bool = False) 
                M.on(M.get(S, ex)), M.not_(M.off(M.get(S, "part"))))),
                f"X вида {kind} так и не зафиксирован ({clause})", f"X of kind {kind} is never fixed ({clause})")]
     if cost:
+        # per part: a compound feature's later part is declared and checked afresh (512.6.6/b4)
         hist += [flag(over, "fix_x", lambda M, ev, pre, new, h: M.and_(M.on(M.get(pre, ex)), M.cost_x_exceeds(new))
-                      if fixes(ev) else None),
+                      if fixes(ev) else None, part=True),
                  flag(ok, "check_resources", lambda M, ev, pre, new, h: M.field_is(new, "resources_ok", True)
-                      if ev.ran("check_resources") else None)]
+                      if ev.ran("check_resources") else None, part=True)]
         bad.append(Bad(lambda M, S, h: M.and_(M.on(h[over]), M.on(h[ok])),
                        "X больше, чем у карты есть ресурса, а объявление прошло (542.2)",
                        "the X exceeds what the card has of the resource, yet the declaration passed (542.2)"))
@@ -700,8 +701,9 @@ prop("P542.2-x-as-wished", ("542.2", "540.2"), "X ресурсов игрок з
      "the player names the cost-X as they wish within the card's resources: a declaration that passed the resource "
      "check (whatever such X) is not refused and is carried out",
      Monitor("P542.2-x-as-wished",
-             (flag("hw_ok", "check_resources", _resource_check(True)),
-              flag("hw_on", "enter", _carried_out)),
+             # per part: a compound feature's later part is declared, checked and carried out afresh (512.6.6/b4)
+             (flag("hw_ok", "check_resources", _resource_check(True), part=True),
+              flag("hw_on", "enter", _carried_out, part=True)),
              (Bad(lambda M, S, h: M.and_(M.on(h["hw_ok"]), M.on(M.get(S, "use_void"))),
                   "у карты есть ресурсы для объявления, а объявление отменено (542.2, 540.2)",
                   "the card has the resources for the declaration, yet the declaration was refused (542.2, 540.2)"),

@@ -31,7 +31,7 @@ from ruleproof import interrupt
 
 from ruleproof.interrupt import context as z3_context
 
-from ruleproof.model.menu import beyond_menu
+from ruleproof.model.menu import beyond_menu, menu_scope
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System, compile_rulebook
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES
@@ -80,6 +80,12 @@ class ProveOutcome:
     max_depth: int = DEFAULT_DEPTH
     extra: dict = field(default_factory=dict)
     disagreement: object = None  # the interpreter and the Z3 model disagree on the rulebook (conformance)
+    scope: object = None  # what the Z3 worlds cover of the combinations the rulebook admits (model/universe.py)
+
+    @property
+    def within_menu(self) -> bool:
+        """A proof here covers only the Z3 menu's worlds: the rulebook admits combinations they leave out."""
+        return self.scope is not None and not self.scope.whole
 
 
 def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
@@ -370,9 +376,12 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
         _not_trusted(verdicts, f"not exercised in the Z3 worlds: {beyond['en']}",
                      f"не проверено в мирах Z3: {beyond['ru']}")
     results = []
+    scope = menu_scope(rb)
     for p, v in zip(wanted, verdicts):
-        note = f"{v.verdict} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
+        name = "proved within the menu" if v.verdict == "proved" and not scope.whole else v.verdict
+        note = f"{name} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note,
                                    seconds=v.seconds))
     return ProveOutcome(results, verdicts, z3.get_version_string(), seed, time.perf_counter() - started,
-                        timeout_ms, max_depth, extra={"jobs": workers}, disagreement=disagreement)
+                        timeout_ms, max_depth, extra={"jobs": workers}, disagreement=disagreement,
+                        scope=scope)

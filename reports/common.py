@@ -35,6 +35,8 @@ def verdict_label(r: CheckResult | Finding | str, lang: str) -> str:
             return label + (t("rep_topped_up", lang, n=m.group(4)) if m.group(4) else "")
         if m:
             return t("rep_passed_examples", lang, n=m.group(1))
+        if r.note.startswith("proved within the menu"):
+            return t("rep_proved_menu", lang)
         if r.note.startswith("proved"):
             return t("rep_proved", lang)
         return t("rep_verdict_holds", lang)

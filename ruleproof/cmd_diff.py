@@ -154,6 +154,8 @@ def _print(con, out, lang: str, clause_text, args) -> None:
     con.print(t("diff_engines", lang))
     for e, b, d, n in engine_rows(out):
         con.print(t("diff_engine_row", lang, engine=e, base=b, draft=d, n=n))
+        if e in out.scopes:
+            con.print(escape(scope_line(out.scopes[e], lang)))
     if out.cached:
         con.print(t("diff_cached", lang, engines=", ".join(out.cached)))
     verdict = "diff_changed" if out.changed else "diff_unchanged"
@@ -162,8 +164,25 @@ def _print(con, out, lang: str, clause_text, args) -> None:
 
 def _v(verdict: str, lang: str) -> str:
     key = {"holds": "holds", "violated": "violated", "unknown": "unknown", "not exercised": "diff_v_not_exercised",
-           "proved": "diff_v_proved", "vacuous": "diff_v_vacuous"}.get(verdict)
+           "proved": "diff_v_proved", "proved within the menu": "rep_proved_menu",
+           "vacuous": "diff_v_vacuous"}.get(verdict)
     return t(key, lang) if key else verdict
+
+
+def scope_line(scopes: tuple, lang: str) -> str:
+    """An engine's scope on both rulebooks, in one line: how many of the combinations each admits its games
+    cover, and what the draft's games leave out (the first few).
+
+    >>> scope_line(({"admitted": 310, "covered": 19, "missing": ["a:b:c@src"] * 291},
+    ...             {"admitted": 310, "covered": 19, "missing": ["calculation:sudden_action:heal@tgt"]}), "en")
+    '    the games cover 19 of 310 combinations on the base, 19 of 310 on the draft; not played on the draft: calculation window: sudden game action without a condition — heals — the target'
+    """
+    from ruleproof.model.universe import Combo
+
+    b, d = (s or {"admitted": 0, "covered": 0, "missing": []} for s in scopes)
+    left = "; ".join(Combo.parse(c).text(lang) for c in d["missing"][:3]) + (" …" if len(d["missing"]) > 3 else "")
+    return "    " + t("diff_scope", lang, bc=b["covered"], ba=b["admitted"], dc=d["covered"], da=d["admitted"]) + (
+        t("diff_scope_left", lang, left=left) if d["missing"] else "")
 
 
 def engine_rows(out) -> list[tuple[str, float, float, int]]:
@@ -201,6 +220,7 @@ def to_json(out, clause_text) -> dict:
     return {
         "schema": SCHEMA, "changed": out.changed, "engines": list(out.engines), "seconds": round(out.seconds, 2),
         "timings": {k: round(v, 2) for k, v in out.timings.items()},
+        "scopes": {e: {"base": b, "draft": d} for e, (b, d) in out.scopes.items()},
         "base_from_cache": list(out.cached),
         "base": {"id": out.base.spec.id, "path": str(out.base.path)},
         "draft": {"id": out.draft.spec.id, "path": str(out.draft.path)},

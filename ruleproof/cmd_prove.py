@@ -2,8 +2,10 @@
 
 Prints a table (property, clauses, verdict, engine, seconds, vacuity witness), the Z3 version and
 seed, and for each violation the counterexample: the interpreter's trace of its replay and what
-replays it (world, dice, responses).  Exit 0 all proved and none vacuous, 1 a property violated or
-vacuous, 3 something unknown (and nothing violated), 2 bad input.
+replays it (world, dice, responses).  A proof over Z3 worlds that leave out a combination the rulebook
+admits (:mod:`ruleproof.model.universe`) is *proved within the menu*, its own verdict.  Exit 0 all
+proved and none vacuous, 1 a property violated or vacuous, 3 something unknown or proved only within
+the menu (``--accept-menu``: 0 then), 2 bad input.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--kinduction", action="store_true", help="also cross-check each proof with k-induction")
     p.add_argument("--shortest", action="store_true",
                    help="search the shortest counterexample with BMC (slower; default: Spacer's path)")
+    p.add_argument("--accept-menu", action="store_true",
+                   help="exit 0 when every property is proved within the menu of Z3 worlds (default: 3, since "
+                        "such a proof leaves out combinations the rulebook admits; the scope is printed either way)")
     p.add_argument("--jobs", default=1, metavar="N|auto",
                    help="split the properties among N processes (default 1; auto: one per core; the verdicts are "
                         "the same)")
@@ -43,17 +48,26 @@ def add_parser(sub, common, texts) -> None:
     p.set_defaults(run=run)
 
 
-def exit_code(outcome) -> int:
+def exit_code(outcome, accept_menu: bool = False) -> int:
+    """1 a violation (or a vacuous property), 3 something unknown — or every proof within the menu only,
+    unless ``accept_menu`` — else 0."""
     if any(v.verdict == "violated" or v.vacuous for v in outcome.verdicts):
         return EXIT_FINDING
     if any(v.verdict != "proved" or v.vacuous is None for v in outcome.verdicts):
         return EXIT_INCONCLUSIVE
+    if outcome.verdicts and getattr(outcome, "within_menu", False) and not accept_menu:
+        return EXIT_INCONCLUSIVE
     return EXIT_OK
 
 
-def _verdict_text(v, lang: str) -> str:
+def verdict_name(v, within_menu: bool) -> str:
+    """The verdict as reported: *proved within the menu* where the Z3 worlds leave combinations out."""
+    return "proved within the menu" if v.verdict == "proved" and within_menu else v.verdict
+
+
+def _verdict_text(v, lang: str, within_menu: bool = False) -> str:
     if v.verdict == "proved":
-        return t("prove_proved", lang)
+        return t("prove_proved_menu" if within_menu else "prove_proved", lang)
     if v.verdict == "violated":
         return t("prove_violated", lang)
     if v.verdict == "holds to depth k":
@@ -93,7 +107,9 @@ def outcome_to_json(outcome, rb) -> dict:
                max_depth=outcome.max_depth, seconds=round(outcome.seconds, 2))
     d = outcome.disagreement
     doc["conformance"] = {"agrees": d is None, "code": d.code if d else None, "message": d.text("en") if d else None}
-    doc["verdicts"] = [{"property": v.pid, "verdict": v.verdict, "engine": v.engine, "seconds": round(v.seconds, 3),
+    doc["scope"] = outcome.scope.to_json() if outcome.scope is not None else None
+    doc["within_menu"] = outcome.within_menu
+    doc["verdicts"] = [{"property": v.pid, "verdict": verdict_name(v, outcome.within_menu), "engine": v.engine, "seconds": round(v.seconds, 3),
                         "reason": v.reason, "depth": v.depth, "vacuous": v.vacuous, "kinduction": v.kinduction,
                         "counterexample": _cx_json(v.counterexample),
                         "witness": {"dice": v.witness.dice, "responses": [list(r) for r in v.witness.responses],
@@ -124,12 +140,15 @@ def run(args, lang: str) -> int:
         doc = outcome_to_json(out, rb)
         doc["saved_ruling"] = str(saved) if saved else None
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
-        return exit_code(out)
+        return exit_code(out, args.accept_menu)
     con = _console()
     _print(con, rb, out, lang, clause_text)
     if saved:
         con.print(t("prove_saved", lang, path=saved))
-    return exit_code(out)
+    code = exit_code(out, args.accept_menu)
+    if code == EXIT_INCONCLUSIVE and exit_code(out, True) == EXIT_OK:
+        con.print(t("prove_menu_exit", lang))
+    return code
 
 
 def _save(args, rb, out):
@@ -155,7 +174,7 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
     for key in ("check", "clauses", "prove_verdict", "prove_engine", "prove_seconds", "prove_witness"):
         table.add_column(t(key, lang), overflow="fold")
     for v in out.verdicts:
-        style = {"proved": "green", "violated": "bold red"}.get(v.verdict, "yellow")
+        style = {"proved": "cyan" if out.within_menu else "green", "violated": "bold red"}.get(v.verdict, "yellow")
         if v.vacuous:
             witness, style = f"[bold red]{t('prove_vacuous', lang)}[/]", "bold red"
         elif v.vacuous is None:
@@ -165,7 +184,7 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
 
             f = FORMS[v.pid]
             witness = escape(f.premise_ru if lang == "ru" else f.premise_en) + f" ({len(v.witness.steps)})"
-        table.add_row(v.pid, ", ".join(BY_ID[v.pid].clauses), f"[{style}]{escape(_verdict_text(v, lang))}[/]",
+        table.add_row(v.pid, ", ".join(BY_ID[v.pid].clauses), f"[{style}]{escape(_verdict_text(v, lang, out.within_menu))}[/]",
                       v.engine, f"{v.seconds:.2f}", witness)
     con.print(table)
     con.print(t("prove_meta", lang, version=out.z3_version, seed=out.seed, timeout=out.timeout_ms,
@@ -194,10 +213,8 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
     unk = sum(v.verdict != "proved" and v.verdict != "violated" or (v.vacuous is None and v.verdict == "proved")
               for v in out.verdicts)
     if not bad and not vac and not unk:
-        from ruleproof.model.menu import menu_scope
-
-        sc = menu_scope(rb)
-        if sc.whole:
+        sc = out.scope
+        if sc is None or sc.whole:
             con.print(f"[green]{t('prove_summary_ok', lang, n=n)}[/]")
         else:
             left = "; ".join(c.text(lang) for c in sc.missing[:4]) + (" …" if len(sc.missing) > 4 else "")

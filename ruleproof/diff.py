@@ -86,6 +86,9 @@ class DiffOutcome:
     # the draft differs from the base in wording only (model.rulebook_diff.behaviour): it plays every game
     # as the base does, so the base's engine runs stand for both and no game is searched for a difference
     same_behaviour: bool = False
+    # engine -> (its scope on the base, on the draft): what its games cover of the combinations each rulebook
+    # admits (model/universe.py; Scope.to_json), for the engines that report one
+    scopes: dict[str, tuple[dict | None, dict | None]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -101,7 +104,8 @@ def _verdict(result) -> str:
     if any(f.kind == "not_exercised" for f in result.findings):
         return "not exercised"
     if result.verdict == "holds" and result.engine == "z3":
-        return "proved"
+        # over Z3 worlds that leave out combinations the rulebook admits: its own verdict (model/universe.py)
+        return "proved within the menu" if (result.note or "").startswith("proved within the menu") else "proved"
     return result.verdict
 
 
@@ -214,6 +218,8 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
             d_run.results = distrust_proofs(d_run.results, got[("conformance", "draft")].results)
         b_res = {r.check: r for r in b_run.results}
         d_res = {r.check: r for r in d_run.results}
+        if b_run.stats.get("scope") or d_run.stats.get("scope"):
+            out.scopes[engine] = (b_run.stats.get("scope"), d_run.stats.get("scope"))
         if engine == "rulings":
             from ruleproof.properties.catalogue import BY_ID
 

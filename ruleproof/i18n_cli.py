@@ -138,6 +138,10 @@ HELP_RU: dict[str, str] = {
     "BMC depth limit (default 160)": "предел глубины BMC (по умолчанию 160)",
     "smt.random_seed (default 0)": "smt.random_seed (по умолчанию 0)",
     "also cross-check each proof with k-induction": "дополнительно перепроверить каждое доказательство k-индукцией",
+    "exit 0 when every property is proved within the menu of Z3 worlds (default: 3, since such a proof leaves out "
+    "combinations the rulebook admits; the scope is printed either way)":
+        "код выхода 0, если каждое свойство доказано в пределах меню миров Z3 (по умолчанию 3: такое доказательство "
+        "не покрывает сочетаний, которые допускает свод правил; охват печатается в любом случае)",
     "search the shortest counterexample with BMC (slower; default: Spacer's path)":
         "искать кратчайший контрпример через BMC (медленнее; по умолчанию — путь, найденный Spacer)",
     "split the properties among N processes (default 1; auto: one per core; the verdicts are the same)":

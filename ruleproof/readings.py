@@ -8,8 +8,10 @@ vanish, and the smallest game the two readings play differently.  A reading is
 * **material** when a property, a ruling or a conflict changes;
 * **immaterial, proved** when none changes and that is settled for every play: every ruling ran
   (a ruling is one exact game), the clause consistency was decided by Z3, and Z3 *proved* every
-  property under both readings (so no play, of any length, in any world, breaks one under either);
-* **immaterial within the bounds** otherwise (some verdict rests on a bounded search only).
+  property under both readings over worlds that hold every combination the rulebook admits (so no
+  play, of any length, in any world, breaks one under either);
+* **immaterial within the bounds** otherwise (some verdict rests on a bounded search only — or on a Z3
+  proof *within the menu*, whose worlds leave out combinations the rulebook admits: :mod:`.model.universe`).
 
 The base rulebook's runs are done once and reused for every reading (the run cache).
 

@@ -85,12 +85,31 @@ def test_cli_unknown_exits_3(monkeypatch, capsys):
     assert doc["schema"] == "ruleproof-prove/1" and doc["verdicts"][0]["verdict"] == "unknown"
 
 
-def test_cli_proved_exits_0_and_records_z3_version_and_seed(capsys):
-    assert main(["--lang", "en", "prove", "--only", "P512.5-claims-resolved", "--format", "json"]) == 0
+def test_cli_proved_within_the_menu_exits_3_or_0_when_accepted_and_records_z3_version_and_seed(capsys):
+    """The Z3 worlds leave out combinations the bundled rulebook admits: the proof is *proved within the
+    menu*, its own verdict, exit 3; ``--accept-menu`` accepts it (exit 0), the scope still in the JSON."""
+    assert main(["--lang", "en", "prove", "--only", "P512.5-claims-resolved", "--format", "json"]) == 3
     doc = json.loads(capsys.readouterr().out)
     assert doc["z3_version"] == z3.get_version_string() and doc["seed"] == 0
     (v,) = doc["verdicts"]
-    assert v["verdict"] == "proved" and v["vacuous"] is False and v["witness"]["steps"]
+    assert v["verdict"] == "proved within the menu" and v["vacuous"] is False and v["witness"]["steps"]
+    assert doc["within_menu"] and 0 < doc["scope"]["covered"] < doc["scope"]["admitted"]
+    assert len(doc["scope"]["missing"]) == doc["scope"]["admitted"] - doc["scope"]["covered"]
+    assert main(["--lang", "en", "prove", "--only", "P512.5-claims-resolved", "--accept-menu"]) == 0
+    out = capsys.readouterr().out
+    assert "proved within the menu" in out and "Exit code 3" not in out
+
+
+def test_a_proof_over_worlds_that_cover_the_universe_is_plain_proved(monkeypatch):
+    """Where the menu covers every combination the rulebook admits, the verdict is plain *proved*, exit 0."""
+    from ruleproof import cmd_prove
+    from ruleproof.model.universe import Scope
+
+    out = prove(BUNDLED, only=["P512.5-claims-resolved"])
+    assert out.within_menu and cmd_prove.exit_code(out) == 3 and cmd_prove.exit_code(out, accept_menu=True) == 0
+    out.scope = Scope(310, 310, ())
+    assert not out.within_menu and cmd_prove.exit_code(out) == 0
+    assert cmd_prove.outcome_to_json(out, BUNDLED)["verdicts"][0]["verdict"] == "proved"
 
 
 def test_cli_violated_exits_1_with_trace_and_replay(tmp_path, capsys):

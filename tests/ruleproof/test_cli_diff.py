@@ -254,3 +254,20 @@ def test_diff_tells_each_task_as_it_finishes(jobs):
     assert sorted(n for n, _, _ in seen) == ["difference", "exhaustive/base", "exhaustive/draft",
                                              "rulings/base", "rulings/draft"]
     assert [d for _, d, _ in seen] == [1, 2, 3, 4, 5] and {t for _, _, t in seen} == {5}
+
+
+def test_diff_prints_each_engines_scope_on_both_rulebooks(capsys):
+    """Every engine that plays games says, on the base and on the draft, how many of the combinations each
+    admits its games cover (model/universe.py), and the JSON keeps both scopes."""
+    base = bundled_rulebook_path()
+    draft = Path(base).parent / "drafts" / "cost-x-at-payment.yaml"
+    args = ["diff", str(base), str(draft), "--engines", "exhaustive", "--bounds", "x=0,die=1-2", "--no-cache",
+            "--jobs", "1"]
+    main(["--lang", "en", *args])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "the games cover 47 of 310 combinations on the base, 47 of 310 on the draft; not played on the draft: " \
+           "after_ability window: «after [ability]»" in out
+    main(["--lang", "ru", *args, "--format", "json"])
+    scope = json.loads(capsys.readouterr().out)["scopes"]["exhaustive"]
+    assert scope["base"]["covered"] == scope["draft"]["covered"] == 47
+    assert len(scope["draft"]["missing"]) == 310 - 47

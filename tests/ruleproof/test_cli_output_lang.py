@@ -91,7 +91,7 @@ JOBS = {
     "run-failing": ["run", str(KELE), "--rulebook", str(DRAFT)],
     "check": ["check", "--engines", "structure,rulings,conformance,consistency"],
     "clauses": ["clauses"],
-    "prove": ["prove", "--only", "P512.7-payment"],
+    "prove": ["prove", "--only", "P512.7-payment", "--accept-menu"],
     "explore": ["explore", "--only", "P512.7-payment"],
     "diff": ["diff", str(BASE), str(DRAFT), "--engines", "rulings,exhaustive", "--no-cache", "--jobs", "1"],
     # the engines' own counterexamples: world, trace with its state changes, replay

@@ -33,10 +33,20 @@ def test_a_material_reading_names_the_property_and_the_smallest_differing_game(c
 
 
 @pytest.mark.slow
-def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys):
+def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys, monkeypatch):
     """The strike table's row 4 with a return strike: the games part (the return strike is there), but
     Z3 proves every property under both readings, every ruling and the clause consistency come out
-    the same: immaterial, proved — not merely within the bounds."""
+    the same: immaterial, proved — not merely within the bounds — where the Z3 worlds hold every
+    combination the rulebook admits; on the bundled menu (19 of 310) the proofs are *within the menu*,
+    so the reading is immaterial within the bounds, exit 3."""
+    rc, doc = _json(capsys, "--only", "R-strike-row-4", "--engines", "rulings,z3,consistency")
+    [row] = doc["readings"]
+    assert rc == 3 and row["status"] == "immaterial-bounded" and row["verdicts"] == []
+    from ruleproof.model import menu
+    from ruleproof.model.universe import Scope
+
+    monkeypatch.setattr(menu, "menu_scope", lambda rb: Scope(310, 310, ()))  # a menu that held them all
+    monkeypatch.setattr("ruleproof.properties.prove.menu_scope", lambda rb: Scope(310, 310, ()))
     rc, doc = _json(capsys, "--only", "R-strike-row-4", "--engines", "rulings,z3,consistency")
     [row] = doc["readings"]
     assert rc == 0 and row["status"] == "immaterial-proved"
