@@ -95,6 +95,8 @@ TARGET_FLEES = "tgt_flees"
 AIMED = "aimed"
 #: the id of the «после 1-й … не закрывается» text (540.3.1) a source gets when a feature aimed at it takes markers
 MARKER_LIMIT_TEXT = "src_marker_limit"
+#: the features a world of an aimed round holds, each made for a combination not yet played
+AIMS_PER_WORLD = 4
 #: the rerolls and dice modifiers of a world for a rulebook that reads ``plays_at_least`` (several: ``_2``, ``_3``…)
 SRC_REROLL, TGT_REROLL, SRC_DICE_PLUS, TGT_DICE_MINUS = "src_reroll2", "tgt_reroll2", "src_dice_plus", "tgt_dice_minus"
 
@@ -162,6 +164,41 @@ def actions(draw, has_defender: bool, crystals: int = 3, cost_x: int | None = No
                   needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)))
 
 
+def _spread(cs) -> int:
+    """A number read off the cards drawn so far (their values and features): added to a drawn index, it
+    spreads the aims of the examples over the list — Hypothesis draws an index of 0 in a large share of
+    its examples, which would aim them all at one combination — and stays the same when an example is
+    replayed (the cards are drawn from the same data)."""
+    import zlib
+
+    return zlib.crc32(repr([(c.id, c.printed, c.modifiers, c.wounds, c.action_markers, c.resources,
+                             [f.id for f in c.features]) for c in cs]).encode())
+
+
+def _aim(cs: list, aim, at: int, fid: str) -> list:
+    """``cs`` with card ``at`` holding a feature ``fid`` made for combination ``aim``, and the card it
+    touches given something to act on: a marker to lose (on the source, with 540.3.1's limit, which reads
+    the markers), a crystal, a wound to heal."""
+    cs = list(cs)
+    cs[at] = replace(cs[at], features=(*cs[at].features, aimed_feature(aim, cs[at].id, fid)))
+    touched = next((i for i, c in enumerate(cs) if c.id == aim.role), None)
+    if touched is not None:
+        c = cs[touched]
+        if aim.effect == "lose_markers" and c.id == "src" and not any(f.limit for f in c.features):
+            # «может атаковать 2 раза за ход, после 1-й атаки не закрывается», this its second use (540.1.3)
+            c = replace(c, features=(*c.features, Feature(MARKER_LIMIT_TEXT, "resource_modifier", form="per_turn",
+                                                          resources=("close",), times=2, limit=1)),
+                        uses=((ACT, 1),))
+        if aim.effect == "lose_markers":
+            c = replace(c, action_markers=max(c.action_markers, 1))
+        elif aim.effect == "lose_resource":
+            c = c.with_resource("crystal", max(c.resource("crystal"), 1))
+        elif aim.effect == "heal":
+            c = replace(c, wounds=max(c.wounds, 1))
+        cs[touched] = c
+    return cs
+
+
 @st.composite
 def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
     """A source (player A), a target (B), maybe a defender (B), an ally of each side; an action.
@@ -214,32 +251,23 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
                                          *(Feature(_nth(TGT_REROLL, i), "reroll") for i in range(b_n)),
                                          *(Feature(_nth(TGT_DICE_MINUS, i), "dice_modifier", mode="sub", amount=1)
                                            for i in range(b_n))))
-    if used is not None and not plays_world and (aims or draw(st.integers(0, 2)) == 0):
-        # aimed at the universe (model/universe.py): one world in three (not one with many rerolls) holds a
-        # feature made for one combination the rulebook admits — an effect first, then the card it touches,
-        # then the kind and window — held by any card, so that every effect on every role is played
-        every = sorted(c for c in (aims or combos(used.windows)) if has_defender or c.role != "def") \
+    if used is not None and not plays_world and aims:
+        # an aimed round (model/universe.py): every world holds two features, each made for a combination not
+        # yet played (an index over all of them, not an effect first: each is as likely), held by any card
+        every = sorted(c for c in aims if has_defender or c.role != "def") \
             or sorted(c for c in combos(used.windows) if c.role != "def")
+        spread = _spread(cs)
+        for k in range(AIMS_PER_WORLD):
+            i = (draw(st.integers(0, len(every) - 1), label="aim") + spread * (k + 1)) % len(every)
+            cs = _aim(cs, every[i], draw(st.integers(0, len(cs) - 1)), _nth(AIMED, k))
+    elif used is not None and not plays_world and draw(st.integers(0, 2)) == 0:
+        # one world in three (not one with many rerolls) holds a feature made for one combination the rulebook
+        # admits — an effect first, then the card it touches, then the kind and window — held by any card
+        every = sorted(c for c in combos(used.windows) if has_defender or c.role != "def")
         effect = draw(st.sampled_from(sorted({c.effect for c in every})), label="aim-effect")
         role = draw(st.sampled_from(sorted({c.role for c in every if c.effect == effect})), label="aim-role")
         aim = draw(st.sampled_from([c for c in every if c.effect == effect and c.role == role]), label="aim")
-        at = draw(st.integers(0, len(cs) - 1))
-        cs[at] = replace(cs[at], features=(*cs[at].features, aimed_feature(aim, cs[at].id, AIMED)))
-        # the card it touches has something for it to act on: a marker to lose (and, on the source, 540.3.1's
-        # limit, which reads the markers), a crystal, a wound to heal
-        touched = next((i for i, c in enumerate(cs) if c.id == aim.role), None)
-        if touched is not None:
-            c = cs[touched]
-            if aim.effect == "lose_markers" and c.id == "src" and not any(f.limit for f in c.features):
-                c = replace(c, features=(*c.features, Feature(MARKER_LIMIT_TEXT, "resource_modifier", form="per_turn",
-                                                              resources=("close",), limit=1)))
-            if aim.effect == "lose_markers":
-                c = replace(c, action_markers=max(c.action_markers, 1))
-            elif aim.effect == "lose_resource":
-                c = c.with_resource("crystal", max(c.resource("crystal"), 1))
-            elif aim.effect == "heal":
-                c = replace(c, wounds=max(c.wounds, 1))
-            cs[touched] = c
+        cs = _aim(cs, aim, draw(st.integers(0, len(cs) - 1)), AIMED)
     if has_defender:
         cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
     seen: set[str] = set()

@@ -60,7 +60,9 @@ GUARDS: dict[str, Callable] = {
     "strike_fight": lambda E, arg: E.and_(E.kind_in("simple_strike"), E.struck_open()),
     "action_illegal": lambda E, arg: E.legal_is(False),  # 512.6.3/b3: the legality check failed
     "action_blocked": lambda E, arg: E.blocked(),  # 512.6.4/b3
-    "compound_has_next": lambda E, arg: E.parts_left(),  # 512.6.6/b4
+    # 512.6.6/b4 «к следующему этапу формирования заявки, если это возможно»: a next part, and the card has
+    # the resources to declare it (540.2; A-next-part) — else play goes on to the payment stage
+    "compound_has_next": lambda E, arg: E.and_(E.parts_left(), E.not_(E.cost_short(cost_short))),
     "resource_modified": _resource_modified,  # 540.2: some resource of the action is not paid
     # 540.2, 542.2: the resource check at declaration failed (the card lacks what the cost needs)
     "resources_short": lambda E, arg: E.resources_ok_is(False),

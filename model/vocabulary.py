@@ -242,8 +242,9 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
               features=("sudden_action",)),
     GuardKind("action_blocked", ("512.6.4/b3",), "действие заблокировано", "the action is blocked",
               features=("block",)),
-    GuardKind("compound_has_next", ("512.6.6/b4",), "у составной особенности есть следующая часть",
-              "a compound feature has a next part"),
+    # «если это возможно» (A-next-part): a next part remains and the card has the resources to declare it
+    GuardKind("compound_has_next", ("512.6.6/b4", "540.2"), "следующую часть составной особенности можно объявить",
+              "a compound feature's next part can be declared"),
     GuardKind("resource_modified", ("540.2",), "ресурсы игродействия модифицированы",
               "the game action's resources are modified", features=("resource_modifier", "resource_modification")),
     GuardKind("resources_short", ("540.2", "542.2"), "карта не обладает ресурсами для объявления",

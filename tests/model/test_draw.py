@@ -46,7 +46,7 @@ def test_dot_lists_every_step_and_edge(G):
         assert f'"{n}" [label=' in text
     assert text.count(" -> ") == G.number_of_edges()
     assert '"calculation" -> "completion" [label="the game action is illegal\\n512.6.3/b3", color=' in text
-    assert '"completion" -> "declaration" [label="a compound feature has a next part\\n512.6.6/b4", style=dashed]' in text
+    assert '"completion" -> "declaration" [label="a compound feature\'s next part can be declared\\n512.6.6/b4", style=dashed]' in text
     if shutil.which("dot"):
         subprocess.run(["dot", "-Tsvg"], input=text, text=True, check=True, capture_output=True)
 
