@@ -137,19 +137,29 @@ def test_the_exhaustive_pass_refutes_the_draft(declared_draft):
     assert "P512.7-payment" not in clean.violations
 
 
-def test_hypothesis_refutes_the_draft_at_400_examples(declared_draft):
-    """The aimed round of the Hypothesis pass (four features per world, each made for a combination not
-    yet played) plays an ally taking the source's marker during its own action: P512.7-payment falls on the
-    draft at 400 examples — as in the exhaustive pass and Z3 — and holds on the bundled rules.  (At the
-    default 200 the aimed round has 200 aims for about 260 unplayed combinations: whether it meets this one
-    is a matter of the draw, and on this draft it does not; benchmarks/README.md.)"""
-    from ruleproof.generators.run import hypothesis_pass
+def test_hypothesis_aimed_at_the_combination_refutes_the_draft(declared_draft):
+    """The aimed round of the Hypothesis pass, aimed at the combinations that take the source's markers
+    (an ally's sudden action, a trigger, an «after …» feature …): P512.7-payment falls on the draft — as in
+    the exhaustive pass and Z3 — and holds on the bundled rules.  (The whole pass at its default 200
+    examples has 200 aims for about 260 unplayed combinations: whether it meets this one is a matter of the
+    draw — it does at 400 on the command line; benchmarks/README.md.)"""
+    from hypothesis import Phase, seed
+    from hypothesis.stateful import get_state_machine_test
 
-    only = frozenset({"P512.7-payment"})
-    out = hypothesis_pass(declared_draft, examples=400, cache_dir=None, shrinks=5, only=only)
-    assert "P512.7-payment" in out.violations
-    clean = hypothesis_pass(load_rulebook(), examples=400, cache_dir=None, shrinks=5, only=only)
-    assert not clean.violations and clean.scope.covered > 50
+    from ruleproof.generators.machine import PropertyViolated, machine_for
+
+    def run(rb):
+        aims = tuple(c for c in sorted(admitted(rb)) if c.effect == "lose_markers" and c.role == "src")
+        machine = machine_for(rb, only=frozenset({"P512.7-payment"}), eager=True, aims=aims)
+        test = get_state_machine_test(machine, settings=settings(max_examples=100, deadline=None, database=None,
+                                                                 derandomize=False, phases=[Phase.generate],
+                                                                 suppress_health_check=list(HealthCheck)))
+        seed(0)(test)()
+
+    with pytest.raises(PropertyViolated) as found:
+        run(declared_draft)
+    assert found.value.prop.id == "P512.7-payment"
+    run(load_rulebook())  # no violation on the bundled rules
 
 
 def test_the_world_rules_are_stated_once_for_both_engines():
