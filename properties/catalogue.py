@@ -1035,8 +1035,9 @@ prop("P512.6.6-compound", ("512.6.6/b4",), "составная особенно�
      "claim-forming stage after completion until its parts are done",
      Monitor("P512.6.6-compound", (flag("hq_refused", "check_resources", _resource_check(False)),
                                    # «если это возможно» (A-next-part): payment entered with no next part possible
-                                   flag("hq_impossible", "enter", lambda M, ev, pre, new, h: M.not_(
-                                       M.holds(pre, "compound_has_next")) if ev.kind == "payment" else None)),
+                                   flag("hq_impossible", "enter", lambda M, ev, pre, new, h: M.and_(
+                                       M.not_(M.all_parts_declared(pre)), M.not_(M.holds(pre, "compound_has_next")))
+                                       if ev.kind == "payment" else None)),
              # a declaration refused for want of resources (540.2, 542.2) has no next part to go on to, nor
              # has a part after which the next one cannot be declared (512.6.6/b4 «если это возможно»)
              (Bad(lambda M, S, h: M.and_then(M.and_(M.ended(S), M.off(h["hq_refused"]), M.off(h["hq_impossible"])),

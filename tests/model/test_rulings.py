@@ -88,6 +88,9 @@ KILLS: dict[str, list[str]] = {
     "effect-applied": ["no-effect"],
     "completion-after-ability": ["no-role-release", "after-window-before-effect"],
     "compound-returns-to-claim": ["no-compound-loop"],
+    # the second part not possible: payment still follows (512.6.6/b4, 512.7); possible: it is declared
+    "compound-next-part-not-possible/crystal-lost": ["no-payment", "no-effect"],
+    "compound-next-part-not-possible/crystal-kept": ["no-compound-loop"],
     "payment-stage": ["no-payment-triggers", "stays-on-stack"],
     "assault-own-strike": ["assault-fires-on-nothing", "M5"],
     "computed-x-printed": ["computed-x-reads-current", "computed-x-at-declaration"],

@@ -33,7 +33,7 @@ def test_a_material_reading_names_the_property_and_the_smallest_differing_game(c
 
 
 @pytest.mark.slow
-def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys, monkeypatch):
+def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys, monkeypatch, tmp_path):
     """The strike table's row 4 with a return strike: the games part (the return strike is there), but
     Z3 proves every property under both readings, every ruling and the clause consistency come out
     the same: immaterial, proved — not merely within the bounds — where the Z3 worlds hold every
@@ -47,6 +47,7 @@ def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys, monkeypa
 
     monkeypatch.setattr(menu, "menu_scope", lambda rb: Scope(310, 310, ()))  # a menu that held them all
     monkeypatch.setattr("ruleproof.properties.prove.menu_scope", lambda rb: Scope(310, 310, ()))
+    monkeypatch.setattr("ruleproof.generators.run.CACHE_DIR", tmp_path)  # not the base's runs over the real menu
     rc, doc = _json(capsys, "--only", "R-strike-row-4", "--engines", "rulings,z3,consistency")
     [row] = doc["readings"]
     assert rc == 0 and row["status"] == "immaterial-proved"
