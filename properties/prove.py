@@ -35,7 +35,7 @@ from ruleproof.model.menu import beyond_menu, menu_scope
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System, compile_rulebook
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES
-from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.finding import WITHIN_MENU, CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
 from .engines import (SPACER_OPTIONS, _change_ids, _deps, _options, _order, _set_seed, _steps, bmc, extract,
@@ -86,6 +86,11 @@ class ProveOutcome:
     def within_menu(self) -> bool:
         """A proof here covers only the Z3 menu's worlds: the rulebook admits combinations they leave out."""
         return self.scope is not None and not self.scope.whole
+
+
+def verdict_name(v: Verdict, within_menu: bool) -> str:
+    """The verdict as reported: *proved within the menu* where the Z3 worlds leave combinations out."""
+    return WITHIN_MENU if v.verdict == "proved" and within_menu else v.verdict
 
 
 def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
@@ -378,8 +383,7 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
     results = []
     scope = menu_scope(rb)
     for p, v in zip(wanted, verdicts):
-        name = "proved within the menu" if v.verdict == "proved" and not scope.whole else v.verdict
-        note = f"{name} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
+        note = f"{verdict_name(v, not scope.whole)} ({v.engine}, {v.seconds:.2f} s)" + (f"; {v.reason}" if v.reason else "")
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "z3", _finding(rb, v, seed), note=note,
                                    seconds=v.seconds))
     return ProveOutcome(results, verdicts, z3.get_version_string(), seed, time.perf_counter() - started,

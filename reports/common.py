@@ -13,7 +13,7 @@ import re
 from ruleproof.i18n import t
 
 from .bundle import ClauseText, Report
-from .finding import CheckResult, Finding
+from .finding import WITHIN_MENU, CheckResult, Finding
 
 __all__ = ["depends_line", "note_text", "readings_rows", "READING_COLS", "verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
            "quoted_clauses", "replay_lines", "generated_line", "quotes_note", "file_stem", "path_of",
@@ -35,8 +35,8 @@ def verdict_label(r: CheckResult | Finding | str, lang: str) -> str:
             return label + (t("rep_topped_up", lang, n=m.group(4)) if m.group(4) else "")
         if m:
             return t("rep_passed_examples", lang, n=m.group(1))
-        if r.note.startswith("proved within the menu"):
-            return t("rep_proved_menu", lang)
+        if r.note.startswith(WITHIN_MENU):
+            return t("rep_scope_within_z3", lang)
         if r.note.startswith("proved"):
             return t("rep_proved", lang)
         return t("rep_verdict_holds", lang)

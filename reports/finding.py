@@ -24,7 +24,11 @@ import re
 
 from dataclasses import dataclass, field
 
-__all__ = ["Finding", "CheckResult", "KINDS", "VERDICTS", "INCONCLUSIVE", "ENGINES"]
+__all__ = ["Finding", "CheckResult", "KINDS", "VERDICTS", "INCONCLUSIVE", "ENGINES", "WITHIN_MENU"]
+
+#: a Z3 proof over worlds that leave out a combination the rulebook admits (model/universe.py): the verdict
+#: ``prove`` reports and the prefix of the Z3 check result's note, which the reports and ``diff`` read
+WITHIN_MENU = "proved within the menu"
 
 #: what a finding is about
 KINDS = ("structure", "property", "vacuous", "not_exercised", "conflict", "ruling", "ruling_property", "unknown",

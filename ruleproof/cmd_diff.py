@@ -164,7 +164,7 @@ def _print(con, out, lang: str, clause_text, args) -> None:
 
 def _v(verdict: str, lang: str) -> str:
     key = {"holds": "holds", "violated": "violated", "unknown": "unknown", "not exercised": "diff_v_not_exercised",
-           "proved": "diff_v_proved", "proved within the menu": "rep_proved_menu",
+           "proved": "diff_v_proved", "proved within the menu": "rep_scope_within_z3",
            "vacuous": "diff_v_vacuous"}.get(verdict)
     return t(key, lang) if key else verdict
 

@@ -55,19 +55,14 @@ def exit_code(outcome, accept_menu: bool = False) -> int:
         return EXIT_FINDING
     if any(v.verdict != "proved" or v.vacuous is None for v in outcome.verdicts):
         return EXIT_INCONCLUSIVE
-    if outcome.verdicts and getattr(outcome, "within_menu", False) and not accept_menu:
+    if outcome.verdicts and outcome.within_menu and not accept_menu:
         return EXIT_INCONCLUSIVE
     return EXIT_OK
 
 
-def verdict_name(v, within_menu: bool) -> str:
-    """The verdict as reported: *proved within the menu* where the Z3 worlds leave combinations out."""
-    return "proved within the menu" if v.verdict == "proved" and within_menu else v.verdict
-
-
 def _verdict_text(v, lang: str, within_menu: bool = False) -> str:
     if v.verdict == "proved":
-        return t("prove_proved_menu" if within_menu else "prove_proved", lang)
+        return t("rep_scope_within_z3" if within_menu else "prove_proved", lang)
     if v.verdict == "violated":
         return t("prove_violated", lang)
     if v.verdict == "holds to depth k":
@@ -96,6 +91,7 @@ def _world_json(world) -> dict:
 
 
 def outcome_to_json(outcome, rb) -> dict:
+    from ruleproof.properties.prove import verdict_name
     from ruleproof.reports.json_report import results_to_json
 
     doc = results_to_json(outcome.results, {"id": rb.spec.id, "path": rb.path, "z3_version": outcome.z3_version,

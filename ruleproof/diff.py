@@ -23,6 +23,7 @@ from typing import Callable
 
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rulebook_diff import Change, Difference, behaviour, smallest_difference, structural_diff
+from ruleproof.reports.finding import WITHIN_MENU
 
 __all__ = ["VerdictChange", "RulingChange", "ConflictChange", "DiffOutcome", "diff_rulebooks", "DIFF_ENGINES",
            "DEFAULT_DIFF_ENGINES"]
@@ -105,7 +106,7 @@ def _verdict(result) -> str:
         return "not exercised"
     if result.verdict == "holds" and result.engine == "z3":
         # over Z3 worlds that leave out combinations the rulebook admits: its own verdict (model/universe.py)
-        return "proved within the menu" if (result.note or "").startswith("proved within the menu") else "proved"
+        return WITHIN_MENU if (result.note or "").startswith(WITHIN_MENU) else "proved"
     return result.verdict
 
 

@@ -211,7 +211,6 @@ _LABELS: dict[str, tuple[str, str]] = {
     "rep_stat_steps": ("шагов сверено: {v}", "{v} steps compared"),
     "rep_stat_incomplete": ("перебор не полон", "the search is not complete"),
     "rep_proved": ("доказано", "proved"),
-    "rep_proved_menu": ("доказано в пределах меню", "proved within the menu"),
     "rep_col_check": ("Проверка", "Check"),
     "rep_col_clauses": ("Пункты", "Clauses"),
     "rep_col_statement": ("Что проверяется", "What is checked"),
@@ -330,7 +329,6 @@ _LABELS: dict[str, tuple[str, str]] = {
     "prove_seconds": ("с", "s"),
     "prove_witness": ("посылка (не пустая)", "premise (non-vacuous)"),
     "prove_proved": ("доказано", "proved"),
-    "prove_proved_menu": ("доказано в пределах меню", "proved within the menu"),
     "prove_menu_exit": ("Код выхода 3: доказательства не покрывают всех сочетаний, которые допускает свод правил "
                         "(--accept-menu принимает доказательство в пределах меню: код 0).",
                         "Exit code 3: the proofs do not cover every combination the rulebook admits (--accept-menu "

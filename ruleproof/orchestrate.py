@@ -294,7 +294,6 @@ def _exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
 
 
 def _z3(rb: Rulebook, opts: dict) -> EngineRun:
-    from ruleproof.model.menu import menu_scope
     from ruleproof.properties.prove import prove
 
     kw = {"timeout_ms": opts["timeout_ms"]} if opts.get("timeout_ms") else {}
@@ -303,7 +302,7 @@ def _z3(rb: Rulebook, opts: dict) -> EngineRun:
     cx = {v.pid: list(v.counterexample.trace.events) for v in out.verdicts
           if v.counterexample is not None and v.counterexample.trace is not None}
     return EngineRun("z3", out.results, out.seconds, {"z3_version": out.z3_version, "seed": out.seed,
-                                                      "scope": menu_scope(rb).to_json()}, cx)
+                                                      "scope": out.scope.to_json()}, cx)
 
 
 def _consistency(rb: Rulebook, opts: dict) -> EngineRun:
