@@ -1,4 +1,4 @@
-"""The Hypothesis pass: time of `check` at 500 examples, stateful steps/s, time to kill each public mutant.
+"""The Hypothesis pass: time of `check` at 500 examples, choices answered/s, time to kill each public mutant.
 
 Run:  .venv/bin/python benchmarks/bench_hypothesis.py [--examples 500] [--repeats 3]
 

@@ -56,7 +56,7 @@ class Row:
 
 
 class _StepCounter:
-    """Counts the interpreter's answered choices (the Hypothesis state machine's steps)."""
+    """Counts the interpreter's answered choices (the Hypothesis game test's draws)."""
 
     def __init__(self) -> None:
         from ruleproof.model import interpreter

@@ -1,6 +1,6 @@
 """Run the property catalogue under Hypothesis on a rulebook and turn the outcome into check results.
 
-One state-machine run checks every property; when one is violated, its shrunk counterexample is
+One Hypothesis test (:mod:`.machine`: every example a whole game action) checks every property; when one is violated, its shrunk counterexample is
 kept and the run is repeated without it, until the rest hold.  Deterministic by default (seed 0);
 ``seed`` makes a different but reproducible run.  Failing examples are saved in a
 Hypothesis database under the cache folder, so a re-run replays them first.  Under ``CI=true`` the
@@ -20,7 +20,6 @@ from typing import Callable, Iterator
 from hypothesis import HealthCheck, seed as hyp_seed, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.reporting import with_reporter
-from hypothesis.stateful import get_state_machine_test
 
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.universe import Scope, admitted
@@ -29,17 +28,16 @@ from ruleproof.reports.finding import CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
 from .bounded import ALLIES, LOADOUTS, bounded_worlds, two_plays_worlds
-from .machine import STEP_COUNT, PropertyViolated, machine_for
+from .machine import PropertyViolated, games_test
 
 __all__ = ["HypothesisOutcome", "hypothesis_pass", "load_profile", "CACHE_DIR"]
 
 CACHE_DIR = Path(".ruleproof-cache")
 DEFAULT_SEED = 0
 
-settings.register_profile("ruleproof", deadline=None, print_blob=False,
-                          stateful_step_count=STEP_COUNT, suppress_health_check=list(HealthCheck))
+settings.register_profile("ruleproof", deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
 settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=False,
-                          stateful_step_count=STEP_COUNT, suppress_health_check=list(HealthCheck))
+                          suppress_health_check=list(HealthCheck))
 
 
 def load_profile() -> str:
@@ -151,9 +149,8 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
                 world_family = reaching(rb, world_family, missing, phase_seed)
         phase = settings(base, max_examples=max(n, 1), **({"derandomize": False} if top_up else {}))
         while len(found) < len(wanted):
-            test = get_state_machine_test(machine_for(rb, only=checked, skip=frozenset(found), exercised=exercised,
-                                                      family=world_family, eager=top_up is not None or bool(aims),
-                                                      aims=aims, combos_played=combos_played), settings=phase)
+            test = phase(games_test(rb, only=checked, skip=frozenset(found), exercised=exercised, family=world_family,
+                                    eager=top_up is not None or bool(aims), aims=aims, combos_played=combos_played))
             if phase_seed is not None:
                 test = hyp_seed(phase_seed)(test)
             if progress:

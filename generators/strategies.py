@@ -1,7 +1,7 @@
 """Hypothesis strategies for worlds: cards, features of every kind, game actions with every X kind.
 
 Hypothesis's strength here is the *world*; the plays (dice, responses) are drawn step by step by the
-state machine (:mod:`.machine`).
+game test (:mod:`.machine`).
 
 >>> from hypothesis import find
 >>> w = find(worlds(), lambda s: s.action.kind == "spell" and any(x.kind == "cost" for x in s.action.xs))

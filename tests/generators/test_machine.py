@@ -87,3 +87,25 @@ def test_check_command_reports_the_violated_property(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "P540.3-action-marker" in out and "Counterexample: the highlighted events (▶) break the property" in out
     assert f"Command: ruleproof check {path} --engines hypothesis --examples 150" in out
+
+
+def test_a_seed_draws_the_same_games_whatever_modules_are_loaded(tmp_path, monkeypatch):
+    """Hypothesis draws numbers now and then from the constants of the local modules loaded so far; the
+    pass must not: a module full of numbers, loaded before, leaves every figure of the pass as it was."""
+    import importlib.util
+    import sys
+
+    rb = load_rulebook_text(mutant_yaml("markers-at-declaration"), "markers-at-declaration.yaml")
+
+    def figures():
+        out = hypothesis_pass(rb, examples=60, cache_dir=None, shrinks=0)
+        return [(r.check, r.holds, r.note) for r in out.results], out.scope
+
+    before = figures()
+    path = tmp_path / "numbers_here.py"
+    path.write_text("NUMBERS = [" + ", ".join(str(n) for n in range(3, 400, 7)) + "]\nWORDS = ['src', 'tgt', 'allyA']\n")
+    spec = importlib.util.spec_from_file_location("numbers_here", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(sys.modules, "numbers_here", module)
+    assert figures() == before

@@ -250,38 +250,41 @@ def test_ctrl_c_stops_every_engine_and_leaves_the_old_report_set(tmp_path, engin
     assert {p.read_text("utf-8") for p in reports.iterdir()} == {"OLD"}
 
 
-def test_an_interrupt_while_writing_comes_after_the_whole_set(tmp_path, monkeypatch):
-    """SIGINT raised while the report files are renamed one by one is held back until all are in place."""
-    import os
-    import signal
-    import time
+def test_an_interrupt_while_writing_comes_after_the_whole_set(tmp_path):
+    """SIGINT raised while the report files are renamed one by one is held back until all are in place.
+    (In a process of its own: a SIGINT sent to the test's own process could land, late, in the next test —
+    under pytest-xdist it took a worker down.)"""
+    import subprocess
+    import sys
 
-    from ruleproof import fileio, interrupt
-    from ruleproof.reports.writers import write_files
-
-    real = os.replace
-    calls = []
-
-    def replace(src, dst):
-        calls.append(dst)
-        if len(calls) == 1:
-            os.kill(os.getpid(), signal.SIGINT)  # mid-way through the renames
-        real(src, dst)
-
-    monkeypatch.setattr(fileio.os, "replace", replace)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            write_files({"a.json": "{}", "b.md": "new", "c.html": "<p>"}, tmp_path / "out")
-    finally:
-        # what the command does once it has the KeyboardInterrupt: where an earlier test installed the
-        # Ctrl-C watcher (ruleproof.interrupt) in this process, it would otherwise go on interrupting
-        # the process every 50 ms — the next test, or under pytest-xdist the worker itself
-        interrupt.taken()
-        try:
-            time.sleep(0.2)  # an interrupt the watcher sent just before lands here
-        except KeyboardInterrupt:
-            pass
+    code = (
+        "import os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from ruleproof import fileio\n"
+        "from ruleproof.reports.writers import write_files\n"
+        "real, calls = os.replace, []\n"
+        "def replace(src, dst):\n"
+        "    calls.append(dst)\n"
+        "    if len(calls) == 1:\n"
+        "        os.kill(os.getpid(), signal.SIGINT)  # mid-way through the renames\n"
+        "    real(src, dst)\n"
+        "fileio.os.replace = replace\n"
+        "try:\n"
+        "    write_files({'a.json': '{}', 'b.md': 'new', 'c.html': '<p>'}, Path(sys.argv[1]))\n"
+        "    print('no interrupt')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted after', len(calls))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True,
+                         timeout=120, preexec_fn=_default_sigint)
+    assert out.stdout.strip() == "interrupted after 3", out.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.json", "b.md", "c.html"]
+
+
+def _default_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_two_runs_at_once_on_one_report_folder_leave_whole_files(tmp_path):
