@@ -27,6 +27,7 @@ from functools import lru_cache
 from ruleproof.model.features import Feature
 from ruleproof.model.menu import ACT, ATTACKS, action, card, x_var
 from ruleproof.model.universe import feature as F
+from ruleproof.model.universe import plays_features
 from ruleproof.model.state import Card, State, XVar
 
 __all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "two_plays_worlds", "plays_searched", "PLAYS_CAP", "widenings", "widened_loadouts",
@@ -328,7 +329,7 @@ def two_plays_worlds(rulebook) -> list[World]:
     >>> two_plays_worlds(load_rulebook()), [w.name for w in two_plays_worlds(draft)]
     ([], ['simple_strike/defender/two-rerolls', 'attack/two-rerolls', 'spell/two-rerolls'])
     >>> [[f.id for f in c.features] for c in _plays_worlds((4,))[0].state.cards][:2]
-    [['a_reroll', 'a_plus', 'a_one', 'a_reroll2', 'a_plus2'], ['b_minus_x', 'b_reroll', 'b_reroll2', 'b_minus2']]
+    [['a_reroll', 'a_reroll2', 'a_plus', 'a_plus2', 'a_one'], ['b_reroll', 'b_reroll2', 'b_minus', 'b_minus2']]
     """
     from .uses import uses
 
@@ -356,13 +357,10 @@ def _plays_worlds(numbers: tuple[int, ...]) -> list[World]:
     n = plays_searched(numbers)
     if not n:
         return []
-    a_feats, b_feats = LOADOUTS["dice"]
-    # n rerolls and n dice modifiers in all, the source's side holding the odd one
-    more_a = [_f(f"a_reroll{i}", "reroll") for i in range(2, (n + 1) // 2 + 1)]
-    more_a += [_f(f"a_plus{i}", "dice_modifier", mode="add", amount=1) for i in range(2, (n + 1) // 2 + 1)]
-    more_b = [F("b_reroll") if i == 1 else _f(f"b_reroll{i}", "reroll") for i in range(1, n // 2 + 1)]
-    more_b += [_f(f"b_minus{i}", "dice_modifier", mode="sub", amount=1) for i in range(2, n // 2 + 1)]
-    pair = (_card("src", (*a_feats, *more_a)), _card("tgt", (*b_feats, *more_b), wounds=0))
+    # n rerolls and n dice modifiers in all (universe.plays_features), and the dice loadout's «если на
+    # кубике выпало 1», which fires on the die's last value only
+    more_a, more_b = plays_features(n)
+    pair = (_card("src", (*more_a, F("a_one"))), _card("tgt", more_b, wounds=0))
     out = []
     for kind, defender in (("simple_strike", True), ("attack", False), ("spell", False)):
         cards = (*pair, _card("def", DEFENDERS.get("dice", ()))) if defender else pair

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ruleproof.model.features import Effect, Feature
 from ruleproof.model.menu import ACT, ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
 from ruleproof.model.state import Action, Card, State
-from ruleproof.model.universe import aimed_feature, combos
+from ruleproof.model.universe import aimed_feature, combos, plays_features
 from ruleproof.model.vocabulary import FEATURE_KINDS
 
 from .uses import Uses
@@ -97,8 +97,6 @@ AIMED = "aimed"
 MARKER_LIMIT_TEXT = "src_marker_limit"
 #: the features a world of an aimed round holds, each made for a combination not yet played
 AIMS_PER_WORLD = 4
-#: the rerolls and dice modifiers of a world for a rulebook that reads ``plays_at_least`` (several: ``_2``, ``_3``…)
-SRC_REROLL, TGT_REROLL, SRC_DICE_PLUS, TGT_DICE_MINUS = "src_reroll2", "tgt_reroll2", "src_dice_plus", "tgt_dice_minus"
 
 
 def _nth(fid: str, i: int) -> str:
@@ -242,17 +240,10 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
         # особенностей»): N rerolls for one window and N dice modifiers for the next, N one of the numbers it
         # reads (at least two), the source's side holding the odd one — one world in three
         n = max(2, draw(st.sampled_from(used.play_numbers)))
-        a_n, b_n = (n + 1) // 2, n // 2
-        cs[0] = replace(cs[0], features=(*cs[0].features,
-                                         *(Feature(_nth(SRC_REROLL, i), "reroll") for i in range(a_n)),
-                                         *(Feature(_nth(SRC_DICE_PLUS, i), "dice_modifier", mode="add", amount=1)
-                                           for i in range(a_n))))
-        cs[1] = replace(cs[1], features=(*cs[1].features,
-                                         *(Feature(_nth(TGT_REROLL, i), "reroll") for i in range(b_n)),
-                                         *(Feature(_nth(TGT_DICE_MINUS, i), "dice_modifier", mode="sub", amount=1)
-                                           for i in range(b_n))))
+        for at, side in enumerate(plays_features(n)):  # the same features as the explorer's worlds
+            cs[at] = replace(cs[at], features=(*cs[at].features, *side))
     if used is not None and not plays_world and aims:
-        # an aimed round (model/universe.py): every world holds two features, each made for a combination not
+        # an aimed round (model/universe.py): every world holds AIMS_PER_WORLD features, each made for a combination not
         # yet played (an index over all of them, not an effect first: each is as likely), held by any card
         every = sorted(c for c in aims if has_defender or c.role != "def") \
             or sorted(c for c in combos(used.windows) if c.role != "def")

@@ -29,7 +29,7 @@ from typing import Iterable
 from .features import EFFECTS, Effect, Feature
 from .vocabulary import ATTACKS, FEATURE_KINDS
 
-__all__ = ["FEATURES", "feature", "Combo", "ROLES", "admitted", "covered", "Scope", "scope", "window_kinds",
+__all__ = ["FEATURES", "feature", "plays_features", "PLAYS_FEATURES", "Combo", "ROLES", "admitted", "covered", "Scope", "scope", "window_kinds",
            "effect_kinds", "combos", "aimed_feature", "played"]
 
 
@@ -53,6 +53,7 @@ FEATURES: dict[str, Feature] = {f.id: f for f in (
     _f("a_plus", "dice_modifier", mode="add", amount=1),
     _f("a_dmodx", "dice_modifier", mode="add", x=("property", "self", "movement")),
     _f("b_dmod", "dice_modifier", mode="sub", amount=2),
+    _f("b_minus", "dice_modifier", mode="sub", amount=1),
     _f("b_minus_x", "dice_modifier", mode="sub", x=("property", "self", "movement")),
     # 512.6.3: the calculation step
     _f("a_mmodx", "magnitude_modifier", x=("property", "source", "movement")),
@@ -127,6 +128,28 @@ FEATURES: dict[str, Feature] = {f.id: f for f in (
 def feature(fid: str) -> Feature:
     """The one body of the feature ``fid``."""
     return FEATURES[fid]
+
+
+#: the features a world holds several of for a rulebook that reads ``plays_at_least`` (:func:`plays_features`)
+PLAYS_FEATURES = (("a_reroll", "a_plus"), ("b_reroll", "b_minus"))
+
+
+def plays_features(n: int) -> tuple[tuple[Feature, ...], tuple[Feature, ...]]:
+    """512.6.2/b2 «после разрешения всех таких особенностей»: ``n`` rerolls and ``n`` dice modifiers in all,
+    the source's side holding the odd one — (the source's, the target's) — for a rulebook whose guard reads
+    how many features a window played.  The first of each is the fixed feature, the others numbered
+    copies of its body (the explorer's worlds and Hypothesis's hold the same ones).
+
+    >>> [[f.id for f in side] for side in plays_features(3)]
+    [['a_reroll', 'a_reroll2', 'a_plus', 'a_plus2'], ['b_reroll', 'b_minus']]
+    """
+    from dataclasses import replace
+
+    def copies(fid: str, k: int) -> tuple[Feature, ...]:
+        return tuple(replace(FEATURES[fid], id=fid if i == 0 else f"{fid}{i + 1}") for i in range(k))
+
+    return tuple(tuple(f for fid in fids for f in copies(fid, k))  # type: ignore[return-value]
+                 for fids, k in zip(PLAYS_FEATURES, ((n + 1) // 2, n // 2)))
 
 
 #: the roles of the cards of a game, as the families name them (A is the active player)
