@@ -302,6 +302,19 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
                       _card("allyA", (F("xa_unmark"),), wounds=0))
             name = "/".join(p for p in ("simple_strike", "marker-lost", loadout) if p != "none")
             out.append(World(name, State(cards=marked, action=action("simple_strike"))))
+        # 512.7 «всеми доступными ресурсами из числа зарезервированных» with 510.4: a spell whose one reserved
+        # crystal the source's ally may take away before payment (the payment then has none to take)
+        if loadout == "payment":
+            drained = (pair[0].with_resource("crystal", 1), pair[1], _card("allyA", (F("xa_drain"),), wounds=0))
+            out.append(World("spell/cost=1/crystal-lost/payment",
+                             State(cards=drained, action=action("spell", (x_var("cost", chosen=1),)))))
+            # A-closed-no-close: a compound strike whose source its ally may close before the second part
+            shut = (*pair[:2], _card("allyA", (F("xa_close"),), wounds=0))
+            out.append(World("simple_strike/compound/source-closed/payment",
+                             State(cards=shut, action=action("simple_strike", parts_left=1))))
+            # … and a source closed already, whose simple strike costs it «закрыться» (540.2)
+            out.append(World("simple_strike/closed-source/payment",
+                             State(cards=(replace(pair[0], closed=True), *pair[1:]), action=action("simple_strike"))))
         # 512.6.2/b4.2: a simple strike at a closed card is no fight (no strike table, no return strike)
         closed = (pair[0], replace(pair[1], closed=True), *pair[2:])
         out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),

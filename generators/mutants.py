@@ -254,6 +254,14 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
        "были на карте при объявлении, а не с теми, что на ней при оплате", "540.3.1's limit is compared with the "
        "action markers the card had at declaration, not with those on it at payment")(
         lambda d: _set(d, "payment", "pay_reserved", "markers_at_declaration", True)),
+    _m("closed-keeps-close", ("540.2",), "закрытая карта по-прежнему обладает закрытием: игродействие, цена "
+       "которого требует закрыться, объявляется", "a closed card still has its closing: an action whose cost asks it to "
+       "close is declared")(
+        lambda d: _set(d, "declaration", "check_resources", "closed_keeps_close", True)),
+    _m("pays-beyond-available", ("512.7",), "при оплате снимается весь зарезервированный ресурс, даже если у карты "
+       "его уже меньше (кристаллы уходят ниже нуля)", "the payment takes the whole reserved resource even where the "
+       "card has less now (its crystals go below zero)")(
+        lambda d: _set(d, "payment", "pay_reserved", "beyond_available", True)),
     _m("targets-rechecked", ("542.3",), "игродействие, цель которого покинула активную зону, после шага расчёта "
        "переходит к шагу завершения (число целей перепроверяется)", "an action whose target has left the active "
        "zone goes from the calculation step to completion (the number of targets is checked again)")(

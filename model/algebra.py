@@ -201,6 +201,10 @@ class Concrete:
     def sub(self, a: Test, b: Test) -> Test:
         return lambda s, c: a(s, c) - b(s, c)
 
+    def sub_to_zero(self, a: Test, b: Test) -> Test:
+        """``a - b``, never below 0 (paying what is there: 512.7)."""
+        return lambda s, c: max(0, a(s, c) - b(s, c))
+
     def sub_floor(self, a: Test, n: int) -> Test:
         """``a - n``, never below 0 (healing stops at no wounds)."""
         return lambda s, c: max(0, a(s, c) - n)
@@ -231,7 +235,7 @@ class Concrete:
         feature is played): a Card field, ("modifier", property) or ("resource", name)."""
         from .fields import card_value, resolve
 
-        return lambda s, c: card_value(s.card(resolve(s, ref, c.card)), attr)
+        return lambda s, c: card_value(s.card(resolve(s, ref, c.card if c is not None else None)), attr)
 
     def has_defender(self) -> Test:
         return lambda s, c: s.action.defender is not None

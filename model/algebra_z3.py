@@ -252,6 +252,11 @@ class Symbolic:
     def sub(self, a, b):
         return OPAQUE if a is OPAQUE or b is OPAQUE else a - b
 
+    def sub_to_zero(self, a, b):
+        if a is OPAQUE or b is OPAQUE:
+            return OPAQUE
+        return z3.If(a >= b, a - b, self.sy.val(0, a.size()))
+
     def sub_floor(self, a, n: int):
         if a is OPAQUE:
             return OPAQUE

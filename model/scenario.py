@@ -241,7 +241,7 @@ class ScenarioSpec(_Strict):
     provenance: dict[Word, Any] = Field(default_factory=dict)  # a saved counterexample's origin
 
 
-_CARD_FIELDS = ("closed", "wounds", "action_markers", "can_move", "in_active_zone", "healthy")
+_CARD_FIELDS = ("closed", "wounds", "action_markers", "can_move", "in_active_zone", "healthy", "resources")
 _X_FIELDS = ("value", "fixed_at", "fixes")
 
 
@@ -533,6 +533,14 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
             if key not in _CARD_FIELDS:
                 raise RuleproofError("RP112", sc.where(base + ("expect", "cards", cid, key)), key=key,
                                      field=f"expect → cards → {cid}", allowed=", ".join(_CARD_FIELDS))
+            value = fields[key]
+            if key == "resources" and not (isinstance(value, dict) and all(
+                    isinstance(n, int) and not isinstance(n, bool) for n in value.values())):
+                raise RuleproofError("RP110", sc.where(base + ("expect", "cards", cid, key)),
+                                     field=f"expect → cards → {cid} → resources",
+                                     problem=Localized("нужно отображение «ресурс: число», например {crystal: 0}",
+                                                       "a mapping «resource: number» is expected, e.g. {crystal: 0}"),
+                                     doc="docs/rulings.md")
     for key in expect.action:
         if key not in Action.__dataclass_fields__:
             raise RuleproofError("RP112", sc.where(base + ("expect", "action", key)), key=key,
@@ -772,6 +780,13 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
     for cid, fields in exp.cards.items():
         card = final.card(cid)
         for key, want in fields.items():
+            if key == "resources" and isinstance(want, dict):  # each named resource: {crystal: 0}
+                for word, n in want.items():
+                    got = final.card(cid).resource(word)
+                    if _norm(got) != _norm(n):
+                        fail(Failure(f"cards.{cid}.resources.{word}", n, got, clauses,
+                                     _last_change(trace, lambda st, c=cid, r=word: st.card(c).resource(r))))
+                continue
             got = getattr(card, key)
             if _norm(got) != _norm(want):
                 fail(Failure(f"cards.{cid}.{key}", want, got, clauses,

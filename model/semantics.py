@@ -205,7 +205,13 @@ def _legality(E, p):
 
 def cost_short(E, card: str, res: str, amount: str):
     """540.2, 542.2: the card lacks what one entry of the cost asks — its X is not named yet, or the card
-    has less of the resource than it."""
+    has less of the resource than it; a closed card has no «закрытие» to pay (A-closed-no-close)."""
+    short = cost_short_closed_kept(E, card, res, amount)
+    return E.or_(short, E.card(card, "closed")) if res == "close" else short
+
+
+def cost_short_closed_kept(E, card: str, res: str, amount: str):
+    """:func:`cost_short` of a draft with ``closed_keeps_close``: a closed card still has its «закрытие»."""
     return E.or_(E.not_(E.cost_fixed(amount)), E.lt(E.resource(card, res), E.cost_need(amount)))
 
 
@@ -213,9 +219,12 @@ def _short_text(before, after, p) -> tuple[str, ...]:
     """The check_resources event's account of what is short (for the reader), read with the same
     pieces :func:`cost_short` is made of."""
     E, out = Concrete(), []
-    for card, res, amount in short_entries(before, cost_short):
+    for card, res, amount in short_entries(before, cost_short_closed_kept if p.get("closed_keeps_close", False)
+                                           else cost_short):
         if not E.cost_fixed(amount)(before, None):
             out.append(f"{card}:{res} {amount} not fixed yet")
+        elif res == "close" and E.card(card, "closed")(before, None):
+            out.append(f"{card}:close closed")
         else:
             out.append(f"{card}:{res} {E.resource(card, res)(before, None)}<{E.cost_need(amount)(before, None)}")
     return tuple(out)
@@ -492,7 +501,10 @@ def _pay(E, p):
     condition — Келе's «если после этого у Келе нет ран» — spares only if the condition still holds
     at payment, against 540.4/ex1; ``per_turn_count: false``: a card's «X раз за ход» spares every use
     of the turn, its X never read — against 540.1.3; ``markers_at_declaration: true``: 540.3.1's limit is
-    compared with the markers the card had when the action began, not those on it at payment)."""
+    compared with the markers the card had when the action began, not those on it at payment;
+    ``beyond_available: true``: the whole reserved amount is taken even where the card has less now — 512.7
+    pays «всеми доступными ресурсами из числа зарезервированных»: what is left of the reserved, never below
+    zero)."""
     exempt_modified = p.get("exempt_modified", True)
     recheck = p.get("recheck_conditions", False)
     count = p.get("per_turn_count", True)
@@ -501,14 +513,24 @@ def _pay(E, p):
     def pays(E, card, res):
         return E.not_(E.exempt_entry(card, res, recheck, count, declared)) if exempt_modified else E.true()
 
-    return {"paid": E.paid(pays), "cards": E.spend(pays, spend), "paid_done": E.lit("paid_done", True)}
+    return {"paid": E.paid(pays), "cards": E.spend(pays, spend_beyond if p.get("beyond_available", False) else spend),
+            "paid_done": E.lit("paid_done", True)}
 
 
 def spend(E, card: str, res: str, amount):
-    """Paying ``amount`` of ``res``: the resource «close» closes the card (it is not used up); another
-    is taken from the card's."""
+    """Paying ``amount`` of ``res`` (512.7 «всеми доступными ресурсами из числа зарезервированных»): the
+    resource «close» closes the card (it is not used up); another is taken from the card's, as much of it
+    as the card has (a crystal it lost during the action is not paid: it is not there)."""
     if res == "close":
         return {("card", card, "closed"): E.true()}
+    return {("card", card, ("resource", res)): E.sub_to_zero(E.card(card, ("resource", res)), amount)}
+
+
+def spend_beyond(E, card: str, res: str, amount):
+    """:func:`spend` of a draft with ``beyond_available``: the whole ``amount``, the card's resource going
+    below zero where it has less."""
+    if res == "close":
+        return spend(E, card, res, amount)
     return {("card", card, ("resource", res)): E.sub(E.card(card, ("resource", res)), amount)}
 
 
@@ -537,7 +559,8 @@ OPERATIONS: dict[str, Operation] = {
     "declare": Operation(_declare, {"feature": "feature", "part": "part"}),
     "fix_x": Operation(_fix_x, {"fixed": _fixed_text}),
     # 540.2, 542.2: the card must have the resources to declare the action (a cost-X within them)
-    "check_resources": Operation(lambda E, p: {"resources_ok": E.ite(E.cost_short(cost_short),
+    "check_resources": Operation(lambda E, p: {"resources_ok": E.ite(E.cost_short(
+        cost_short_closed_kept if p.get("closed_keeps_close", False) else cost_short),
                                                                      E.lit("resources_ok", False),
                                                                      E.lit("resources_ok", True))},
                                  {"ok": "resources_ok", "short": _short_text}),

@@ -69,6 +69,10 @@ FEATURES: dict[str, Feature] = {f.id: f for f in (
     _f("b_grow", "sudden_action", effects=(Effect("add_modifier", "source", 1, "movement"),)),
     # 540.3.1 with 510.4 (A-lost-markers): the source's ally takes its action marker during the action
     _f("xa_unmark", "sudden_action", effects=(Effect("lose_markers", "source", 1),)),
+    # 512.7 with 510.4: the source's ally takes a crystal the action reserved before payment
+    _f("xa_drain", "sudden_action", effects=(Effect("lose_resource", "source", 1, "crystal"),)),
+    # A-closed-no-close: the source's ally closes it before a compound feature's next part
+    _f("xa_close", "sudden_action", effects=(Effect("close", "source"),)),
     _f("b_protect", "protection"),
     _f("a_protect", "protection"),
     _f("b_prevent", "prevention"),

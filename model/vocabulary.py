@@ -110,8 +110,11 @@ SWAPPED = RETURN_ROLES[0]
 OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("declare", ("542.3",), "особенность объявлена и помещена в очередь заявок",
            "the feature is declared and put into the claim queue", ("declaration",)),
+    # closed_keeps_close: a closed card still has its «закрытие» and may declare an action that costs it
+    # (against A-closed-no-close)
     OpKind("check_resources", ("540.2", "542.2"), "проверить, что карта обладает нужными ресурсами",
-           "check that the card has the resources it needs", ("declaration",)),
+           "check that the card has the resources it needs", ("declaration",),
+           {"closed_keeps_close": Param("bool", default=False)}),
     OpKind("fix_x", ("542.1",), "зафиксировать X", "fix X",
            params={"x": Param("choice", tuple(X_KINDS), required=True), "reads": _READS}),
     OpKind("reserve_resources", ("540.2",), "зарезервировать ресурсы", "reserve the resources",
@@ -149,12 +152,15 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     # (the modification was made before payment), so the default is false; per_turn_count: a card's
     # «X раз за ход» (540.1.3) spares only the first X uses of the turn — false: every use, X never read;
     # markers_at_declaration: 540.3.1's limit is compared with the markers the card had when the action
-    # began — against «на ней находится» and «в случае потери маркеров … снова сможет» (A-lost-markers)
+    # began — against «на ней находится» and «в случае потери маркеров … снова сможет» (A-lost-markers);
+    # beyond_available: the whole reserved amount is taken even where the card has less now (a crystal lost
+    # during the action), its resource going below zero — against 512.7 «всеми доступными ресурсами»
     OpKind("pay_reserved", ("512.7", "540.2"), "оплатить зарезервированные ресурсы",
            "pay the reserved resources", ("payment",), {"exempt_modified": _YES,
                                                         "recheck_conditions": Param("bool", default=False),
                                                         "per_turn_count": _YES,
-                                                        "markers_at_declaration": Param("bool", default=False)}),
+                                                        "markers_at_declaration": Param("bool", default=False),
+                                                        "beyond_available": Param("bool", default=False)}),
     # unless_text: 540.3 «если иного не указано в тексте особенности» — no marker when the text of a
     # feature that modified the acting card's resources says so; false: the marker whatever the text says
     OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker", None,

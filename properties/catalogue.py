@@ -624,12 +624,17 @@ prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540
               flag("hp_amount", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.pays_other_than_due(
                   pre, new, M.on(h["hp_given"])))),
               flag("hp_late", ("play", "pass"), lambda M, ev, pre, new, h: M.on(h["hp_removed"])
-                   if ev.kind == "payment" else None)),
+                   if ev.kind == "payment" else None),
+              # 512.7 «всеми доступными ресурсами из числа зарезервированных»: what the card has, no more
+              flag("hp_over", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.overdrawn(new)))),
              (Bad(lambda M, S, h: M.on(h["hp_where"]), "оплата прошла не после шага завершения способности (512.7)",
                   "payment did not follow the completion step (512.6.6, 512.7)"),
               Bad(lambda M, S, h: M.on(h["hp_amount"]), "оплачено не ровно зарезервированное за вычетом "
                   "модифицированного (512.7, 540.2)", "the payment is not the reserved resources minus the modified "
                   "ones (512.7, 540.2)"),
+              Bad(lambda M, S, h: M.on(h["hp_over"]), "оплачено больше, чем было у карты: ресурс ниже нуля (512.7 "
+                  "«всеми доступными ресурсами»)", "the payment took more than the card had: a resource below zero "
+                  "(512.7 «with all available resources»)"),
               Bad(lambda M, S, h: M.on(h["hp_late"]), "особенность удалена из стека до срабатываний при оплате (512.7)",
                   "the feature left the stack before the payment triggers were done (512.7)"),
               Bad(lambda M, S, h: M.and_then(M.done(S), lambda: M.and_(M.not_(M.off(M.get(S, "part"))),
@@ -682,10 +687,17 @@ prop("P540.2-refused", ("540.2", "542.2"), "объявление, для кот�
      "is reserved, and the action is neither executed nor paid",
      Monitor("P540.2-refused",
              (flag("hz_short", "check_resources", _resource_check(False)),
-              flag("hz_bad", ("enter", "reserve_resources"), _goes_on)),
+              flag("hz_bad", ("enter", "reserve_resources"), _goes_on),
+              # A-closed-no-close: a closed card has no «закрытие» to reserve
+              flag("hz_closed", "check_resources", lambda M, ev, pre, new, h: M.and_(
+                  M.field_is(new, "resources_ok", True), M.closed_owes_close(pre))
+                  if ev.ran("check_resources") else None)),
              (Bad(lambda M, S, h: M.on(h["hz_bad"]), "проверка ресурсов при объявлении не прошла, а игродействие "
                   "продолжилось (540.2, 542.2)", "the resource check at declaration failed, yet the action went on "
-                  "(540.2, 542.2)"),),
+                  "(540.2, 542.2)"),
+              Bad(lambda M, S, h: M.on(h["hz_closed"]), "закрытая карта прошла проверку ресурсов игродействия, цена "
+                  "которого требует закрыться (540.2; допущение A-closed-no-close)", "a closed card passed the resource "
+                  "check of an action whose cost asks it to close (540.2; assumption A-closed-no-close)")),
              lambda M, S, h: M.and_(M.on(h["hz_short"]), M.done(S)),
              "the resource check at declaration fails and the run ends",
              "проверка ресурсов при объявлении не проходит, и розыгрыш заканчивается"))

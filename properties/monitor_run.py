@@ -283,6 +283,15 @@ class Concrete:
         due = sorted((c, r, n) for c, r, n in pre.action.reserved if (c, r) not in exempt)
         return sorted(tuple(p) for p in new.action.paid) != due
 
+    def closed_owes_close(self, S) -> bool:
+        """A card the cost asks to close is closed already (it has no «закрытие»: A-closed-no-close)."""
+        return any(r == "close" and S.card(c).closed for c, r, _ in S.action.cost)
+
+    def overdrawn(self, new) -> bool:
+        """Some card has less than nothing of a resource: a payment took more than the card had (512.7
+        pays «всеми доступными ресурсами из числа зарезервированных»)."""
+        return any(n < 0 for c in new.cards for _, n in c.resources)
+
     def reserved_other_than_cost(self, S) -> bool:
         """The reservation is not every entry of the cost at its amount (540.2)."""
         a = S.action

@@ -251,6 +251,13 @@ class Symbolic:
         due = z3.Concat(sy.b(sy.bit(r, 2)), sy.b(z3.And(sy.bit(r, 1), z3.Not(ed))), sy.b(z3.And(sy.bit(r, 0), z3.Not(es))))
         return new["paid"] != due
 
+    def closed_owes_close(self, S):
+        sy = self.sy  # the menu's cost asks the source to close, and the defender where there is one
+        return z3.Or(sy.t(S["src_closed"]), z3.And(sy.t(S["w_has_defender"]), sy.t(S["def_closed"])))
+
+    def overdrawn(self, new):
+        return new["src_crystals"] < 0  # the model's one counted resource (8 bits, signed)
+
     def reserved_other_than_cost(self, S):
         sy = self.sy
         want = z3.Concat(sy.b(sy.t(S["x_cost_declared"])), sy.b(sy.t(S["w_has_defender"])), sy.val(1, 1))

@@ -20,7 +20,8 @@ def test_every_bundled_reading_applies_and_cites_clauses():
     rs = readings(BUNDLED)
     assert [r.id for r in rs] == ["R-marker-before-payment", "R-non-active-first-late",
                                   "R-payment-triggers-before-marker", "R-modification-after-ability",
-                                  "R-dice-step-kept", "R-strike-row-4", "R-assault-includes-return-strike"]
+                                  "R-closed-keeps-close", "R-dice-step-kept", "R-strike-row-4",
+                                  "R-assault-includes-return-strike"]
     for r in rs:
         assert r.about and all(c in BUNDLED.index for c in r.about), r.id
         assert r.of is None or r.of in BUNDLED.spec.assumptions

@@ -47,6 +47,7 @@ KILLS: dict[str, list[str]] = {
     "per-turn-one-turn": ["marker-before-payment", "no-payment"],
     "per-turn-times": ["per-turn-uncounted", "no-payment"],
     "per-turn-refused": ["refused-use-counted", "short-declaration-goes-on"],
+    "closed-card-cannot-close-again": ["closed-keeps-close", "no-payment"],
     "target-left": ["targets-rechecked", "no-effect"],
     "modified-during-execution": ["no-modification-during-execution", "M5"],
     "text-waives-marker": ["marker-despite-text", "M5"],
@@ -89,7 +90,7 @@ KILLS: dict[str, list[str]] = {
     "completion-after-ability": ["no-role-release", "after-window-before-effect"],
     "compound-returns-to-claim": ["no-compound-loop"],
     # the second part not possible: payment still follows (512.6.6/b4, 512.7); possible: it is declared
-    "compound-next-part-not-possible/crystal-lost": ["no-payment", "no-effect"],
+    "compound-next-part-not-possible/crystal-lost": ["no-payment", "no-effect", "pays-beyond-available"],
     "compound-next-part-not-possible/crystal-kept": ["no-compound-loop"],
     "payment-stage": ["no-payment-triggers", "stays-on-stack"],
     "assault-own-strike": ["assault-fires-on-nothing", "M5"],

@@ -111,9 +111,10 @@ def test_the_check_report_lists_the_readings_with_the_rulings_each_changes(tmp_p
     capsys.readouterr()
     doc = json.loads((tmp_path / "report.json").read_text("utf-8"))
     assert sorted(doc["readings"]["R-marker-before-payment"]["rulings"]) == [
-        "per-turn-first", "per-turn-lost-marker/marker-kept", "per-turn-lost-marker/marker-lost",
+        "closed-card-cannot-close-again", "per-turn-first", "per-turn-lost-marker/marker-kept", "per-turn-lost-marker/marker-lost",
         "per-turn-marker-lost-own-action/marker-lost", "per-turn-one-turn"]
     assert doc["readings"]["R-strike-row-4"]["rulings"] == []
+    assert doc["readings"]["R-closed-keeps-close"]["rulings"] == ["closed-card-cannot-close-again"]
     html = (tmp_path / "report.html").read_text("utf-8")
     assert '<section id="readings">' in html and 'data-reading="R-dice-step-kept"' in html
     assert "Другие прочтения свода" in (tmp_path / "report.md").read_text("utf-8")
