@@ -655,6 +655,15 @@ def _ru_text(values: list) -> str:
     return repr([{k: _ru(v) for k, v in d.items()} for d in values])
 
 
+def _ru_event(want) -> str:
+    """An expected event for a Russian reader (true/false as да/нет).
+
+    >>> _ru_event({"op": "check_resources", "ok": False})
+    "{'op': 'check_resources', 'ok': нет}"
+    """
+    return repr({k: _ru(v) for k, v in dict(want).items()})
+
+
 def _last_change(trace: Trace, get) -> tuple[int, ...]:
     """The event that last changed a value (the one that set what the expectation rejects), or the
     last event when nothing changed it (the action ended without the expected change)."""
@@ -809,13 +818,13 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
             fail(Failure(f"event {dict(want)}", "present", f"absent (events of that op: {near})", clauses,
                          tuple(e.seq for e in same_op[:3]) or end,
                          actual_ru=_Word(f"нет (события этой операции: {_ru_text(near)})"), expected_ru=_Word("есть"),
-                         what_ru=f"событие {dict(want)}"))
+                         what_ru=f"событие {_ru_event(want)}"))
     for want in exp.no_events:
         hits = [e for e in trace.events if _matches(e, want)]
         if hits:
             fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses,
                          (hits[0].seq,), actual_ru=_Word(f"есть: №{hits[0].seq}, шаг {hits[0].step}"), expected_ru=_Word("нет"),
-                         what_ru=f"нет события {dict(want)}"))
+                         what_ru=f"нет события {_ru_event(want)}"))
     if exp.properties:
         from ruleproof.properties.catalogue import BY_ID, View
 
