@@ -150,6 +150,7 @@ MENU: tuple[tuple[str, str], ...] = (
     ("def", "d_resmod_strike"),
     ("def", "d_resmod_assault"),
     ("allyA", "xa_unmark"),
+    ("allyA", "xa_drain"),
 )
 OPTIONS: tuple[Option, ...] = tuple(Option(role, feature(fid)) for role, fid in MENU)
 NOPT = len(OPTIONS)

@@ -163,11 +163,13 @@ class FormCheck:
                     continue
                 changed.append(j)
                 terms.append(sy.val(int(t), hv.width) if isinstance(t, int) else t)
+            # keyed by the terms' AST ids, which Z3 reuses once a term is freed: the entry keeps its terms
+            # alive, so that no later term can take one of their ids and be given this function
             key = tuple(t.get_id() for t in terms)
-            fn = self._compiled.get(key)
-            if fn is None and terms:
-                fn = self._compiled[key] = compile_terms(terms)
-            found = self._updates[d.id] = (tuple(changed), fn)
+            entry = self._compiled.get(key)
+            if entry is None and terms:
+                entry = self._compiled[key] = (compile_terms(terms), terms)
+            found = self._updates[d.id] = (tuple(changed), entry[0] if entry else None)
         return found
 
     def _pairs(self, trackers: list, held: dict) -> tuple[list, list]:

@@ -37,7 +37,7 @@ def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys, monkeypa
     """The strike table's row 4 with a return strike: the games part (the return strike is there), but
     Z3 proves every property under both readings, every ruling and the clause consistency come out
     the same: immaterial, proved — not merely within the bounds — where the Z3 worlds hold every
-    combination the rulebook admits; on the bundled menu (19 of 310) the proofs are *within the menu*,
+    combination the rulebook admits; on the bundled menu (20 of 310) the proofs are *within the menu*,
     so the reading is immaterial within the bounds, exit 3."""
     rc, doc = _json(capsys, "--only", "R-strike-row-4", "--engines", "rulings,z3,consistency")
     [row] = doc["readings"]
