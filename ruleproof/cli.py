@@ -74,7 +74,7 @@ def _build_parser() -> argparse.ArgumentParser:
     c.add_argument("--report", metavar="DIR", help="write the reports of --format into DIR (atomically)")
     c.add_argument("--examples", type=int, default=200, metavar="N",
                    help="Hypothesis examples for the properties (0: no Hypothesis pass; default 200)")
-    c.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: derandomized)")
+    c.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: seed 0)")
     c.add_argument("--bounds", default="", metavar="K=V,…", help="bounds of the exhaustive pass (see explore)")
     c.add_argument("--timeout", type=float, metavar="SEC", help="Z3 time limit per query (default: prove's)")
     c.add_argument("--jobs", default="auto", metavar="N|auto",

@@ -36,7 +36,7 @@ def add_engine_options(p) -> None:
                         "(default: explore's)")
     p.add_argument("--examples", type=int, default=DIFF_EXAMPLES, metavar="N",
                    help=f"Hypothesis examples per rulebook (default {DIFF_EXAMPLES})")
-    p.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: derandomized)")
+    p.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: seed 0)")
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="worker processes: each engine on each rulebook is a task (default auto: one per core)")
     p.add_argument("--format", choices=("term", "json"), default="term")

@@ -90,8 +90,8 @@ HELP_RU: dict[str, str] = {
     "write the reports of --format into DIR (atomically)": "записать отчёты форматов --format в ПАПКУ (атомарно)",
     "Hypothesis examples for the properties (0: no Hypothesis pass; default 200)":
         "число примеров Hypothesis для свойств (0 — без прохода Hypothesis; по умолчанию 200)",
-    "a different, reproducible Hypothesis run (default: derandomized)":
-        "другой воспроизводимый прогон Hypothesis (по умолчанию — без случайности)",
+    "a different, reproducible Hypothesis run (default: seed 0)":
+        "другой воспроизводимый прогон Hypothesis (по умолчанию — seed 0)",
     "bounds of the exhaustive pass (see explore)": "границы полного перебора (см. explore)",
     "Z3 time limit per query (default: prove's)": "предел времени Z3 на запрос (по умолчанию — как в prove)",
     "run the engines in N processes (default auto: one per core)":

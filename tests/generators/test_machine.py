@@ -17,7 +17,7 @@ def test_ci_profile_under_ci(monkeypatch):
     from hypothesis import settings
 
     monkeypatch.setenv("CI", "true")
-    assert load_profile() == "ci" and settings.default.derandomize and settings.default.database is None
+    assert load_profile() == "ci" and not settings.default.derandomize and settings.default.database is None
     monkeypatch.setenv("CI", "")
     assert load_profile() == "ruleproof"
 
@@ -91,11 +91,13 @@ def test_check_command_reports_the_violated_property(tmp_path, capsys):
 
 def test_a_seed_draws_the_same_games_whatever_modules_are_loaded(tmp_path, monkeypatch):
     """Hypothesis draws numbers now and then from the constants of the local modules loaded so far; the
-    pass must not: a module full of numbers, loaded before, leaves every figure of the pass as it was."""
+    pass must not: a module full of numbers, loaded before, leaves every figure of the pass as it was.
+    Nor may CI play other games than a judge's machine: under ``CI=true`` the figures are the same."""
     import importlib.util
     import sys
 
     rb = load_rulebook_text(mutant_yaml("markers-at-declaration"), "markers-at-declaration.yaml")
+    monkeypatch.setenv("CI", "")
 
     def figures():
         out = hypothesis_pass(rb, examples=60, cache_dir=None, shrinks=0)
@@ -108,4 +110,6 @@ def test_a_seed_draws_the_same_games_whatever_modules_are_loaded(tmp_path, monke
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setitem(sys.modules, "numbers_here", module)
+    assert figures() == before
+    monkeypatch.setenv("CI", "true")
     assert figures() == before
