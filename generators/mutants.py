@@ -254,6 +254,10 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
        "были на карте при объявлении, а не с теми, что на ней при оплате", "540.3.1's limit is compared with the "
        "action markers the card had at declaration, not with those on it at payment")(
         lambda d: _set(d, "payment", "pay_reserved", "markers_at_declaration", True)),
+    _m("die-unclamped", ("512.6.2/b3", "512.6.2/b4.1.1"), "модификаторы броска выводят итоговый бросок за грани "
+       "кубика (6 + 1 = 7), а для такого значения в таблице ударов нет строки", "the dice modifiers take the final die "
+       "beyond the die's faces (6 + 1 = 7), a value the strike table has no row for")(
+        lambda d: _set(d, "dice", "apply_dice_modifiers", "unclamped", True)),
     _m("closed-keeps-close", ("540.2",), "закрытая карта по-прежнему обладает закрытием: игродействие, цена "
        "которого требует закрыться, объявляется", "a closed card still has its closing: an action whose cost asks it to "
        "close is declared")(

@@ -39,11 +39,12 @@ Test = Callable  # (state, context) -> value
 
 class Ctx(NamedTuple):
     """What an operation or a play is done with, besides the state: the card whose feature is played
-    (``self`` in its text), the die result it takes, the rulebook's strike table."""
+    (``self`` in its text), the die result it takes, the rulebook's strike table and die faces."""
 
     card: str | None = None
     die: int | None = None
     strikes: dict | None = None
+    faces: tuple[int, int] | None = None
 
 
 class _Opaque:
@@ -264,6 +265,18 @@ class Concrete:
     def strike_misses(self, die: Test) -> Test:
         """The rulebook's strike table calls the strike a miss for the final die ``die`` (512.6.6/b2)."""
         return self._strike_row(die, lambda row: row[0] == "miss")
+
+    def strike_has_row(self, die: Test) -> Test:
+        """The rulebook's strike table has a row for the final die ``die`` (512.6.2/b4.1.1)."""
+        return self._strike_row(die, lambda row: row[0] is not None)
+
+    def clamp_die(self, die: Test) -> Test:
+        """``die`` within the die's faces (A-die-clamp): above the highest it reads as the highest, below
+        the lowest as the lowest; no die stays no die."""
+        def test(s, c):
+            v = die(s, c)
+            return v if v is None else min(max(v, c.faces[0]), c.faces[1])
+        return test
 
     @staticmethod
     def _strike_row(die: Test, says: Callable) -> Test:

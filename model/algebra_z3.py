@@ -335,6 +335,15 @@ class Symbolic:
     def strike_misses(self, die):
         return self._strike_row(die, lambda row: row[0] == "miss")
 
+    def strike_has_row(self, die):
+        return self._strike_row(die, lambda row: True)
+
+    def clamp_die(self, die):
+        """The 8-bit value (two's complement: ``<`` is signed) within the die's faces."""
+        lo, hi = (self.sy.val(n, 8) for n in self.sy.faces)
+        v = die.terms["v"]
+        return Rec("opt", {"v": z3.If(v < lo, lo, z3.If(v > hi, hi, v)), "p": die.terms["p"]})
+
     def _strike_row(self, die, says):
         """The final die ``die`` is one of the strike table's rows that ``says`` holds of: a constant table."""
         return self.die_in(die, tuple(int(v) for v, row in self.sy.strikes.items()

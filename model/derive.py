@@ -86,7 +86,7 @@ def concrete_operation(name: str):
         entry = compiled.get(id(op))
         if entry is None or entry[0] is not op:
             entry = compiled[id(op)] = (op, _concrete_update(name, _hashable(op.params)))
-        s = entry[1](s, Ctx(None, die, r.strikes))
+        s = entry[1](s, Ctx(None, die, r.strikes, r.faces))
         values = dict(op.params)
         for key, get, fn in report:
             if get is not None:

@@ -83,6 +83,7 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     _f("dice_mods", "dice_mods", "action", "dice_mods", var=False, part=True, initial=()),
     _f("dice_mods_applied", "bool", "action", "dice_mods_applied", part=True, initial=False),
     _f("final_die", "opt", "action", "die_final", part=True),
+    _f("die_off_table", "bool", "action", "die_off_table", part=True, initial=False),
     _f("die_on_stack", "bool", "action", "die_effect_on_stack", part=True, initial=False),
     _f("return_strike", "bool", "action", "return_strike", part=True, initial=False),
     _f("magnitude_known", "bool", "action", "magnitude_known", part=True, initial=False),

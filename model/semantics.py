@@ -335,15 +335,23 @@ _DIE_NOW = _die_now(Concrete())  # compiled once, for the event's account
 
 
 def _apply_dice(E, p):
-    """512.6.2/b3: the declared dice modifiers are applied to the die."""
+    """512.6.2/b3: the declared dice modifiers are applied to the die; the value stays within the die's faces
+    (A-die-clamp: 6 + 1 reads as 6 — the strike table has rows for the faces only; ``unclamped: true``, a
+    draft's: it may leave them, 7 with no row)."""
     die = _die_now(E)
-    return {"final_die": E.ite(E.is_none(die), E.none(), E.dice_total(E.get("dice_mods"), die)),
+    total = E.dice_total(E.get("dice_mods"), die)
+    return {"final_die": E.ite(E.is_none(die), E.none(), total if p.get("unclamped", False) else E.clamp_die(total)),
             "dice_mods_applied": E.lit("dice_mods_applied", True)}
 
 
 def _dice_applied_text(before, after, p) -> tuple:
-    """The apply_dice_modifiers event's account, modifier by modifier (for the reader)."""
-    return dice_fold(before.action, _DIE_NOW(before, None), before.action.dice_mods)[1]
+    """The apply_dice_modifiers event's account, modifier by modifier (for the reader), and the clamp to
+    the die's faces where it changed the value (A-die-clamp)."""
+    value, account = dice_fold(before.action, _DIE_NOW(before, None), before.action.dice_mods)
+    final = after.action.die_final
+    if value is not None and final is not None and final != value:
+        account += (("clamp", "A-die-clamp", final),)
+    return account
 
 
 def _fix_final(E, p):
@@ -365,8 +373,10 @@ def _determine(E, p):
     if not p.get("table", True):
         return {"strike": E.concrete(_strike_alone), "status": status}
     returns = E.and_(E.has_defender(), E.strike_returns(E.get("final_die")))
+    # 512.6.2/b4.1.1 «определяется результат сражения по Таблице ударов»: a final die with no row has no result
+    off = E.and_(attack, E.not_(E.is_none(E.get("final_die"))), E.not_(E.strike_has_row(E.get("final_die"))))
     return {"return_strike": E.ite(attack, returns, E.get("return_strike")), "strike": E.concrete(_strike),
-            "status": status}
+            "status": status, "die_off_table": off}
 
 
 def _magnitude_x(a):

@@ -174,6 +174,7 @@ class Action:
     dice_mods: tuple[tuple[str, int | str], ...] = ()  # (add|sub|set, amount or X name)
     dice_mods_applied: bool = False
     die_final: int | None = None
+    die_off_table: bool = False  # the strike table has no row for the final die (512.6.2/b4.1.1)
     die_effect_on_stack: bool = False
     strength_base: str | None = None
     strength_final: str | None = None

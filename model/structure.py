@@ -259,12 +259,16 @@ def run_structure_checks(G: nx.DiGraph, index: ClauseIndex | None = None) -> lis
     return out
 
 
-@_check("S8-die-faces", ("512.6.2/b1", "512.6.2/b4.1.1"),
-        "у каждой грани кубика есть строка в таблице ударов, и каждая строка — грань кубика",
-        "every face of the die has a row in the strike table, and every row is a face of the die")
+@_check("S8-die-faces", ("512.6.2/b1", "512.6.2/b3", "512.6.2/b4.1.1"),
+        "у каждой грани кубика есть строка в таблице ударов, каждая строка — грань кубика, и модификаторы броска "
+        "не выводят итоговый бросок за грани",
+        "every face of the die has a row in the strike table, every row is a face of the die, and the dice "
+        "modifiers do not take the final die beyond the faces")
 def check_die_faces(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
     """The strike table (512.6.2/b4.1.1) is read by the die's value (512.6.2/b1, section 306): a face
-    without a row leaves a roll with no result, a row without a face is dead text.
+    without a row leaves a roll with no result, a row without a face is dead text.  The final die is the
+    value with the dice modifiers (512.6.2/b3): applied without the clamp to the faces (A-die-clamp), a
+    «+1» on the highest face or a «−1» on the lowest gives a value no row reads.
 
     >>> G = nx.DiGraph(tables={"die_faces": {"rows": {"min": 1, "max": 5}, "where": "d.yaml:1"},
     ...                        "strike_table": {"rows": {str(k): [] for k in range(1, 7)}, "where": "d.yaml:2",
@@ -285,5 +289,18 @@ def check_die_faces(G: nx.DiGraph, index: ClauseIndex) -> list[Finding]:
               f"the strike table has rows for {extra}, which the die ({lo}–{hi}) never shows"),
              (missing, f"для граней {missing} кубика ({lo}–{hi}) в таблице ударов нет строки",
               f"the strike table has no row for the die's faces {missing} (die {lo}–{hi})"))
-    return [_finding("S8-die-faces", ("512.6.2/b4.1.1", "512.6.2/b1"), ru, en, "table strike_table", strike["where"],
+    out = [_finding("S8-die-faces", ("512.6.2/b4.1.1", "512.6.2/b1"), ru, en, "table strike_table", strike["where"],
                     assumes) for which, ru, en in texts if which]
+    for n in G:
+        for i, op in enumerate(G.nodes[n].get("operations", ()), 1):
+            if op["op"] == "apply_dice_modifiers" and op.get("unclamped"):
+                out.append(_finding(
+                    "S8-die-faces", ("512.6.2/b3", "512.6.2/b4.1.1"),
+                    f"модификаторы броска применяются без ограничения гранями (unclamped): итоговый бросок {hi} + 1 = "
+                    f"{hi + 1} или {lo} − 1 = {lo - 1} не имеет строки в таблице ударов ({lo}–{hi}); уберите unclamped "
+                    "(допущение A-die-clamp) или дайте таблице строки для таких значений",
+                    f"the dice modifiers are applied without the clamp to the faces (unclamped): a final die of {hi} + 1 "
+                    f"= {hi + 1} or {lo} − 1 = {lo - 1} has no row in the strike table ({lo}–{hi}); drop unclamped "
+                    "(assumption A-die-clamp) or give the table rows for such values",
+                    f"step {n} / op {i} apply_dice_modifiers", op["where"], assumes))
+    return out

@@ -127,8 +127,10 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("roll_die", ("512.6.2/b1",), "бросить кубик", "roll the die", ("dice",)),
     OpKind("fix_raw_die", ("512.6.2/b2",), "зафиксировать значение кубика без модификаторов",
            "fix the raw die value", ("dice",)),
+    # unclamped: the modified die may leave the die's faces (6 + 1 = 7), a value the strike table has no row
+    # for — against A-die-clamp (the final die reads within the faces)
     OpKind("apply_dice_modifiers", ("512.6.2/b3",), "применить модификаторы броска",
-           "apply the dice modifiers", ("dice",)),
+           "apply the dice modifiers", ("dice",), {"unclamped": Param("bool", default=False)}),
     OpKind("fix_final_die", ("512.6.2/b3",), "зафиксировать итоговый бросок", "fix the final die value",
            ("dice",)),
     OpKind("remove_die_effect", ("512.6.2/b3",), "убрать эффект броска из стека",

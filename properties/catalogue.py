@@ -412,16 +412,24 @@ def _no_fight(M, S):
     return M.and_(M.is_attack(S), M.not_(M.holds(S, "strike_fight")))
 
 
-prop("P512.6.2-fight", ("512.6.2/b4.1", "512.6.2/b4.2"), "ответный удар бывает только в бою существ простым ударом: "
-     "атака, отличная от простого удара, и простой удар по закрытой карте определяют лишь силу и величину",
-     "a return strike comes only in a creature fight by simple strike: an attack other than a simple strike, or a "
-     "simple strike at a closed card, finds only its strength and magnitude",
+prop("P512.6.2-fight", ("512.6.2/b4.1", "512.6.2/b4.1.1", "512.6.2/b4.2"), "ответный удар бывает только в бою "
+     "существ простым ударом, а бой получает результат по таблице ударов: атака, отличная от простого удара, и простой "
+     "удар по закрытой карте определяют лишь силу и величину",
+     "a return strike comes only in a creature fight by simple strike, and a fight gets its result from the strike "
+     "table: an attack other than a simple strike, or a simple strike at a closed card, finds only its strength and "
+     "magnitude",
      Monitor("P512.6.2-fight",
              (flag("hg_bad", "determine_base", _on_run("determine_base", lambda M, ev, pre, new, h: M.and_(
                  M.on(M.get(new, "return_strike")), M.not_(M.holds(pre, "strike_fight"))))),
-              flag("hg_seen", "determine_base", _on_run("determine_base", lambda M, ev, pre, new, h: _no_fight(M, pre)))),
+              flag("hg_seen", "determine_base", _on_run("determine_base", lambda M, ev, pre, new, h: _no_fight(M, pre))),
+              # 512.6.2/b4.1.1 «определяется результат сражения по Таблице ударов»: it must be found (an obligation)
+              flag("hg_norow", "determine_base", _on_run("determine_base", lambda M, ev, pre, new, h: M.on(
+                  M.get(new, "die_off_table"))))),
              (Bad(lambda M, S, h: M.on(h["hg_bad"]), "ответный удар вне боя существ простым ударом (512.6.2)",
-                  "a return strike outside a creature fight by simple strike (512.6.2)"),),
+                  "a return strike outside a creature fight by simple strike (512.6.2)"),
+              Bad(lambda M, S, h: M.on(h["hg_norow"]), "у итогового броска нет строки в таблице ударов: бой остался без "
+                  "результата (512.6.2/b4.1.1; допущение A-die-clamp)", "the final die has no row in the strike table: the "
+                  "fight got no result (512.6.2/b4.1.1; assumption A-die-clamp)")),
              lambda M, S, h: M.and_(M.on(h["hg_seen"]), M.done(S)),
              "an attack that is no fight by simple strike completes",
              "атака, не являющаяся боем простым ударом, завершается"))
