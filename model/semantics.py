@@ -595,7 +595,7 @@ OPERATIONS: dict[str, Operation] = {
         "magnitude_final": E.ite(E.is_none(E.get("magnitude_final")), E.get("magnitude_base"), E.get("magnitude_final")),
         "magnitude_known": E.lit("magnitude_known", True)}, {"magnitude": "magnitude_final"}),
     # 512.6.5: the effect is applied
-    # (a miss stays a miss: its strike reaches no target, a return strike is still dealt)
+    # (a miss stays a miss: its strike reaches no target; a return strike is dealt where the strike table gives one)
     "apply_effect": Operation(lambda E, p: {"cards": E.concrete(_apply_effect),
                                             "effect_applied": E.lit("effect_applied", True),
                                             "status": E.ite(E.status_is(MISS), E.get("status"),

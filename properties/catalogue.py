@@ -558,10 +558,9 @@ def _after_wrong_status(M, ev, pre, new, h):
 
 
 prop("P512.6.6-miss", ("512.6.6/b2", "512.6.1"), "промах — исход атаки, а не пропуск шагов: атака с промахом проходит "
-     "наложение эффекта (ответный удар наносится) и завершается со статусом «промах»; «после …» заявляется только "
-     "при своём статусе", "a miss is a result of the attack, not a skip: a missed attack goes through the effect "
-     "(the return strike is dealt) and completes with the status «miss»; an «after …» feature is claimed only "
-     "under its own status",
+     "шаг наложения эффекта и завершается со статусом «промах»; «после …» заявляется только при своём статусе",
+     "a miss is a result of the attack, not a skip: a missed attack goes through the effect step and completes with "
+     "the status «miss»; an «after …» feature is claimed only under its own status",
      Monitor("P512.6.6-miss",
              (flag("hmi_miss", "determine_base", lambda M, ev, pre, new, h: M.field_is(new, "status", "miss")
                    if not ev.skipped else None, part=True),

@@ -1,6 +1,6 @@
 """«Промах» (512.6.6/b2): the strike table may call an attack a miss; the miss is the ability's status — the
 «после промаха» features read it — and not a way out of the execution: a missed attack still goes
-through the effect (its return strike is dealt). The property that says so fails on a draft that
+through the effect (a return strike there is the table's: the bundled one a placeholder). The property that says so fails on a draft that
 sends a miss straight to completion, in every engine; a table cell that is no strength is a load error."""
 
 from __future__ import annotations
