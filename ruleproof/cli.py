@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         interrupt.check()  # Ctrl-C that something swallowed on the way still ends the run as interrupted
         return code
     except RuleproofError as err:
+        interrupt.taken()  # the error stream is the user's again, should Ctrl-C have muted it
         print(err.render(lang), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -167,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         # after Ctrl-C a call cut short may fail otherwise: a KeyboardInterrupt raised while ctypes
         # converts a Z3 call's arguments comes out as ctypes.ArgumentError — the interruption, not a bug
         if not interrupt.requested():
+            interrupt.taken()
             return internal_error(exc, argv, lang)
     interrupt.taken()
     print("interrupted" if lang == "en" else "прервано", file=sys.stderr)

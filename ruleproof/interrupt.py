@@ -8,7 +8,10 @@ only between bytecodes — after Z3 returns — the signal is also written to a 
 Z3 returns within milliseconds. Z3 reports a canceled query through an error callback, inside which
 Python's KeyboardInterrupt is lost; so the watcher interrupts the main thread again every 50 ms
 until the command takes it (:func:`taken`), and :func:`check` raises it where Z3 answers *unknown*:
-the command exits 130.
+the command exits 130.  Z3 writes to the process's error stream itself (a Spacer query canceled while it
+validates its answer prints «rule validation failed when checking: …»), past Python; so from the moment
+Ctrl-C is seen until the command takes it, file descriptor 2 points at the null device — the user sees
+only the command's one line «interrupted».
 
 >>> ctx = context()
 >>> ctx in _CONTEXTS
@@ -31,6 +34,8 @@ _CONTEXTS: "weakref.WeakSet[z3.Context]" = weakref.WeakSet()
 _INSTALLED: list[int] = []  # the pid it is installed in (a forked worker installs it again)
 _REQUESTED = threading.Event()  # Ctrl-C was pressed (Z3 may have swallowed the KeyboardInterrupt)
 _TAKEN = threading.Event()  # the command took the KeyboardInterrupt (it is exiting 130)
+_STDERR: list[int] = []  # a copy of file descriptor 2 while it is muted (between Ctrl-C and taken())
+_MUTE = threading.Lock()
 
 
 def context() -> z3.Context:
@@ -51,6 +56,7 @@ def _watch(fd: int) -> None:
         if signal.SIGINT not in data:
             continue
         _REQUESTED.set()
+        _mute_stderr()
         # until the main thread takes the KeyboardInterrupt (a Z3 error callback may swallow one),
         # stop every Z3 query and interrupt the main thread again
         while not _TAKEN.is_set():
@@ -59,6 +65,30 @@ def _watch(fd: int) -> None:
             _TAKEN.wait(0.05)
             if not _TAKEN.is_set():
                 _thread.interrupt_main()
+
+
+def _mute_stderr() -> None:
+    """Point file descriptor 2 at the null device (what Z3 prints while it is canceled is noise), keeping a
+    copy to restore in :func:`taken`."""
+    with _MUTE:
+        if _STDERR or _TAKEN.is_set():
+            return
+        try:
+            sys.stderr.flush()
+        except (OSError, ValueError):  # pragma: no cover - a closed stream
+            pass
+        _STDERR.append(os.dup(2))
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+
+
+def _unmute_stderr() -> None:
+    with _MUTE:
+        if _STDERR:
+            saved = _STDERR.pop()
+            os.dup2(saved, 2)
+            os.close(saved)
 
 
 def _quiet_interrupts(unraisable, default=sys.unraisablehook) -> None:
@@ -85,8 +115,10 @@ def requested() -> bool:
 
 
 def taken() -> None:
-    """The command caught the KeyboardInterrupt: the watcher stops interrupting the main thread."""
+    """The command caught the KeyboardInterrupt: the watcher stops interrupting the main thread, and the
+    error stream is the user's again."""
     _TAKEN.set()
+    _unmute_stderr()
 
 
 def check() -> None:

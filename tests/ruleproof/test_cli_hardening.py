@@ -233,6 +233,41 @@ def test_ctrl_c_is_recorded_before_the_keyboard_interrupt_surfaces(disposition, 
     assert out.stdout.strip() == expected, out.stderr
 
 
+def test_what_z3_prints_while_it_is_canceled_never_reaches_the_user():
+    """Z3 writes to file descriptor 2 itself (a Spacer query canceled while it validates its answer prints
+    «rule validation failed when checking: …»; a CI run went red on it), and only once the watcher has
+    canceled it: from Ctrl-C until the command takes it, descriptor 2 is muted. A stand-in for a Z3 context
+    prints when it is interrupted, as Z3 does, and the main thread returns only after that, as from a Z3
+    call; after ``taken()`` the stream is the user's again."""
+    import signal
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal, threading, time\n"
+        "from ruleproof import interrupt\n"
+        "class Z3Like:\n"
+        "    canceled = threading.Event()\n"
+        "    def interrupt(self):\n"
+        "        os.write(2, b'rule validation failed when checking: (exists ...)\\n')\n"
+        "        self.canceled.set()\n"
+        "ctx = Z3Like()\n"
+        "interrupt.install()\n"
+        "interrupt._CONTEXTS.add(ctx)\n"
+        "os.write(2, b'before\\n')\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(5)\n"
+        "except KeyboardInterrupt:\n"
+        "    assert ctx.canceled.wait(10)  # a Z3 call returns once it is canceled\n"
+        "    interrupt.taken()\n"
+        "    os.write(2, b'interrupted\\n')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert out.stderr == "before\ninterrupted\n", out.stderr
+
+
 @pytest.mark.parametrize("engines, after", [("z3", 3.5), ("hypothesis", 3.0), ("consistency,z3", 3.0), ("z3", 0.3)])
 def test_ctrl_c_stops_every_engine_and_leaves_the_old_report_set(tmp_path, engines, after):
     """SIGINT during Z3 (which catches it itself) or Hypothesis, or while the program still loads: exit
