@@ -254,6 +254,9 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
        "были на карте при объявлении, а не с теми, что на ней при оплате", "540.3.1's limit is compared with the "
        "action markers the card had at declaration, not with those on it at payment")(
         lambda d: _set(d, "payment", "pay_reserved", "markers_at_declaration", True)),
+    _m("after-never-offered", ("512.6.6/b2",), "на шаге завершения способности нет окна, и особенности «после …» "
+       "не предлагаются", "the completion step has no window: no «after …» feature is offered")(
+        lambda d: _drop(d, "completion", "window", id="after_ability")),
     _m("die-unclamped", ("512.6.2/b3", "512.6.2/b4.1.1"), "модификаторы броска выводят итоговый бросок за грани "
        "кубика (6 + 1 = 7), а для такого значения в таблице ударов нет строки", "the dice modifiers take the final die "
        "beyond the die's faces (6 + 1 = 7), a value the strike table has no row for")(

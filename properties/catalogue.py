@@ -18,7 +18,7 @@ a faulty draft is caught.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from ruleproof.model.vocabulary import STEP_KINDS, SWAPPED
@@ -50,6 +50,9 @@ class Property:
     en: str
     monitor: Monitor
     line: int = 0  # where the property is defined (for `clauses --against`)
+    #: the clauses whose «must» it holds the rules to (an obligation: it fails when something that must
+    #: happen does not), beside what it forbids; () — a prohibition only
+    obliges: tuple[str, ...] = ()
 
     def check(self, view: View) -> Violation | None:
         """The property's violation on the trace ``view`` shows, or None."""
@@ -550,11 +553,16 @@ def _miss_lost(M, ev, pre, new, h):
                   M.not_(M.field_is(new, "status", "miss")))
 
 
+def _status_came_about(M, S, on_status: str):
+    """512.6.6/b2: the status a «после [status]» feature asks for is the ability's (``any``: whatever it is)."""
+    return True if on_status == "any" else M.field_is(S, "status", on_status)
+
+
 def _after_wrong_status(M, ev, pre, new, h):
     """A «после [status]» feature played while the ability's status is another one."""
     if not ev.plays("after_ability") or ev.feature.on_status == "any":
         return None
-    return M.not_(M.field_is(pre, "status", ev.feature.on_status))
+    return M.not_(_status_came_about(M, pre, ev.feature.on_status))
 
 
 prop("P512.6.6-miss", ("512.6.6/b2", "512.6.1"), "промах — исход атаки, а не пропуск шагов: атака с промахом проходит "
@@ -607,6 +615,50 @@ prop("P512.6.6-after", ("512.6.6/b2", "512.6.6/b3"), "«после …» зая�
                   "were done, or payment with the roles not released (512.6.6)"),),
              lambda M, S, h: M.and_then(M.on(h["hx_played"]), lambda: M.on(M.get(S, "paid_done"))),
              "an «after …» feature is played and payment follows", "разыграна особенность «после …», затем оплата"))
+
+
+def _after_each(f, role) -> bool:
+    return f.kind == "after_ability"
+
+
+def _after_due(M, S, h):
+    """«После …» features whose status came about, held in the action (one term per feature)."""
+    return [(f, M.and_(M.has(S, f), _status_came_about(M, S, f.feature.on_status))) for f in M.features(_after_each)]
+
+
+def _after_left_out(M, ev, pre, new, h):
+    """Leaving the completion step (to payment or to the next part's declaration): a «после …» feature whose
+    status came about was never offered there."""
+    if ev.kind not in ("payment", "declaration"):
+        return None
+    return M.and_(M.on(h["hao_in"]), M.or_(*[M.and_(due, M.not_(M.on(h[M.key("hao_off", f)])))
+                                            for f, due in _after_due(M, pre, h)]))
+
+
+def _after_due_seen(M, ev, pre, new, h):
+    if ev.kind not in ("payment", "declaration"):
+        return None
+    return M.and_(M.on(h["hao_in"]), M.or_(*[due for _, due in _after_due(M, pre, h)]))
+
+
+# an obligation: 512.6.6/b2 «игроки заявляют … особенности вида "после [текст]" … в зависимости от статуса» —
+# the features of the status that came about must be offered (a draft that never offers them breaks it)
+prop("P512.6.6-after-offered", ("512.6.6/b2",), "особенности «после …», чей статус выполнения способности наступил, "
+     "предлагаются игрокам на шаге завершения", "the «after …» features whose status of the ability came about are "
+     "offered to their players at the completion step",
+     Monitor("P512.6.6-after-offered",
+             (flag("hao_in", "enter", lambda M, ev, pre, new, h: True if ev.kind == "completion" else None, part=True),
+              flag("hao_off", ("play", "pass"), lambda M, ev, pre, new, h, f: M.offered(pre, ev, f)
+                   if ev.kind == "completion" else None, part=True, each=_after_each),
+              flag("hao_bad", "enter", _after_left_out),
+              flag("hao_seen", "enter", _after_due_seen)),
+             (Bad(lambda M, S, h: M.on(h["hao_bad"]), "особенность «после …», чей статус наступил, не предложена на "
+                  "шаге завершения способности (512.6.6)", "an «after …» feature whose status came about was not "
+                  "offered at the completion step (512.6.6)"),),
+             lambda M, S, h: M.on(h["hao_seen"]),
+             "the completion step ends with an «after …» feature whose status came about",
+             "шаг завершения заканчивается, и есть особенность «после …», чей статус наступил",
+             windows=True))
 
 
 # --- 512.7 and 540: payment ------------------------------------------------------------------------------------
@@ -1081,6 +1133,20 @@ prop("P512.5-claims-resolved", ("512.5/t1",), "этап выполнения н�
                   "the execution stage began with unresolved claims (512.5)"),),
              lambda M, S, h: M.on(h["hc_exec"]), "the execution stage begins", "начинается этап выполнения"))
 
+
+#: the obligations (:attr:`Property.obliges`): where a clause says something must happen, the property that
+#: fails when it does not
+OBLIGES: dict[str, tuple[str, ...]] = {
+    "P512.6.1-steps-happen": ("512.6.1",),  # the steps of the execution stage happen, in their order
+    "P512.6.2-attacks-roll": ("512.6.2",),  # «в случае атаки кубик бросается всегда»
+    "P512.6.2-fight": ("512.6.2/b4.1.1",),  # «определяется результат сражения по Таблице ударов»
+    "P512.6.5-effect": ("512.6.5",),  # the effect of a legal, unblocked action is applied
+    "P512.6-may-declare": ("512.6.2/b2", "512.6.2/b3", "512.6.3/b2", "512.6.4/b2"),  # «игроки могут …»: offered
+    "P512.6.6-after-offered": ("512.6.6/b2",),  # «после …» of the status that came about: offered
+    "P512.7-payment-triggers": ("512.7/b2",),  # «при оплате» of the cards that paid: they fire
+}
+PROPERTIES[:] = [replace(p, obliges=OBLIGES.get(p.id, ())) for p in PROPERTIES]
+assert set(OBLIGES) <= {p.id for p in PROPERTIES} and all(set(p.obliges) <= set(p.clauses) for p in PROPERTIES)
 
 BY_ID: dict[str, Property] = {p.id: p for p in PROPERTIES}
 

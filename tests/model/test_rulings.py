@@ -48,6 +48,8 @@ KILLS: dict[str, list[str]] = {
     "per-turn-times": ["per-turn-uncounted", "no-payment"],
     "per-turn-refused": ["refused-use-counted", "short-declaration-goes-on"],
     "closed-card-cannot-close-again": ["closed-keeps-close", "no-payment"],
+    "final-die-within-faces/six-plus-one": ["die-unclamped"],
+    "final-die-within-faces/one-minus-one": ["die-unclamped"],
     "target-left": ["targets-rechecked", "no-effect"],
     "modified-during-execution": ["no-modification-during-execution", "M5"],
     "text-waives-marker": ["marker-despite-text", "M5"],

@@ -1,0 +1,44 @@
+"""Rules oblige as well as forbid: where a clause says something must happen, a property fails when it does
+not (``Property.obliges``).  Each obligation below is shown broken by a one-fault draft that leaves out what
+must happen, in the exhaustive pass and under Hypothesis (the bundled rulebook keeps them: its tests run
+every property on it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleproof.generators.bounded import bounded_worlds
+from ruleproof.generators.mutants import MUTANTS, mutant_yaml
+from ruleproof.generators.run import hypothesis_pass
+from ruleproof.model.explore import Bounds, explore
+from ruleproof.model.rulebook import load_rulebook_text
+from ruleproof.properties.catalogue import BY_ID, OBLIGES, PROPERTIES
+
+
+def test_every_obligation_cites_the_clause_whose_must_it_holds():
+    assert {p.id for p in PROPERTIES if p.obliges} == set(OBLIGES)
+    for pid, clauses in OBLIGES.items():
+        assert clauses and set(clauses) <= set(BY_ID[pid].clauses), pid
+
+
+@pytest.mark.parametrize("mutant, pid, loadout, second", [
+    # 512.6.6/b2: «после …» of the status that came about must be offered
+    ("after-never-offered", "P512.6.6-after-offered", "triggers", "hypothesis"),
+    # 512.6.2/b4.1.1: a fight must get its result from the table (Hypothesis seldom plays a +1 on a 6)
+    ("die-unclamped", "P512.6.2-fight", "dice", "z3"),
+])
+def test_a_draft_that_leaves_out_what_must_happen_breaks_the_obligation(mutant, pid, loadout, second):
+    """The exhaustive pass and a second engine find the draft's violation."""
+    assert set(OBLIGES[pid]) <= set(MUTANTS[mutant].clauses)
+    rb = load_rulebook_text(mutant_yaml(mutant), f"{mutant}.yaml")
+    b = Bounds()
+    worlds = [w for w in bounded_worlds(b.x_max, b.loadouts, rb) if w.name.endswith("/" + loadout)]
+    assert pid in explore(rb, worlds, b).violations
+    if second == "hypothesis":
+        [r] = hypothesis_pass(rb, examples=200, cache_dir=None, only=frozenset({pid})).results
+        assert r.verdict == "violated", r.note
+    else:
+        from ruleproof.properties.prove import prove
+
+        [v] = prove(rb, only=[pid], vacuity=False, agree=False).verdicts
+        assert v.verdict == "violated", v.reason
