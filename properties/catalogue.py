@@ -18,7 +18,7 @@ a faulty draft is caught.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable
 
 from ruleproof.model.vocabulary import STEP_KINDS, SWAPPED
@@ -62,11 +62,14 @@ class Property:
 PROPERTIES: list[Property] = []
 
 
-def prop(pid: str, clauses: tuple[str, ...], ru: str, en: str, monitor: Monitor) -> None:
+def prop(pid: str, clauses: tuple[str, ...], ru: str, en: str, monitor: Monitor, obliges: tuple[str, ...] = ()) -> None:
+    """A property: ``obliges`` — the clauses (of ``clauses``) whose «must» it holds the rules to."""
     import inspect
 
+    if not set(obliges) <= set(clauses):
+        raise ValueError(f"{pid}: obliges {sorted(set(obliges) - set(clauses))}, which it does not cite")
     line = inspect.currentframe().f_back.f_lineno
-    PROPERTIES.append(Property(pid, clauses, ru, en, monitor, line))
+    PROPERTIES.append(Property(pid, clauses, ru, en, monitor, line, obliges))
 
 
 # --- the pieces monitors are made of ------------------------------------------------------------------------
@@ -406,7 +409,8 @@ prop("P512.6.2-attacks-roll", ("512.6.2",), "при атаке кубик бро
                  M.on(h["ha_based"]), M.off(h["ha_rolled"]))))), "атака выполнена без броска кубика (512.6.2)",
                   "an attack was executed without a die roll (512.6.2)"),),
              lambda M, S, h: M.and_then(M.and_(M.on(h["ha_rolled"]), M.done(S)), lambda: M.is_attack(S)),
-             "an attack completes", "атака завершается"))
+             "an attack completes", "атака завершается"),
+     obliges=("512.6.2",))
 
 
 
@@ -435,7 +439,8 @@ prop("P512.6.2-fight", ("512.6.2/b4.1", "512.6.2/b4.1.1", "512.6.2/b4.2"), "от
                   "fight got no result (512.6.2/b4.1.1; assumption A-die-clamp)")),
              lambda M, S, h: M.and_(M.on(h["hg_seen"]), M.done(S)),
              "an attack that is no fight by simple strike completes",
-             "атака, не являющаяся боем простым ударом, завершается"))
+             "атака, не являющаяся боем простым ударом, завершается"),
+     obliges=("512.6.2/b4.1.1",))
 
 
 # --- 512.6.3–512.6.6 ---------------------------------------------------------------------------------------
@@ -534,7 +539,8 @@ prop("P512.6.5-effect", ("512.6.5",), "эффект легального нез�
                   "the action reached completion without applying its effect (512.6.5)")),
              lambda M, S, h: M.and_(M.eq(h["he_n"], M.num(1, 2)), M.done(S)),
              "a legal unblocked action applies its effect and completes",
-             "легальное незаблокированное действие накладывает эффект и завершается"))
+             "легальное незаблокированное действие накладывает эффект и завершается"),
+     obliges=("512.6.5",))
 
 
 def _miss_skipped(M, ev, pre, new, h):
@@ -658,7 +664,8 @@ prop("P512.6.6-after-offered", ("512.6.6/b2",), "особенности «пос
              lambda M, S, h: M.on(h["hao_seen"]),
              "the completion step ends with an «after …» feature whose status came about",
              "шаг завершения заканчивается, и есть особенность «после …», чей статус наступил",
-             windows=True))
+             windows=True),
+     obliges=("512.6.6/b2",))
 
 
 # --- 512.7 and 540: payment ------------------------------------------------------------------------------------
@@ -985,7 +992,8 @@ prop("P512.6.1-steps-happen", ("512.6.1", "512.6.2", "512.6.3/b3", "512.6.4/b3",
                   "clause allows it (512.6.1)"),),
              lambda M, S, h: M.and_(M.on(h["hn_skipped"]), M.ended(S)),
              "an action leaves out a step a clause lets it leave out, and completes",
-             "игродействие пропускает шаг, который пункт позволяет пропустить, и завершается"))
+             "игродействие пропускает шаг, который пункт позволяет пропустить, и завершается"),
+     obliges=("512.6.1",))
 
 
 _MAY_EACH: dict = {}
@@ -1049,7 +1057,8 @@ prop("P512.6-may-declare", ("512.6.2/b2", "512.6.2/b3", "512.6.3/b2", "512.6.4/b
      "the features a clause lets a player declare at a step are offered to them in that step's window",
      _may_monitor("P512.6-may-declare", tuple(sorted(_MAY_STEPS)), "hd_latch",
                   split=tuple(_may_monitor(f"P512.6-may-declare#{k}", (k,), f"hd_latch_{k}")
-                              for k in _MAY_STEPS)))
+                              for k in _MAY_STEPS)),
+     obliges=("512.6.2/b2", "512.6.2/b3", "512.6.3/b2", "512.6.4/b2"))
 
 
 def _on_payment(f, role) -> bool:
@@ -1099,7 +1108,8 @@ prop("P512.7-payment-triggers", ("512.7/b2",), "после оплаты сраб
              "заплатившая карта обладает особенностью «при оплате», и игродействие завершается",
              # who is offered what depends on who has priority: without the windows' shape Spacer's first
              # path is spurious (measured: 0.5 s lost before the query with it, 0.25 s)
-             windows=True))
+             windows=True),
+     obliges=("512.7/b2",))
 
 prop("P512.6.6-compound", ("512.6.6/b4",), "составная особенность после завершения способности переходит к "
      "следующему этапу формирования заявки, пока её части не исчерпаны", "a compound feature goes on to its next "
@@ -1133,20 +1143,6 @@ prop("P512.5-claims-resolved", ("512.5/t1",), "этап выполнения н�
                   "the execution stage began with unresolved claims (512.5)"),),
              lambda M, S, h: M.on(h["hc_exec"]), "the execution stage begins", "начинается этап выполнения"))
 
-
-#: the obligations (:attr:`Property.obliges`): where a clause says something must happen, the property that
-#: fails when it does not
-OBLIGES: dict[str, tuple[str, ...]] = {
-    "P512.6.1-steps-happen": ("512.6.1",),  # the steps of the execution stage happen, in their order
-    "P512.6.2-attacks-roll": ("512.6.2",),  # «в случае атаки кубик бросается всегда»
-    "P512.6.2-fight": ("512.6.2/b4.1.1",),  # «определяется результат сражения по Таблице ударов»
-    "P512.6.5-effect": ("512.6.5",),  # the effect of a legal, unblocked action is applied
-    "P512.6-may-declare": ("512.6.2/b2", "512.6.2/b3", "512.6.3/b2", "512.6.4/b2"),  # «игроки могут …»: offered
-    "P512.6.6-after-offered": ("512.6.6/b2",),  # «после …» of the status that came about: offered
-    "P512.7-payment-triggers": ("512.7/b2",),  # «при оплате» of the cards that paid: they fire
-}
-PROPERTIES[:] = [replace(p, obliges=OBLIGES.get(p.id, ())) for p in PROPERTIES]
-assert set(OBLIGES) <= {p.id for p in PROPERTIES} and all(set(p.obliges) <= set(p.clauses) for p in PROPERTIES)
 
 BY_ID: dict[str, Property] = {p.id: p for p in PROPERTIES}
 

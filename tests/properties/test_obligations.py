@@ -12,13 +12,15 @@ from ruleproof.generators.mutants import MUTANTS, mutant_yaml
 from ruleproof.generators.run import hypothesis_pass
 from ruleproof.model.explore import Bounds, explore
 from ruleproof.model.rulebook import load_rulebook_text
-from ruleproof.properties.catalogue import BY_ID, OBLIGES, PROPERTIES
+from ruleproof.properties.catalogue import BY_ID, PROPERTIES
+
+OBLIGES = {p.id: p.obliges for p in PROPERTIES if p.obliges}
 
 
 def test_every_obligation_cites_the_clause_whose_must_it_holds():
-    assert {p.id for p in PROPERTIES if p.obliges} == set(OBLIGES)
+    assert {"P512.6.2-fight", "P512.6.6-after-offered", "P512.6-may-declare"} <= set(OBLIGES)
     for pid, clauses in OBLIGES.items():
-        assert clauses and set(clauses) <= set(BY_ID[pid].clauses), pid
+        assert set(clauses) <= set(BY_ID[pid].clauses), pid
 
 
 @pytest.mark.parametrize("mutant, pid, loadout, second", [
