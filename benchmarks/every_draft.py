@@ -56,7 +56,9 @@ def judge(v: dict[str, dict[str, str]]) -> dict:
     for pid, zv in v["z3"].items():
         others = {e for e in ("explore", "hypothesis") if v[e].get(pid) == "violated"}
         if zv == "proved" and others:
-            contra.append(f"{pid}: Z3 proved, {' and '.join(sorted(others))} violated")
+            # every Z3 proof is within the menu of Z3 worlds: a counterexample outside it is listed all the same
+            # (whether its game is in the menu is read off the counterexample: `ruleproof explore DRAFT --only ID`)
+            contra.append(f"{pid}: Z3 proved (within the menu), {' and '.join(sorted(others))} violated")
         elif zv == "violated" and len(others) < 2:
             beyond.append(f"{pid}: Z3 violated, " + ", ".join(f"{e} {v[e].get(pid)}" for e in ("explore", "hypothesis")
                                                               if e not in others))
