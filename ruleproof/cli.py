@@ -51,7 +51,7 @@ RULINGS_HELP = ("a folder of your own ruling scenarios (*.yaml, the format of ru
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    lang_help = "language of messages and reports (default: from RULEPROOF_LANG or LANG)"
+    lang_help = "language of messages and reports (default: from RULEPROOF_LANG, LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=lang_help)
     texts = argparse.ArgumentParser(add_help=False)

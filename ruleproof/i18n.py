@@ -518,9 +518,29 @@ def answers_text(answers, lang: str = "en") -> str:
                      else str(a) for a in answers) or "—"
 
 
+def _lang_of(locale: str) -> str | None:
+    """``ru`` or ``en`` for a locale name (``ru_RU.UTF-8``, ``en``), else None."""
+    code = locale.strip().lower()[:2]
+    return code if code in LANGS else None
+
+
 def default_lang(env: Mapping[str, str] | None = None) -> str:
+    """The language when ``--lang`` is not given: ``RULEPROOF_LANG``, then the order gettext reads the
+    environment in — ``LANGUAGE`` (a list: its first ru or en), unless the locale is C or POSIX, then the first
+    of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set; English where none says Russian.
+
+    >>> default_lang({"LC_ALL": "ru_RU.UTF-8", "LANG": "C.UTF-8"}), default_lang({"LANGUAGE": "de:ru", "LANG": "de_DE"})
+    ('ru', 'ru')
+    >>> default_lang({"LC_ALL": "C", "LANGUAGE": "ru"}), default_lang({"LANG": "ru_RU", "RULEPROOF_LANG": "en"})
+    ('en', 'en')
+    """
     env = os.environ if env is None else env
     explicit = env.get("RULEPROOF_LANG", "")
     if explicit in LANGS:
         return explicit
-    return "ru" if env.get("LANG", "").lower().startswith("ru") else "en"
+    locale = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
+    if locale.split(".")[0] not in ("C", "POSIX"):
+        for item in env.get("LANGUAGE", "").split(":"):
+            if _lang_of(item):
+                return _lang_of(item)
+    return _lang_of(locale) or "en"

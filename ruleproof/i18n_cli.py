@@ -58,8 +58,8 @@ HELP_RU: dict[str, str] = {
     "Check the written rules of «Берсерк» like a model checker checks a protocol.":
         "Проверка письменных правил «Берсерка» так, как верификатор проверяет протокол.",
     "show program's version number and exit": "показать версию программы и выйти",
-    "language of messages and reports (default: from RULEPROOF_LANG or LANG)":
-        "язык сообщений и отчётов (по умолчанию — из переменных окружения RULEPROOF_LANG или LANG)",
+    "language of messages and reports (default: from RULEPROOF_LANG, LANGUAGE, LC_ALL, LC_MESSAGES or LANG)":
+        "язык сообщений и отчётов (по умолчанию — из переменных окружения RULEPROOF_LANG, LANGUAGE, LC_ALL, LC_MESSAGES или LANG)",
     "run every available check on a rulebook": "выполнить все проверки свода правил",
     "list the clause index; compare rules texts": "перечень пунктов; сравнение редакций текста правил",
     "run a ruling scenario and print its trace": "проиграть сценарий разъяснения и вывести его трассу",

@@ -51,7 +51,8 @@ def header_line(out: str) -> str:
 
 def _env() -> dict[str, str]:
     env = dict(os.environ)
-    env.pop("RULEPROOF_LANG", None)
+    for name in ("RULEPROOF_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        env.pop(name, None)
     env["LANG"] = "C.UTF-8"
     env["PYTHONIOENCODING"] = "utf-8"
     return env

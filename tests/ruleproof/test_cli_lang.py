@@ -15,7 +15,7 @@ from ruleproof.i18n_cli import HELP_RU, missing
 COMMANDS = ("", "check", "clauses", "run", "selftest", "graph", "consistency", "explore", "prove", "diff",
             "readings", "schema")
 #: names of tools, formats and variables: the same in both languages
-NAMES = {"ruleproof", "Hypothesis", "Z3", "Spacer", "BMC", "JSON", "Schema", "YAML", "RULEPROOF_LANG", "LANG",
+NAMES = {"ruleproof", "Hypothesis", "Z3", "Spacer", "BMC", "JSON", "Schema", "YAML", "RULEPROOF_LANG", "LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES",
          "smt.random_seed", "dot", "mermaid", "svg", "png", "txt", "term", "md", "html", "json", "junit", "itf",
          "auto", "x", "X", "k", "plays", "die", "loadouts", "max-nodes", "max", "rulings", "rulebooks", "scenario", "A", "B", "M1"}
 
@@ -62,7 +62,8 @@ def test_help_under_lang_ru_is_russian(command, capsys, monkeypatch):
 
 def test_help_follows_a_russian_environment(monkeypatch, capsys):
     monkeypatch.setenv("LANG", "ru_RU.UTF-8")
-    monkeypatch.delenv("RULEPROOF_LANG", raising=False)
+    for name in ("RULEPROOF_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
     with pytest.raises(SystemExit):
         main(["check", "--help"])
     assert "показать эту справку и выйти" in capsys.readouterr().out
@@ -93,3 +94,18 @@ def test_english_help_stays_english(capsys):
     out = capsys.readouterr().out
     assert out.startswith("usage: ruleproof check") and "show this help message and exit" in out
     assert not re.search("[а-яё]", out.replace("РП 4.1-2", ""))
+
+
+@pytest.mark.parametrize("env, lang", [
+    ({"LANG": "ru_RU.UTF-8"}, "ru"),
+    ({"LANG": "C.UTF-8", "LC_ALL": "ru_RU.UTF-8"}, "ru"),  # LC_ALL before LANG
+    ({"LANG": "ru_RU.UTF-8", "LC_MESSAGES": "en_US.UTF-8"}, "en"),  # LC_MESSAGES before LANG
+    ({"LANG": "en_US.UTF-8", "LANGUAGE": "uk:ru:en"}, "ru"),  # LANGUAGE's first ru or en, before the locale
+    ({"LC_ALL": "C", "LANGUAGE": "ru"}, "en"),  # gettext ignores LANGUAGE in the C locale
+    ({"LANG": "ru_RU.UTF-8", "RULEPROOF_LANG": "en"}, "en"),  # ours first
+    ({}, "en"),
+])
+def test_the_language_follows_the_environment_in_gettexts_order(env, lang):
+    from ruleproof.i18n import default_lang
+
+    assert default_lang(env) == lang
