@@ -84,6 +84,8 @@ def _build_parser() -> argparse.ArgumentParser:
     c.add_argument("--rulings", action="append", metavar="DIR", help=RULINGS_HELP)
 
     k = sub.add_parser("clauses", parents=[common, texts], help="list the clause index; compare rules texts")
+    k.add_argument("units", nargs="*", metavar="UNIT",
+                   help="look these clause units up (e.g. 542.8): the summary and everything that cites them")
     k.add_argument("--against", metavar="NEW", help="a newer rules text: list clauses whose wording changed")
     k.add_argument("--rulebook", help="rulebook whose elements are listed as citing (default: bundled)")
     k.add_argument("--format", choices=("term", "json"), default="term")
@@ -401,6 +403,10 @@ def cmd_clauses(args, lang: str) -> int:
     rules = load_rules_text(args.rules_text) if args.rules_text else None
     if args.broken:
         return _print_breakage(index, lang, args.format, args.examples)
+    if args.units:
+        from ruleproof.clause_lookup import lookup
+
+        return lookup(args.units, args.rulebook, rules, lang, args.format)
     if args.against:
         from ruleproof.model.rulebook import load_rulebook
 

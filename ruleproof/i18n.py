@@ -150,6 +150,13 @@ _LABELS: dict[str, tuple[str, str]] = {
                     "The base rulebook's results came from the cache (.ruleproof-cache/; the base, the options and "
                     "ruleproof are unchanged): {engines}. To run them again: --no-cache"),
     "rules_text_from": ("Текст правил: {src} ({n} единиц)", "Rules text: {src} ({n} units)"),
+    "lookup_cited_by": ("На пункт ссылаются ({n})", "Cited by ({n})"),
+    "lookup_cited_none": ("На пункт не ссылается ни один элемент, свойство, решение, допущение или прочтение",
+                      "No element, property, ruling, assumption or reading cites it"),
+    "cite_kind_property": ("свойство", "property"), "cite_kind_ruling": ("решение", "ruling"),
+    "cite_kind_assumption": ("допущение", "assumption"), "cite_kind_reading": ("прочтение", "reading"),
+    "cite_kind_step": ("шаг", "step"), "cite_kind_operation": ("операция", "operation"),
+    "cite_kind_window": ("окно", "window"), "cite_kind_edge": ("переход", "edge"), "cite_kind_table": ("таблица", "table"),
     # clause consistency (ruleproof consistency) — keys cons_*
     "cons_title": ("Согласованность пунктов: временные утверждения пунктов и порядок свода (Z3)",
                    "Clause consistency: the clauses' temporal claims and the rulebook's order (Z3)"),

@@ -48,7 +48,7 @@ ARGPARSE_RU: dict[str, str] = {
 METAVARS_RU: dict[str, str] = {
     "COMMAND": "КОМАНДА", "PATH": "ПУТЬ", "E,…": "Д,…", "F,…": "Ф,…", "DIR": "ПАПКА", "N": "Ч", "K=V,…": "К=З,…",
     "SEC": "СЕК", "N|auto": "Ч|auto", "NEW": "НОВЫЙ", "ID": "ИД", "FILE": "ФАЙЛ", "K": "К",
-    "SEED": "ЗЕРНО", "RULEBOOK": "СВОД", "TIMEOUT": "СЕК", "ONLY": "ИД", "OUTPUT": "ФАЙЛ", "AGAINST": "НОВЫЙ",
+    "SEED": "ЗЕРНО", "RULEBOOK": "СВОД", "UNIT": "ПУНКТ", "TIMEOUT": "СЕК", "ONLY": "ИД", "OUTPUT": "ФАЙЛ", "AGAINST": "НОВЫЙ",
     "DEPTH": "ГЛУБИНА", "EXAMPLES": "Ч", "JOBS": "Ч", "REPORT": "ПАПКА",
     "rulebook": "свод", "scenario": "сценарий", "base": "база", "draft": "проект", "format": "формат",
 }
@@ -62,6 +62,8 @@ HELP_RU: dict[str, str] = {
         "язык сообщений и отчётов (по умолчанию — из переменных окружения RULEPROOF_LANG, LANGUAGE, LC_ALL, LC_MESSAGES или LANG)",
     "run every available check on a rulebook": "выполнить все проверки свода правил",
     "list the clause index; compare rules texts": "перечень пунктов; сравнение редакций текста правил",
+    "look these clause units up (e.g. 542.8): the summary and everything that cites them":
+        "найти эти пункты (например, 542.8): их краткое содержание и всё, что на них ссылается",
     "run a ruling scenario and print its trace": "проиграть сценарий разъяснения и вывести его трассу",
     "do the properties and rulings catch faulty drafts?": "ловят ли свойства и разъяснения ошибочные проекты?",
     "draw the phase graph": "нарисовать граф фаз",

@@ -300,3 +300,18 @@ def test_against_real_excerpts_lists_citing_elements(capsys, tmp_path, seeds_dir
                 if any(ClauseIndex.covers(cid, "542.2") for cid in c.clauses)]
     assert cited_by == expected
     assert "ruling cost-x" in cited_by and "property P542.2-cost-x" in cited_by
+
+
+@pytest.mark.parametrize("lang, cited", [("en", "Cited by"), ("ru", "На пункт ссылаются")])
+def test_a_clause_is_looked_up_with_everything_that_cites_it(capsys, lang, cited):
+    """`ruleproof clauses 542.8`: the unit's summary, and the operation, property and rulings that cite it."""
+    assert main(["--lang", lang, "clauses", "542.8"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("542.8 — ") and cited in out
+    assert "P542.4-computed-x" in out and "leshy-heals-fully" in out and "fix_x" in out
+
+
+def test_an_unknown_clause_looked_up_is_a_clear_error(capsys):
+    assert main(["--lang", "en", "clauses", "542.99"]) == 2
+    err = capsys.readouterr().err
+    assert "RP121" in err and "542.8" in err and "Traceback" not in err
