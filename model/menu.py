@@ -50,10 +50,11 @@ COST_ENTRIES = (("src", "close", "1", "always"), ("def", "close", "1", "defender
 
 def card(cid: str, features=(), *, health: int = 5, movement: int = 1, movement_mod: int = 0, named_power: int = 1,
          strikes: tuple[int, int, int] = (1, 2, 3), wounds: int = 0, markers: int = 0, crystals: int = 0,
-         uses: tuple[tuple[str, int], ...] = ()) -> Card:
+         uses: tuple[tuple[str, int], ...] = (), closed: bool = False) -> Card:
     """A card of role ``cid`` (``ROLES``): its printed properties (``strikes``: weak, medium, strong simple
     strike), a modifier of its movement allowance kept apart from them (542.6), one «close» resource,
-    ``crystals`` crystals and ``uses``: its per-turn uses of features before this action (540.1.3).
+    ``crystals`` crystals, ``uses``: its per-turn uses of features before this action (540.1.3), and
+    whether it is ``closed`` already (540.2: a closed card no longer has its closing).
 
     >>> c = card("def", wounds=1)
     >>> c.controller, c.printed_value("strike_strong"), c.resource("close"), c.wounds
@@ -64,7 +65,7 @@ def card(cid: str, features=(), *, health: int = 5, movement: int = 1, movement_
                ("strike_strong", strong), ("strike_weak", weak))
     return Card(cid, cid, ROLES[cid], printed=printed, modifiers=(("movement", movement_mod),), wounds=wounds,
                 action_markers=markers, resources=(("close", 1), ("crystal", crystals)), features=tuple(features),
-                uses=tuple((f, n) for f, n in uses if n))
+                uses=tuple((f, n) for f, n in uses if n), closed=closed)
 
 
 def x_var(kind: str, chosen: int | None = None, compute: tuple[str, str, str] | None = None) -> XVar:
@@ -162,10 +163,13 @@ WORLD_DOMAINS: dict[str, tuple[int, ...]] = {
     "w_targets_x": (0, 1), "w_magnitude_x": (0, 1, 2, 3), "w_magnitude_x_reads_property": (0, 1), "w_parts_left": (0, 1), "w_src_movement": (0, 1, 2, 3),
     "w_src_movement_mod": (-1, 0, 1), "w_tgt_movement": (0, 1, 2, 3), "w_tgt_movement_mod": (-1, 0, 1), "w_src_crystals": (0, 1, 2, 3),
     "w_src_markers": (0, 1), "w_def_markers": (0, 1), "w_def_wounds": (0, 1, 2), "w_src_rm_form": (0, 1, 2, 3), "w_src_rm_limit": (0, 1, 2),
-    "w_src_rm_no_marker": (0, 1), "w_src_rm_times": (0, 1, 2), "w_src_uses": (0, 1, 2),
+    "w_src_rm_no_marker": (0, 1), "w_src_rm_times": (0, 1, 2), "w_src_uses": (0, 1, 2), "w_src_closed": (0, 1),
     "w_def_rm_form": (0, 1, 2, 3), "w_def_rm_limit": (1, 2), "w_tgt_guard_threshold": (0, 1, 2, 3),
     "w_tgt_guard_at_most": (0, 1), "w_src_guard_threshold": (0, 1, 2, 3),
 }
+#: how a sampler (:func:`menu_world`) weighs a world variable's values where not evenly: a closed source is
+#: drawn one world in eight (its action is mostly refused at declaration, 540.2, so such runs are short)
+SAMPLED: dict[str, tuple[int, ...]] = {"w_src_closed": (0,) * 7 + (1,)}
 #: the defender's printed movement (it carries no modifier): what the source's guard reads on a return
 #: strike (512.6.2/b4.1.4: the defender is then the attacking creature)
 DEF_MOVEMENT = 1
@@ -215,7 +219,7 @@ WORLD_RULES: tuple[WorldRule, ...] = (
 
 def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
     """A valuation of the world variables drawn from the menu: ``pick(domain)`` chooses a value of each
-    of ``WORLD_DOMAINS``, ``coin()`` whether each option is held; what ``init`` rules out is mended
+    of ``WORLD_DOMAINS`` (weighed by ``SAMPLED``), ``coin()`` whether each option is held; what ``init`` rules out is mended
     (a defender only against an attack, …).  Signed values are stored in their bit-vector form.
 
     >>> import random
@@ -224,7 +228,7 @@ def menu_world(pick: Callable, coin: Callable) -> dict[str, int]:
     >>> w["w_has_defender"] == 0 or w["w_kind"] in (0, 1)
     True
     """
-    v = {n: pick(dom) for n, dom in WORLD_DOMAINS.items()}
+    v = {n: pick(SAMPLED.get(n, dom)) for n, dom in WORLD_DOMAINS.items()}
     v.update({f"w_holds{i}": int(coin()) for i in range(NOPT)})
     for r in WORLD_RULES:  # in order: a later rule reads what an earlier one mended
         if r.applies(v):
@@ -258,7 +262,8 @@ def world_state(values: dict[str, int]) -> State:
         feats["src"].append(src_guard(v["w_src_guard_threshold"]))
 
     cards = [card("src", feats["src"], movement=v["w_src_movement"], movement_mod=v["w_src_movement_mod"],
-                  markers=v["w_src_markers"], crystals=v["w_src_crystals"], uses=((ACT, v.get("w_src_uses", 0)),)),
+                  markers=v["w_src_markers"], crystals=v["w_src_crystals"], uses=((ACT, v.get("w_src_uses", 0)),),
+                  closed=bool(v.get("w_src_closed", 0))),
              card("tgt", feats["tgt"], movement=v["w_tgt_movement"], movement_mod=v["w_tgt_movement_mod"]),
              card("allyA", feats["allyA"]), card("allyB", feats["allyB"])]
     kind = KINDS[v["w_kind"]]
@@ -322,7 +327,7 @@ def world_of(state: State) -> dict[str, int] | None:
             "w_def_wounds": d.wounds if d else 0, "w_src_rm_form": RM_FORMS.index(rs.form) if rs else 0,
             "w_src_rm_limit": rs.limit if rs and rs.limit else 0, "w_src_rm_no_marker": int(rs is not None and not rs.action_marker),
             "w_src_rm_times": rs.times if rs and rs.times else 0, "w_src_uses": src.used(ACT),
-            "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
+            "w_src_closed": int(src.closed), "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
             "w_def_rm_limit": rd.limit if rd and rd.limit else 1, "w_tgt_guard_threshold": thr.condition[2] if thr else 0,
             "w_tgt_guard_at_most": GUARD_CONDITIONS.index(thr.condition[0]) if thr else 0,
             "w_src_guard_threshold": sg.condition[2] if sg else 0,

@@ -38,7 +38,7 @@ class Citation:
     """One model element and the clauses it cites (for `clauses --against` and coverage)."""
 
     element: str  # e.g. "step dice", "step dice / op 2 roll_die", "edge dice → calculation"
-    kind: str  # step | operation | window | edge | assumption
+    kind: str  # step | operation | window | edge | table | assumption | reading
     clauses: tuple[str, ...]
     where: Location
 
@@ -63,6 +63,8 @@ class Rulebook:
     def citations(self) -> Iterator[Citation]:
         for aid, a in self.spec.assumptions.items():
             yield Citation(f"assumption {aid}", "assumption", tuple(a.about), self.where(("assumptions", aid)))
+        for rid, r in self.spec.readings.items():
+            yield Citation(f"reading {rid}", "reading", tuple(r.about), self.where(("readings", rid)))
         for name, table in self.spec.tables.items():
             yield Citation(f"table {name}", "table", tuple(table.cites), self.where(("tables", name)))
         for sid, step in self.spec.steps.items():

@@ -210,10 +210,11 @@ class Action:
 
     def next_part(self) -> "Action":
         """The same game action, its execution fields reset for the next part of a compound feature;
-        what belongs to the whole action (X values, reservation, modifications, payment) is kept."""
+        what belongs to the whole action (X values, reservation, modifications, payment, the markers the
+        cards had when it began: 540.3.1) is kept."""
         keep = ("feature", "kind", "source", "targets", "defender", "effect", "needs_magnitude", "xs", "cost",
                 "reserved", "reserved_done", "modifications", "resources_ok", "use_void", "declared", "parts_left", "paid",
-                "paid_done", "on_stack", "fired", "magnitude_base", "magnitude_x", "window_plays")
+                "paid_done", "on_stack", "fired", "magnitude_base", "magnitude_x", "window_plays", "start_markers")
         fresh = Action(feature=self.feature, kind=self.kind, source=self.source)
         return replace(fresh, **{k: getattr(self, k) for k in keep})
 

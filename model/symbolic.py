@@ -295,6 +295,7 @@ class System:
                     "parts_left": z3.Extract(1, 0, S["w_parts_left"]),
                     "on_stack": self.val(1, 1),
                     "src_in_zone": self.val(1, 1),
+                    "src_closed": z3.Extract(0, 0, S["w_src_closed"]),
                     "tgt_in_zone": self.val(1, 1),
                     "src_movement_mod": S["w_src_movement_mod"],
                     "src_crystals": z3.ZeroExt(4, S["w_src_crystals"]),

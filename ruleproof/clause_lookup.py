@@ -24,18 +24,17 @@ from rich.markup import escape
 from ruleproof.errors import EXIT_OK, RuleproofError, did_you_mean
 from ruleproof.i18n import t
 
-__all__ = ["lookup"]
+__all__ = ["lookup", "every_citation"]
 
 
-def _citations(rulebook: str | None) -> list:
-    from ruleproof.model.rulebook import Citation, load_rulebook
+def every_citation(rulebook: str | None) -> list:
+    """Everything that cites a clause: the rulebook's elements (steps, operations, windows, edges, tables,
+    assumptions, readings), the catalogue's properties and the shipped rulings."""
+    from ruleproof.model.rulebook import load_rulebook
     from ruleproof.model.scenario import ruling_citations
     from ruleproof.properties.catalogue import property_citations
 
-    rb = load_rulebook(rulebook)
-    readings = [Citation(f"reading {rid}", "reading", tuple(r.about), rb.where(("readings", rid)))
-                for rid, r in rb.spec.readings.items()]
-    return [*rb.citations(), *readings, *property_citations(), *ruling_citations()]
+    return [*load_rulebook(rulebook).citations(), *property_citations(), *ruling_citations()]
 
 
 def lookup(units: list[str], rulebook: str | None, rules, lang: str, fmt: str) -> int:
@@ -47,7 +46,7 @@ def lookup(units: list[str], rulebook: str | None, rules, lang: str, fmt: str) -
     for u in units:
         if index.get(u) is None:
             raise RuleproofError("RP121", None, clause=u, hint=did_you_mean(index.suggest(u)))
-    cites = _citations(rulebook)
+    cites = every_citation(rulebook)
     found = []
     for u in units:
         e = index.get(u)

@@ -408,14 +408,11 @@ def cmd_clauses(args, lang: str) -> int:
 
         return lookup(args.units, args.rulebook, rules, lang, args.format)
     if args.against:
-        from ruleproof.model.rulebook import load_rulebook
+        from ruleproof.clause_lookup import every_citation
 
         new = load_rules_text(args.against)
         diff = diff_texts(rules, new)
-        from ruleproof.model.scenario import ruling_citations
-        from ruleproof.properties.catalogue import property_citations
-
-        cites = [*load_rulebook(args.rulebook).citations(), *property_citations(), *ruling_citations()]
+        cites = every_citation(args.rulebook)
         return _print_diff(diff, rules, new, cites, lang, args.format, citing)
     if args.format == "json":
         doc = {"schema": "ruleproof-clauses/1", "edition": index.edition, "units": [

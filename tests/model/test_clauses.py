@@ -270,3 +270,15 @@ def test_compare_with_text_on_synthetic_text():
     assert missing == ["710.1/b9"]  # sections and referenced entries are never "missing"
     assert "710" not in new and "710.1/b2" not in new
     assert new == [u for u in rt.units if u not in ("710", "710.1/b2")]
+
+
+def test_a_rulebooks_citations_include_its_readings_with_their_line():
+    """A reading cites the clauses whose wording it reads otherwise: `clauses UNIT` and `clauses --against`
+    list it among what cites a unit, with the rulebook line it is written on."""
+    from ruleproof.model.rulebook import load_rulebook
+
+    rb = load_rulebook()
+    got = {c.element: c for c in rb.citations() if c.kind == "reading"}
+    assert set(got) == {f"reading {rid}" for rid in rb.spec.readings} and len(got) == 9
+    closed = got["reading R-closed-keeps-close"]
+    assert closed.clauses == ("540.2", "512.7") and closed.where.line > 1

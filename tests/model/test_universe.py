@@ -194,3 +194,27 @@ def test_the_world_rules_are_stated_once_for_both_engines():
     w = {**menu_world(rng.choice, lambda: rng.random() < 0.5), "w_kind": 2, "w_has_defender": 1}
     s.add(world_is(w))
     assert s.check() == z3.unsat
+
+
+def test_z3_worlds_hold_a_closed_source_and_refute_a_draft_where_it_keeps_its_closing():
+    """540.2: a closed card no longer has its closing.  The menu's worlds hold a source that is closed
+    already (``w_src_closed``), so Z3 refutes the draft that lets such a card declare an action costing
+    its closing — which the exhaustive pass and Hypothesis refuted while Z3 said «proved within the menu»."""
+    from ruleproof.model.menu import menu_world, world_of, world_state
+
+    v = {**menu_world(lambda d: d[0], lambda: False), "w_src_closed": 1}
+    assert world_state(v).card("src").closed and world_of(world_state(v))["w_src_closed"] == 1
+    draft = load_rulebook_text(mutant_yaml("closed-keeps-close"), "closed-keeps-close.yaml")
+    got = prove_one(draft, "P540.2-refused", timeout_ms=60_000, vacuity=False)
+    assert got.verdict == "violated" and got.counterexample.reproduced
+    assert got.counterexample.world.card("src").closed
+
+
+def test_a_later_part_keeps_the_markers_its_action_began_with():
+    """A compound feature's next part (512.6.6/b4) is the same action: the markers the cards had when it
+    began (what a draft with ``markers_at_declaration`` compares 540.3.1's limit with) are kept — the
+    interpreter dropped them and disagreed with Z3 on a defender's closing."""
+    from ruleproof.model.state import Action
+
+    a = Action(feature="act", kind="attack", source="src", start_markers=(("src", 1), ("def", 1)))
+    assert a.next_part().start_markers == (("src", 1), ("def", 1))
