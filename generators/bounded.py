@@ -56,8 +56,9 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
     "dice": ((F("a_reroll"), F("a_plus"), F("a_one")), (F("b_minus_x"),)),
     # 542.3: b_flee, a target that leaves the active zone after the declaration
     "calculation": ((F("a_mag"), F("a_mag_x")), (F("b_reduce"), F("b_vanish"), F("b_flee"), F("b_prevent"))),
-    # a 540.1 text that spares the source's closing: a block offered (or not) to a resource-modified action
-    "defence": ((F("a_protect"), F("a_replace"), F("a_stay")), (F("b_block"), F("b_grow"))),
+    # a 540.1 text that spares the source's closing: a block offered (or not) to a resource-modified action;
+    # «после промаха» of an attack that missed and was then blocked (A-status-kept)
+    "defence": ((F("a_protect"), F("a_replace"), F("a_stay"), F("a_after_miss")), (F("b_block"), F("b_grow"))),
     # 540.4.1: the attacker's own «on assault» fires on its strike (not on a return strike)
     "triggers": ((F("a_heal"), F("a_free"), F("a_assault_wound")), (F("b_assault"), F("b_spite"))),
     "payment": ((F("a_paid"), F("a_acts"), F("a_paid_crystal")), (F("b_closed"),)),

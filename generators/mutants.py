@@ -261,6 +261,10 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
        "кубика (6 + 1 = 7), а для такого значения в таблице ударов нет строки", "the dice modifiers take the final die "
        "beyond the die's faces (6 + 1 = 7), a value the strike table has no row for")(
         lambda d: _set(d, "dice", "apply_dice_modifiers", "unclamped", True)),
+    _m("block-replaces-miss", ("512.6.6/b2",), "блокирование заменяет промах: «после промаха» атаки, которую "
+       "заблокировали после промаха, не заявляется", "a block replaces the miss: «after a miss» of an attack blocked "
+       "after it missed is not claimed")(
+        lambda d: _set(d, "completion", "window", "after_status", "last", id="after_ability")),
     _m("closed-keeps-close", ("540.2",), "закрытая карта по-прежнему обладает закрытием: игродействие, цена "
        "которого требует закрыться, объявляется", "a closed card still has its closing: an action whose cost asks it to "
        "close is declared")(

@@ -35,11 +35,11 @@ def op_body(sy: System, S, die, gtext: str, nxt: int, meaning, params: dict, ste
 OPS: dict[str, Callable] = {name: symbolic_operation(name) for name in OPERATIONS}
 
 
-def play_body(sy: System, S, die, oi: int, opener: int):
-    """A play of menu option ``oi`` at a window turn: offered to the player with priority, what the
-    feature's play does (semantics.PLAYS), and the turn's bookkeeping."""
+def play_body(sy: System, S, die, oi: int, opener: int, window: dict | None = None):
+    """A play of menu option ``oi`` at a window turn (its parameters: ``window``): offered to the player with
+    priority, what the feature's play does (semantics.PLAYS), and the turn's bookkeeping."""
     o = OPTIONS[oi]
     guard, upd = symbolic_play(sy, S, die, o.feature, o.card)
     upd = dict(upd)
     upd.update({f"played{oi}": sy.val(1, 1), "window_passes": sy.val(0, 2), "window_player": sy.val(opener, 1)})
-    return z3.And(sy.offered(S, oi, (o.feature.kind,), S["window_player"]), guard), upd
+    return z3.And(sy.offered(S, oi, (o.feature.kind,), S["window_player"], window), guard), upd

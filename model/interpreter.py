@@ -353,7 +353,7 @@ class _Run:
         """What ``cur.player`` may play in the window of ``op`` now."""
         allows = op.params["allows"]
         return [(c.id, f) for c in s.cards if c.controller == cur.player for f in c.features
-                if f.kind in allows and f.id not in cur.played and self.offer(f)(s, c)]
+                if f.kind in allows and f.id not in cur.played and self.offer(f, op.params)(s, c)]
 
     def _ask_response(self, s: State, cur: Cursor, op: OperationSpec) -> Ask:
         return Ask("respond", s, window=op.params["id"], player=cur.player, options=tuple(self.options(s, cur, op)))
@@ -401,12 +401,14 @@ class _Run:
         return s, Cursor("respond", cur.step, cur.op, player=self._opener(s, op), played=cur.played,
                          entered=cur.entered)
 
-    def offer(self, feature: Feature) -> Callable[[State, Card], bool]:
-        """May the card holding ``feature`` play it now?  Its meaning (:func:`.semantics.offer`, with this
-        rulebook's trigger words) compiled once per feature."""
-        test = self._offers.get(feature)
+    def offer(self, feature: Feature, window: dict | None = None) -> Callable[[State, Card], bool]:
+        """May the card holding ``feature`` play it now (in a window with parameters ``window``)?  Its meaning
+        (:func:`.semantics.offer`, with this rulebook's trigger words) compiled once per feature and reading."""
+        last = bool(window) and window.get("after_status") == "last"
+        test = self._offers.get((feature, last))
         if test is None:
-            test = self._offers[feature] = offer(_CONCRETE, feature, self.words)
+            test = self._offers[(feature, last)] = offer(_CONCRETE, feature, self.words,
+                                                         {"after_status": "last"} if last else None)
         return test
 
 

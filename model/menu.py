@@ -152,6 +152,7 @@ MENU: tuple[tuple[str, str], ...] = (
     ("def", "d_resmod_assault"),
     ("allyA", "xa_unmark"),
     ("allyA", "xa_drain"),
+    ("src", "a_after_miss"),
 )
 OPTIONS: tuple[Option, ...] = tuple(Option(role, feature(fid)) for role, fid in MENU)
 NOPT = len(OPTIONS)

@@ -107,18 +107,26 @@ def strikes(E, strike: str):
     return E.and_(E.return_strike(), E.is_defender())
 
 
-def _effect_trigger(E, f, words):
+def _effect_trigger(E, f, words, window=None):
     """540.4.1: «при ударе/атаке» and «при нападении» fire on the strikes the rulebook's
     ``trigger_words`` table lists for them."""
     return E.or_(*[strikes(E, s) for s in STRIKES if s in words.get(f.trigger, ())])
 
 
-def _after_ability(E, f, words):
-    """512.6.6/b2: «после …» by the status of the ability (``any``: whatever it is)."""
-    return E.true() if f.on_status == "any" else E.status_is(f.on_status)
+def _after_ability(E, f, words, window=None):
+    """512.6.6/b2: «после …» by the status of the ability (``any``: whatever it is).  A status that came about
+    stays (A-status-kept): a missed attack that is then blocked is both — «после промаха» reads the status,
+    «после блокирования» whether the action was blocked.  A window with ``after_status: last`` reads the last
+    status only (a block replaces the miss: R-block-replaces-miss)."""
+    if f.on_status == "any":
+        return E.true()
+    if f.on_status == "blocked":
+        return E.blocked()
+    came = E.status_is(f.on_status)
+    return E.and_(came, E.not_(E.blocked())) if (window or {}).get("after_status") == "last" else came
 
 
-def _payment_trigger(E, f, words):
+def _payment_trigger(E, f, words, window=None):
     """512.7/b2: «закрывается после» once the card is closed, «когда действует» for the acting card,
     «при оплате» for a card that paid something — «при оплате X» (``resources``) one that paid X."""
     if f.on == "closes_after":
@@ -128,34 +136,36 @@ def _payment_trigger(E, f, words):
     return E.or_(*[E.paid_resource(r) for r in f.resources]) if f.resources else E.paid_any()
 
 
-def _resource_modification(E, f, words):
+def _resource_modification(E, f, words, window=None):
     """540.4.1: a modification «при ударе/атаке» or «при нападении» (``trigger``) is offered on the
     strikes its trigger words fire on, as a triggered feature is; one without trigger words always."""
     return _effect_trigger(E, f, words) if f.trigger else E.true()
 
 
-def _die_trigger(E, f, words):
+def _die_trigger(E, f, words, window=None):
     """512.6.2/b2: an accompanying feature fires on the die's value once it is fixed — after a reroll, on
     the last value only — and only on the values its text names."""
     return E.die_in(E.get("raw_die"), f.on_die)
 
 
-def _block(E, f, words):
+def _block(E, f, words, window=None):
     """512.6.4: an action can be blocked once."""
     return E.not_(E.blocked())
 
 
-#: feature kind -> meaning(E, feature, trigger-words table) of "the card holding it may play it now"
+#: feature kind -> meaning(E, feature, trigger-words table, the window's parameters) of "the card holding it
+#: may play it now"
 OFFERS: dict[str, Callable] = {
     "effect_trigger": _effect_trigger, "after_ability": _after_ability, "payment_trigger": _payment_trigger,
     "block": _block, "resource_modification": _resource_modification, "die_trigger": _die_trigger,
 }
 
 
-def offer(E, feature, words: dict):
-    """May the card asked about play ``feature`` now (its window admitting the kind)?"""
+def offer(E, feature, words: dict, window: dict | None = None):
+    """May the card asked about play ``feature`` now (its window, with parameters ``window``, admitting the
+    kind)?"""
     meaning = OFFERS.get(feature.kind)
-    return E.true() if meaning is None else meaning(E, feature, words)
+    return E.true() if meaning is None else meaning(E, feature, words, window)
 
 
 # --- 540: resources a card's own text stops being paid -------------------------------------------------------
@@ -686,7 +696,9 @@ PLAYS: dict[str, Play] = {
     "dice_modifier": Play(_play_dice_mod),  # 512.6.2/b3
     "magnitude_modifier": Play(_play_magnitude_mod),  # 512.6.3/b2
     "reduce_to_strength": Play(lambda E, f: {"reduce_to": E.const(f.strength)}),
-    "block": Play(lambda E, f: {"blocked": E.true(), "status": E.lit("status", "blocked")}),  # 512.6.4
+    # 512.6.4; a status that came about stays (A-status-kept): a missed attack that is blocked keeps «промах»
+    "block": Play(lambda E, f: {"blocked": E.true(), "status": E.ite(E.status_is(MISS), E.get("status"),
+                                                                       E.lit("status", "blocked"))}),
     "resource_modification": Play(lambda E, f: {"modifications": E.push_modification(
         E.get("modifications"), f.id, f.modifies, f.resources, f.form, f.limit, f.action_marker)}),  # 540.4, 540.3
     **{k: Play(_play_effects) for k in ("sudden_action", "protection", "prevention", "replacement", "effect_trigger",

@@ -428,23 +428,25 @@ class System:
             if o.feature.kind not in allows:
                 continue
             self._add(loc=turn, event="play", option=oi, uses_die=o.feature.kind == "reroll",
-                      body=lambda sy, S, die, oi=oi: play_body(sy, S, die, oi, opener), **kw)
+                      body=lambda sy, S, die, oi=oi: play_body(sy, S, die, oi, opener, op.params), **kw)
         self._add(loc=close, event="window_closed", body=lambda sy, S, die: (sy.true(), {"pc": sy.val(nxt, "pc")}),
                   **kw)
 
     # --- offers (shared with the properties) ---------------------------------------------------------------
-    def playable(self, S, oi: int) -> z3.BoolRef:
-        """May the card holding option ``oi`` play it now: the meaning :func:`.semantics.offer`."""
+    def playable(self, S, oi: int, window: dict | None = None) -> z3.BoolRef:
+        """May the card holding option ``oi`` play it now (in a window with parameters ``window``): the
+        meaning :func:`.semantics.offer`."""
         o = OPTIONS[oi]
-        return offer(Symbolic(self, S, o.card), o.feature, self.words)
+        return offer(Symbolic(self, S, o.card), o.feature, self.words, window)
 
-    def offered(self, S, oi: int, allows: tuple[str, ...], player) -> z3.BoolRef:
-        """Option ``oi`` is among the player's options at a turn of a window admitting ``allows``."""
+    def offered(self, S, oi: int, allows: tuple[str, ...], player, window: dict | None = None) -> z3.BoolRef:
+        """Option ``oi`` is among the player's options at a turn of a window admitting ``allows`` (its
+        parameters: ``window``)."""
         o = OPTIONS[oi]
         if o.feature.kind not in allows:
             return self.false()
         return z3.And(self.has(S, oi), player == self.val("AB".index(o.player), 1),
-                      z3.Not(self.played(S, oi)), self.playable(S, oi))
+                      z3.Not(self.played(S, oi)), self.playable(S, oi, window))
 
 
 def compile_rulebook(rb: Rulebook, histories: tuple[HistVar, ...] = (), ctx: z3.Context | None = None) -> System:

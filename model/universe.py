@@ -96,6 +96,8 @@ FEATURES: dict[str, Feature] = {f.id: f for f in (
     # 512.6.6/b2: «после …»
     _f("a_after", "after_ability", on_status="any", effects=_WOUND_SRC),
     _f("b_after_ill", "after_ability", on_status="illegal", effects=_WOUND_SRC),
+    # A-status-kept: «после промаха» of an attack that missed and was then blocked (512.6.6/b2)
+    _f("a_after_miss", "after_ability", on_status="miss", effects=_WOUND_SRC),
     # 540.4/ex1: the defender wounded again after its «if healthy» modification, before payment
     _f("a_after_def", "after_ability", on_status="any", effects=(Effect("wound", "defender", 1),)),
     _f("b_spite", "after_ability", on_status="any", effects=_WOUND_SRC),

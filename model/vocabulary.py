@@ -123,7 +123,10 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     OpKind("window", ("512.6.2/b2", "512.6.3/b1", "512.6.4/b1", "512.6.6/b1"), "окно приоритета", "priority window",
            params={"id": Param("str", required=True),
                    "first": Param("choice", ("active_player", "non_active_player"), required=True),
-                   "allows": Param("features", required=True)}),
+                   "allows": Param("features", required=True),
+                   # 512.6.6/b2 «в зависимости от статуса выполнения способности»: «после …» reads every status
+                   # that came about (A-status-kept: a missed attack then blocked is both), or ``last`` only
+                   "after_status": Param("choice", ("came_about", "last"), default="came_about")}),
     OpKind("roll_die", ("512.6.2/b1",), "бросить кубик", "roll the die", ("dice",)),
     OpKind("fix_raw_die", ("512.6.2/b2",), "зафиксировать значение кубика без модификаторов",
            "fix the raw die value", ("dice",)),

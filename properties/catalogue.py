@@ -560,8 +560,12 @@ def _miss_lost(M, ev, pre, new, h):
 
 
 def _status_came_about(M, S, on_status: str):
-    """512.6.6/b2: the status a «после [status]» feature asks for is the ability's (``any``: whatever it is)."""
-    return True if on_status == "any" else M.field_is(S, "status", on_status)
+    """512.6.6/b2: the status a «после [status]» feature asks for came about (``any``: whatever it is).  A
+    status stays once it came about (A-status-kept): a missed attack that is then blocked was both — the
+    block is the ``blocked`` flag, whatever the status says."""
+    if on_status == "any":
+        return True
+    return M.on(M.get(S, "blocked")) if on_status == "blocked" else M.field_is(S, "status", on_status)
 
 
 def _after_wrong_status(M, ev, pre, new, h):

@@ -283,7 +283,7 @@ class Symbolic:
         return self.sy.has(S, f.index)
 
     def offered(self, pre, ev: Ev, f: Opt):
-        return self.sy.offered(pre, f.index, ev.allows, pre["window_player"])
+        return self.sy.offered(pre, f.index, ev.allows, pre["window_player"], ev.params)
 
     def has_priority(self, pre, ev: Ev, f: Opt):
         return pre["window_player"] == self.sy.val("AB".index(f.player), 1)

@@ -109,10 +109,10 @@ def _offer_after_ability_always(monkeypatch):
     """Plant a fault in the encoding: «after an illegal action» offered whatever the status."""
     real = symbolic.System.playable
 
-    def wrong(self, S, oi):
+    def wrong(self, S, oi, window=None):
         if symbolic.OPTIONS[oi].feature.kind == "after_ability":
             return self.true()
-        return real(self, S, oi)
+        return real(self, S, oi, window)
 
     monkeypatch.setattr(symbolic.System, "playable", wrong)
 

@@ -110,3 +110,31 @@ def test_a_miss_does_not_overwrite_a_block_that_came_first(write_rulebook):
     trace = run(rb, state, choices)
     assert trace.final.action.status == "blocked"
     assert not choices.left_over()  # «после блокирования» was offered and played
+
+
+AFTER = "P512.6.6-after-offered"
+BLOCKED_MISS = ROOT / "rulings" / "512-miss-then-blocked.yaml"
+
+
+@pytest.fixture(scope="module")
+def replacing():
+    """The faulty draft (R-block-replaces-miss): the completion window reads the last status only."""
+    return load_rulebook_text(mutant_yaml("block-replaces-miss"), "block-replaces-miss.yaml")
+
+
+def test_a_miss_then_blocked_keeps_both_statuses(bundled, replacing):
+    """A-status-kept (512.6.6/b2): an attack that missed and was then blocked keeps «промах» and is blocked —
+    «после промаха» and «после блокирования» are both offered; the draft that replaces the miss offers only
+    the second, and the ruling and the obligation say so."""
+    both, hit = load_rulings(BLOCKED_MISS)
+    res = run_scenario(both, bundled)
+    assert res.passed, [f.text() for f in res.failures]
+    final = res.trace.final.action
+    assert (final.status, final.blocked) == ("miss", True)
+    assert BY_ID[AFTER].check(View(res.trace.events)) is None
+    assert run_scenario(hit, bundled).passed and run_scenario(hit, replacing).passed
+    bad = run_scenario(both, replacing)
+    assert not bad.passed
+    offered = [e.values["offered"] for e in bad.trace.events if e.op == "pass" and e.values["window"] == "after_ability"]
+    assert offered and all("warden_riposte" not in o for o in offered)
+

@@ -50,6 +50,8 @@ KILLS: dict[str, list[str]] = {
     "closed-card-cannot-close-again": ["closed-keeps-close", "no-payment"],
     "final-die-within-faces/six-plus-one": ["die-unclamped"],
     "final-die-within-faces/one-minus-one": ["die-unclamped"],
+    "miss-then-blocked/both-statuses": ["block-replaces-miss"],
+    "miss-then-blocked/blocked-hit": ["after-never-offered"],
     "target-left": ["targets-rechecked", "no-effect"],
     "modified-during-execution": ["no-modification-during-execution", "M5"],
     "text-waives-marker": ["marker-despite-text", "M5"],

@@ -78,12 +78,12 @@ def test_a_guarded_window_is_skipped_by_the_encoding_too():
 
 def _loose_payment_trigger(real):
     """«при оплате кристаллов» offered to any card that paid anything (``resources`` ignored)."""
-    return lambda E, f, words: E.paid_any() if f.on == "payment" else real(E, f, words)
+    return lambda E, f, words, window=None: E.paid_any() if f.on == "payment" else real(E, f, words, window)
 
 
 @pytest.mark.parametrize("kind, planted, pid", [
     # 540.4.1 for resource modifications: «при нападении» offered on a return strike (``trigger`` dropped)
-    ("resource_modification", lambda real: lambda E, f, words: E.true(), "P540.4.1-return-strike"),
+    ("resource_modification", lambda real: lambda E, f, words, window=None: E.true(), "P540.4.1-return-strike"),
     # 512.7/b2 per resource: «при оплате X» offered to a card that paid no X
     ("payment_trigger", _loose_payment_trigger, "P512.7-payment-triggers"),
 ])
