@@ -282,3 +282,16 @@ def test_a_rulebooks_citations_include_its_readings_with_their_line():
     assert set(got) == {f"reading {rid}" for rid in rb.spec.readings} and len(got) == 10
     closed = got["reading R-closed-keeps-close"]
     assert closed.clauses == ("540.2", "512.7") and closed.where.line > 1
+
+
+def test_the_strike_results_change_of_targets_is_an_assumption_not_a_silence():
+    """512.6.2/b4.1.2 (the fight's result may add to or change the effect's targets) is not modelled: the
+    placeholder table has no column for it.  The rulebook says so where the table is read — the fight's
+    determine_base cites the bullet and assumes A-strike-targets, which the reports list."""
+    from ruleproof.model.rulebook import load_rulebook
+
+    rb = load_rulebook()
+    direct = {c.element: c for c in rb.citations() if "512.6.2/b4.1.2" in c.clauses}
+    assert "assumption A-strike-targets" in direct
+    fight = [op for op in rb.spec.steps["dice"].operations if op.op == "determine_base" and op.params.get("table")]
+    assert fight and all("512.6.2/b4.1.2" in op.cites and "A-strike-targets" in op.assumes for op in fight)
