@@ -24,7 +24,7 @@ from ruleproof.model.vocabulary import FEATURE_KINDS
 from .uses import Uses
 
 __all__ = ["features", "cards", "actions", "worlds", "FEATURE_KINDS_ALL", "DEFENDER_KINDS", "X_KINDS_DRAWN", "TRIGGERS",
-           "PER_TURN_TEXT", "TARGET_FLEES", "AIMED",
+           "PER_TURN_TEXT", "TARGET_FLEES", "AIMED", "MISS_BLOCK", "AFTER_MISS",
            "MARKER_LIMIT_TEXT"]
 
 FEATURE_KINDS_ALL = (*FEATURE_KINDS, "static_modifier", "resource_modifier")
@@ -91,6 +91,9 @@ def features(draw, fid: str, kinds: tuple[str, ...] = FEATURE_KINDS_ALL, trigger
 PER_TURN_TEXT = "src_per_turn"
 #: the id of the sudden action by which a world's target now and then leaves the active zone (542.3)
 TARGET_FLEES = "tgt_flees"
+#: the ids of a block the target's side holds and of the source's «после промаха», given now and then where a
+#: window reads the last status only (``after_status: last``: a block replaces the miss, 512.6.6/b2)
+MISS_BLOCK, AFTER_MISS = "tgt_block", "src_after_miss"
 #: the id of a feature aimed at one combination of the universe
 AIMED = "aimed"
 #: the id of the «после 1-й … не закрывается» text (540.3.1) a source gets when a feature aimed at it takes markers
@@ -223,6 +226,11 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
         times = draw(st.integers(1, 2))
         text = Feature(PER_TURN_TEXT, "resource_modifier", form="per_turn", resources=("close",), times=times)
         cs[0] = replace(cs[0], features=(*cs[0].features, text), uses=((ACT, draw(st.sampled_from([times - 1, times]))),))
+    if used is not None and used.after_last and draw(st.integers(0, 2)) == 0:
+        # a rulebook whose «после …» reads the last status: a miss that is then blocked, one world in three
+        cs[1] = replace(cs[1], features=(*cs[1].features, Feature(MISS_BLOCK, "block")))
+        cs[0] = replace(cs[0], features=(*cs[0].features, Feature(AFTER_MISS, "after_ability", on_status="miss",
+                                                                  effects=(Effect("wound", "source", 1),))))
     if draw(st.integers(0, 7)) == 0:  # now and then a target that can leave the active zone (542.3: not re-checked)
         cs[1] = replace(cs[1], features=(*cs[1].features, Feature(TARGET_FLEES, "sudden_action",
                                                                   effects=(Effect("leave_zone", "self"),))))

@@ -29,6 +29,8 @@ class Uses:
     cost_numbers: tuple[int, ...] = ()
     #: the numbers its ``plays_at_least(N)`` guards compare a window's plays with
     play_numbers: tuple[int, ...] = ()
+    #: a window of it reads the last status of the ability only (``after_status: last``, 512.6.6/b2)
+    after_last: bool = False
 
     @property
     def guarded_kinds(self) -> tuple[str, ...]:
@@ -52,4 +54,6 @@ def uses(rb: Rulebook) -> Uses:
             guards += _guard(edge.when)
     return Uses(tuple(windows), tuple(rb.table("trigger_words")), tuple(dict.fromkeys(g.name for g in guards)),
                 tuple(sorted({int(g.arg) for g in guards if g.name == "cost_x_at_least"})),
-                tuple(sorted({int(g.arg) for g in guards if g.name == "plays_at_least"})))
+                tuple(sorted({int(g.arg) for g in guards if g.name == "plays_at_least"})),
+                any(op.op == "window" and op.params.get("after_status") == "last"
+                    for step in rb.spec.steps.values() for op in step.operations))

@@ -17,6 +17,14 @@ def test_what_the_bundled_rulebook_uses():
     assert {k for _, allows in u.windows for k in allows} <= set(FEATURE_KINDS)
     assert u.triggers == TRIGGERS and set(u.guards) >= {"action_illegal", "action_blocked", "dice_step_skippable"}
     assert u.guarded_kinds == ("sudden_action", "block")
+    assert not u.after_last  # every «после …» window reads every status that came about (A-status-kept)
+
+
+def test_a_window_that_reads_the_last_status_is_seen():
+    from ruleproof.generators.mutants import mutant_yaml
+    from ruleproof.model.rulebook import load_rulebook_text
+
+    assert uses(load_rulebook_text(mutant_yaml("block-replaces-miss"), "b.yaml")).after_last
 
 
 def test_every_guard_names_real_feature_kinds():

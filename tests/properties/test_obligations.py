@@ -27,21 +27,22 @@ def test_every_obligation_cites_the_clause_whose_must_it_holds():
     # 512.6.6/b2: «после …» of the status that came about must be offered
     ("after-never-offered", "P512.6.6-after-offered", "triggers", "hypothesis"),
     # … a miss stays when the attack is then blocked (A-status-kept): «после промаха» is still owed
-    ("block-replaces-miss", "P512.6.6-after-offered", "defence", "z3"),
+    # (Hypothesis: worlds with a block and a «после промаха» where a window reads the last status, generators/uses.py)
+    ("block-replaces-miss", "P512.6.6-after-offered", "defence", "z3+hypothesis"),
     # 512.6.2/b4.1.1: a fight must get its result from the table (Hypothesis seldom plays a +1 on a 6)
     ("die-unclamped", "P512.6.2-fight", "dice", "z3"),
 ])
 def test_a_draft_that_leaves_out_what_must_happen_breaks_the_obligation(mutant, pid, loadout, second):
-    """The exhaustive pass and a second engine find the draft's violation."""
+    """The exhaustive pass and a second engine (or more) find the draft's violation."""
     assert set(OBLIGES[pid]) <= set(MUTANTS[mutant].clauses)
     rb = load_rulebook_text(mutant_yaml(mutant), f"{mutant}.yaml")
     b = Bounds()
     worlds = [w for w in bounded_worlds(b.x_max, b.loadouts, rb) if w.name.endswith("/" + loadout)]
     assert pid in explore(rb, worlds, b).violations
-    if second == "hypothesis":
+    if "hypothesis" in second:
         [r] = hypothesis_pass(rb, examples=200, cache_dir=None, only=frozenset({pid})).results
         assert r.verdict == "violated", r.note
-    else:
+    if "z3" in second:
         from ruleproof.properties.prove import prove
 
         [v] = prove(rb, only=[pid], vacuity=False, agree=False, timeout_ms=60_000).verdicts  # a busy machine
