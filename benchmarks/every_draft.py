@@ -19,8 +19,8 @@ property, to list the Z3 violations the others do not reach.
 
 One JSON line per rulebook goes to ``--log`` (a run cut short resumes: the rulebooks already in the log
 are skipped), so two shards (``--every 2 --start 0`` and ``--start 1``) run on two cores and
-``--summary`` adds their logs up.  Exit 1 on a contradiction.  A check, not a test: over every draft it
-runs for about an hour and a half on 2 cores.
+``--summary`` adds their logs up (a rulebook in two of them counts once: the later line).  Exit 1 on a contradiction.  A check, not a test: over every draft it
+runs for about two and a half hours on 2 cores (18,084 s of engine time over 314 rulebooks).
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ def judge(v: dict[str, dict[str, str]]) -> dict:
 
 
 def summary(lines: list[dict]) -> int:
+    lines = list({d["name"]: d for d in lines}.values())  # a rulebook in two logs counts once (the later line)
     books = len(lines)
     contra = [(d["name"], c) for d in lines for c in d["contradictions"]]
     beyond = [(d["name"], c) for d in lines for c in d["beyond"]]
