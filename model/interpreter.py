@@ -403,12 +403,11 @@ class _Run:
 
     def offer(self, feature: Feature, window: dict | None = None) -> Callable[[State, Card], bool]:
         """May the card holding ``feature`` play it now (in a window with parameters ``window``)?  Its meaning
-        (:func:`.semantics.offer`, with this rulebook's trigger words) compiled once per feature and reading."""
-        last = bool(window) and window.get("after_status") == "last"
-        test = self._offers.get((feature, last))
+        (:func:`.semantics.offer`, with this rulebook's trigger words) compiled once per feature and window."""
+        key = (feature, id(window))  # a window's parameters: the rulebook's own dict, alive as long as this run
+        test = self._offers.get(key)
         if test is None:
-            test = self._offers[(feature, last)] = offer(_CONCRETE, feature, self.words,
-                                                         {"after_status": "last"} if last else None)
+            test = self._offers[key] = offer(_CONCRETE, feature, self.words, window)
         return test
 
 
