@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ruleproof.model.features import Feature
-from ruleproof.model.menu import ACT, ATTACKS, action, card, x_var
+from ruleproof.model.menu import ATTACKS, action, card, uses_of, x_var
 from ruleproof.model.universe import feature as F
 from ruleproof.model.universe import plays_features
 from ruleproof.model.state import Card, State, XVar
@@ -292,14 +292,16 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
             name = "/".join(p for p in (kind, variant, loadout) if p != "none")
             out.append(World(name, State(cards=pair, action=action(kind, **changes))))
         # 540.1.3: a «X раз за ход» source that has used its feature this turn already (up to X, and beyond)
+        # — by the feature it declares now, or (used-kin) by another feature of the same kind of game action
         for n in range(1, max((f.times or 0 for f in a_feats), default=0) + 1):
-            used = (replace(pair[0], uses=((ACT, n),)), *pair[1:])
-            name = "/".join(p for p in ("simple_strike", f"used={n}", loadout) if p != "none")
-            out.append(World(name, State(cards=used, action=action("simple_strike"))))
+            for own, kin, tag in ((n, 0, f"used={n}"), (n - 1, 1, f"used={n}/kin")):
+                used = (replace(pair[0], uses=uses_of("simple_strike", own, kin)), *pair[1:])
+                name = "/".join(p for p in ("simple_strike", tag, loadout) if p != "none")
+                out.append(World(name, State(cards=used, action=action("simple_strike"))))
         # 540.3.1 with 510.4 (A-lost-markers): a source under a marker limit that has acted once this turn
         # (one action marker), whose ally may take that marker away during the action
         if any(f.limit for f in a_feats):
-            marked = (replace(pair[0], uses=((ACT, 1),), action_markers=1), pair[1],
+            marked = (replace(pair[0], uses=uses_of("simple_strike", 1), action_markers=1), pair[1],
                       _card("allyA", (F("xa_unmark"),), wounds=0))
             name = "/".join(p for p in ("simple_strike", "marker-lost", loadout) if p != "none")
             out.append(World(name, State(cards=marked, action=action("simple_strike"))))

@@ -250,6 +250,11 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
     _m("per-turn-uncounted", ("540.1.3",), "«Может … X раз за ход» освобождает от оплаты и сверх X применений за ход",
        "«May … X times a turn» spares the payment beyond X uses in a turn too")(
         lambda d: _set(d, "payment", "pay_reserved", "per_turn_count", False)),
+    _m("per-turn-per-feature", ("540.1.3",), "«Может [текст] X раз за ход» считает применения одной объявленной "
+       "особенности, а не игродействия карты названного вида: карта с двумя особенностями атаки получает X атак на "
+       "каждую", "«May [text] X times a turn» counts the uses of one declared feature, not the card's game actions of "
+       "the kind named: a card with two attack features gets X attacks for each")(
+        lambda d: _set(d, "payment", "pay_reserved", "per_turn_uses", "feature")),
     _m("markers-at-declaration", ("540.3.1", "510.4"), "лимит 540.3.1 сравнивается с маркерами действия, которые "
        "были на карте при объявлении, а не с теми, что на ней при оплате", "540.3.1's limit is compared with the "
        "action markers the card had at declaration, not with those on it at payment")(

@@ -16,8 +16,8 @@ from dataclasses import replace
 from hypothesis import strategies as st
 
 from ruleproof.model.features import Effect, Feature
-from ruleproof.model.menu import ACT, ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
-from ruleproof.model.state import Action, Card, State
+from ruleproof.model.menu import ACT, ACT_KIN, ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
+from ruleproof.model.state import Action, Card, State, use_key
 from ruleproof.model.universe import aimed_feature, combos, plays_features
 from ruleproof.model.vocabulary import FEATURE_KINDS
 
@@ -120,13 +120,21 @@ def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_
     medium, strong, weak = draw(st.integers(1, 3)), draw(st.integers(2, 4)), draw(st.integers(0, 2))
     movement_mod = draw(st.integers(-1, 1))
     feats = tuple(draw(features(f"{cid}_f{i}", kinds, triggers)) for i in range(draw(st.integers(least, n_features))))
-    # its uses of the action's feature earlier this turn: around a «X раз за ход» text's X when it has one
-    # (this use the X-th, the last spared, or beyond X — 540.1.3), else 0..2
+    # its uses earlier this turn: around a «X раз за ход» text's X when it has one (this use the X-th, the
+    # last spared, or beyond X — 540.1.3), else 0..2 — the action's feature's, or one of them another
+    # feature's (540.1.3 counts the card's game actions of the text's kinds, whichever feature declared them)
     times = [f.times for f in feats if f.times]
     used = draw(st.sampled_from([0, times[0] - 1, times[0]]) if times else st.integers(0, 2))
+    kin = draw(st.integers(0, min(used, 1)))
     return card(cid, feats, health=health, movement=movement, movement_mod=movement_mod, named_power=named_power,
                 strikes=(weak, medium, strong), wounds=draw(st.integers(0, 2)), markers=draw(st.integers(0, 1)),
-                crystals=draw(st.integers(0, 3)), uses=((ACT, used),))
+                crystals=draw(st.integers(0, 3)), uses=((ACT, used - kin), (ACT_KIN, kin)))
+
+
+def _keyed(c: Card, kind: str) -> Card:
+    """The card with the uses drawn before its action's ``kind`` was (keyed by feature) keyed by feature
+    and kind (:func:`~ruleproof.model.state.use_key`): they were game actions of the same kind."""
+    return replace(c, uses=tuple(sorted((k if "@" in k else use_key(k, kind), n) for k, n in c.uses if n)))
 
 
 @st.composite
@@ -225,7 +233,9 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
     if draw(st.integers(0, 7)) == 0:  # now and then a source whose «X раз за ход» is at its X (540.1.3)
         times = draw(st.integers(1, 2))
         text = Feature(PER_TURN_TEXT, "resource_modifier", form="per_turn", resources=("close",), times=times)
-        cs[0] = replace(cs[0], features=(*cs[0].features, text), uses=((ACT, draw(st.sampled_from([times - 1, times]))),))
+        n = draw(st.sampled_from([times, times - 1]))  # this use beyond X first: Hypothesis favours the first
+        kin = draw(st.integers(0, min(n, 1)))  # one of them, now and then, by another feature of the same kind
+        cs[0] = replace(cs[0], features=(*cs[0].features, text), uses=((ACT, n - kin), (ACT_KIN, kin)))
     if used is not None and used.after_last and draw(st.integers(0, 2)) == 0:
         # a rulebook whose «после …» reads the last status: a miss that is then blocked, one world in three
         cs[1] = replace(cs[1], features=(*cs[1].features, Feature(MISS_BLOCK, "block")))
@@ -273,4 +283,5 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
     for c in cs:  # feature ids are unique per card already; keep them unique overall
         assert not seen & {f.id for f in c.features}
         seen |= {f.id for f in c.features}
-    return State(cards=tuple(cs), action=draw(actions(has_defender, cs[0].resource("crystal"), cost_x)))
+    act = draw(actions(has_defender, cs[0].resource("crystal"), cost_x))
+    return State(cards=tuple(_keyed(c, act.kind) for c in cs), action=act)

@@ -164,10 +164,13 @@ class Concrete:
     def markers(self) -> Test:
         return lambda s, c: c.action_markers
 
-    def uses(self) -> Test:
-        """540.1.3: the card's uses this turn of the declared feature (this one counted once declared);
-        a card that declared nothing in this action — a defender — has made no use of it."""
-        return lambda s, c: c.used(s.action.feature) if c.id == s.action.source else 0
+    def uses(self, kinds: tuple[str, ...] | None = None) -> Test:
+        """540.1.3: the card's uses this turn (this action counted once declared) of game actions of
+        ``kinds`` — None: of the declared feature only; a card that declared nothing in this action — a
+        defender — has made none."""
+        if kinds is None:
+            return lambda s, c: c.used(s.action.feature, s.action.kind) if c.id == s.action.source else 0
+        return lambda s, c: c.used_kinds(kinds) if c.id == s.action.source else 0
 
     # --- the fields operations read and write (:mod:`.fields`) ------------------------------------------
     def get(self, name: str) -> Test:
@@ -360,16 +363,16 @@ class Concrete:
             return tuple(out)
         return reserved
 
-    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: bool = True,
+    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: str | None = "kind",
                      declared: bool = False) -> Test:
         """The card's ``res`` is spared (540.2); ``recheck``: a modification made on a condition spares it
-        only if the condition holds now (Келе: no wounds); ``count`` false: a «X раз за ход» text's X is
-        not read; ``declared``: 540.3.1's limit is compared with the markers each card had when the
-        action began."""
+        only if the condition holds now (Келе: no wounds); ``count``: what a «X раз за ход» text counts
+        (:func:`~.semantics.per_turn_count`: "kind", "feature", or None: its X is not read); ``declared``:
+        540.3.1's limit is compared with the markers each card had when the action began."""
         key = (card, res)
         if declared:
             return lambda s, c: key in exemptions(s, dict(s.action.start_markers), lapse=recheck, count=count)
-        if recheck or not count:
+        if recheck or count != "kind":
             return lambda s, c: key in exemptions(s, lapse=recheck, count=count)
         return lambda s, c: key in exemptions(s)
 
@@ -482,7 +485,7 @@ def short_entries(s, short) -> list[tuple[str, str, str]]:
     return out
 
 
-def _exempt_test(f, count: bool = True) -> Test:
+def _exempt_test(f, count: str | None = "kind") -> Test:
     test = _EXEMPT_TESTS.get((f, count))
     if test is None:
         from .semantics import exempts
@@ -490,21 +493,22 @@ def _exempt_test(f, count: bool = True) -> Test:
         E = Concrete()
         lim = None if f.limit is None else E.const(f.limit)
         times = None if f.times is None or not count else E.const(f.times)
-        test = _EXEMPT_TESTS[(f, count)] = exempts(E, f.form, lim, f.applies_to, times)
+        test = _EXEMPT_TESTS[(f, count)] = exempts(E, f.form, lim, f.applies_to, times, per=count or "kind")
     return test
 
 
 def exemptions(s, markers: dict[str, int] | None = None, lapse: bool = False,
-               count: bool = True) -> dict[tuple[str, str], str]:
+               count: str | None = "kind") -> dict[tuple[str, str], str]:
     """(card, resource) -> the feature that stops it being paid (540.2), in a concrete state: every
     card's own 540.1 text that :func:`~.semantics.exempts` applies, and every modification of the
     executing action (540.4).  ``markers``: the action markers to count per card instead of the
     current ones (540.3.1 counts those the card had when it acted); ``lapse``: a modification made on
     a condition counts only while its condition holds (a rulebook that checks it again at payment);
-    ``count`` false: a «X раз за ход» text spares every use (a rulebook that does not read its X)."""
+    ``count``: what a «X раз за ход» text counts — "kind" (the rules: the card's game actions of the text's
+    kinds), "feature" (the uses of the declared feature), None: it spares every use (its X not read)."""
     from .state import evolve
 
-    cache = markers is None and not lapse and count
+    cache = markers is None and not lapse and count == "kind"
     if cache and _LAST_EXEMPT[0] is s:  # asked again of the same state (payment, offers, reports)
         return _LAST_EXEMPT[1]
     out: dict[tuple[str, str], str] = {}

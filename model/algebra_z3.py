@@ -179,15 +179,18 @@ class Symbolic:
             return self.S["w_def_markers"]
         return self.sy.val(0, 4)
 
-    def uses(self):
-        """540.1.3: the source's uses this turn of the declared feature — the world's earlier ones, and
-        this one once declared; a card that declared nothing (a defender) has made none."""
+    def uses(self, kinds=None):
+        """540.1.3: the source's uses this turn — the world's earlier ones of the declared feature, with
+        (``kinds`` given: the card's text's kinds) those of its other features of the kinds the text names
+        (``w_src_uses_kin``), and this one once declared; a card that declared nothing (a defender) has made
+        none."""
         if self.role == "src":
             part = self.S["part"]
             # a void first declaration (A-refused-declaration) took its use back; a later part's is the first's
             void = z3.And(self.sy.t(self.S["use_void"]), part == self.sy.val(1, "part"))
             counted = z3.And(part != self.sy.val(0, "part"), z3.Not(void))
-            return self.S["w_src_uses"] + z3.If(counted, self.sy.val(1, 4), self.sy.val(0, 4))
+            earlier = self.S["w_src_uses"] + (self.S["w_src_uses_kin"] if kinds is not None else self.sy.val(0, 4))
+            return earlier + z3.If(counted, self.sy.val(1, 4), self.sy.val(0, 4))
         return self.sy.val(0, 4)
 
     def any_exempt(self):
@@ -443,7 +446,8 @@ class Symbolic:
                 crystals = z3.If(bit, z3.Extract(3, 0, n), crystals)
         return Rec("reserved", {"reserved": z3.Concat(*reversed(bits)), "reserved_crystals": crystals})
 
-    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: bool = True, declared: bool = False):
+    def exempt_entry(self, card: str, res: str, recheck: bool = False, count: str | None = "kind",
+                     declared: bool = False):
         if res != "close" or card not in ("src", "def"):
             return self.sy.false()  # the menu's 540 texts and modifications spare a card's closing only
         if recheck and card == "def":  # a conditional modification (the menu's: «if healthy») lapses with wounds

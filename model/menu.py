@@ -20,17 +20,20 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .features import Feature
-from .state import Action, Card, State, XVar
+from .state import Action, Card, State, XVar, use_key
 from .universe import feature
 from .vocabulary import ATTACKS, X_KINDS
 
 __all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
-           "menu_world", "WORLD_RULES", "WorldRule", "resource_modifier", "world_state", "world_of", "GUARD_CONDITIONS", "DEF_MOVEMENT",
+           "menu_world", "WORLD_RULES", "WorldRule", "resource_modifier", "world_state", "world_of", "ACT", "ACT_KIN", "uses_of", "GUARD_CONDITIONS", "DEF_MOVEMENT",
            "src_guard", "SRC_GUARD_CONDITION", "beyond_menu", "menu_scope"]
 
 KINDS = ("simple_strike", "attack", "spell", "effect")
 #: the id of the feature the menu's action is declared with (540.1.3 counts its uses in a turn)
 ACT = "act"
+#: another feature of the source's, used earlier in the turn as a game action of the same kind (540.1.3:
+#: «Может атаковать X раз за ход» counts the card's attacks, whichever feature declared them)
+ACT_KIN = "act_kin"
 #: the X kinds of 542 (the vocabulary's, in its order)
 X_KINDS_SYM = tuple(X_KINDS)
 #: the X kinds an action itself may carry (a dice or magnitude modifier's X belongs to a feature)
@@ -46,6 +49,16 @@ X_NAMES = {"cost": "X_cost", "targets": "X_targets", "magnitude_chosen": "X_mag"
 #: closing the source, closing a defender (A-defender-closes: its return strike is part of a simple strike), a cost-X in crystals
 COST_ENTRIES = (("src", "close", "1", "always"), ("def", "close", "1", "defender"),
                 ("src", "crystal", X_NAMES["cost"], "cost_x"))
+
+
+def uses_of(kind: str, own: int = 0, kin: int = 0) -> tuple[tuple[str, int], ...]:
+    """The source's uses this turn before its action of ``kind`` (540.1.3): ``own`` of its feature ``ACT``,
+    ``kin`` of another feature (``ACT_KIN``) declared as a game action of the same kind.
+
+    >>> uses_of("attack", 1, 1)
+    (('act@attack', 1), ('act_kin@attack', 1))
+    """
+    return tuple((use_key(f, kind), n) for f, n in ((ACT, own), (ACT_KIN, kin)) if n)
 
 
 def card(cid: str, features=(), *, health: int = 5, movement: int = 1, movement_mod: int = 0, named_power: int = 1,
@@ -65,7 +78,7 @@ def card(cid: str, features=(), *, health: int = 5, movement: int = 1, movement_
                ("strike_strong", strong), ("strike_weak", weak))
     return Card(cid, cid, ROLES[cid], printed=printed, modifiers=(("movement", movement_mod),), wounds=wounds,
                 action_markers=markers, resources=(("close", 1), ("crystal", crystals)), features=tuple(features),
-                uses=tuple((f, n) for f, n in uses if n), closed=closed)
+                uses=tuple(sorted((f, n) for f, n in uses if n)), closed=closed)
 
 
 def x_var(kind: str, chosen: int | None = None, compute: tuple[str, str, str] | None = None) -> XVar:
@@ -164,7 +177,8 @@ WORLD_DOMAINS: dict[str, tuple[int, ...]] = {
     "w_targets_x": (0, 1), "w_magnitude_x": (0, 1, 2, 3), "w_magnitude_x_reads_property": (0, 1), "w_parts_left": (0, 1), "w_src_movement": (0, 1, 2, 3),
     "w_src_movement_mod": (-1, 0, 1), "w_tgt_movement": (0, 1, 2, 3), "w_tgt_movement_mod": (-1, 0, 1), "w_src_crystals": (0, 1, 2, 3),
     "w_src_markers": (0, 1), "w_def_markers": (0, 1), "w_def_wounds": (0, 1, 2), "w_src_rm_form": (0, 1, 2, 3), "w_src_rm_limit": (0, 1, 2),
-    "w_src_rm_no_marker": (0, 1), "w_src_rm_times": (0, 1, 2), "w_src_uses": (0, 1, 2), "w_src_closed": (0, 1),
+    "w_src_rm_no_marker": (0, 1), "w_src_rm_times": (0, 1, 2), "w_src_uses": (0, 1, 2), "w_src_uses_kin": (0, 1),
+    "w_src_closed": (0, 1),
     "w_def_rm_form": (0, 1, 2, 3), "w_def_rm_limit": (1, 2), "w_tgt_guard_threshold": (0, 1, 2, 3),
     "w_tgt_guard_at_most": (0, 1), "w_src_guard_threshold": (0, 1, 2, 3),
 }
@@ -208,7 +222,8 @@ WORLD_RULES: tuple[WorldRule, ...] = (
     WorldRule("w_kind", _ATTACK, {"w_has_defender": 0}, negate=True),  # a defender stands against an attack
     WorldRule("w_kind", _ATTACK, {"w_needs_magnitude": 1, "w_magnitude_x": 0}),  # an attack's magnitude: its strike
     WorldRule("w_magnitude_x", (2,), {"w_magnitude_x_reads_property": 0}, negate=True),
-    WorldRule("w_src_rm_form", (3,), {"w_src_rm_limit": 0, "w_src_rm_times": 0}, negate=True),  # per_turn only
+    WorldRule("w_src_rm_form", (3,), {"w_src_rm_limit": 0, "w_src_rm_times": 0, "w_src_uses_kin": 0},
+              negate=True),  # per_turn only
     WorldRule("w_src_rm_form", (0,), {"w_src_rm_no_marker": 0}),
     WorldRule("w_has_defender", (0,), {"w_def_rm_form": 0, "w_def_markers": 0, "w_def_wounds": 0}),
     WorldRule("w_def_rm_form", (3,), {"w_def_rm_limit": 1}, negate=True),
@@ -262,12 +277,13 @@ def world_state(values: dict[str, int]) -> State:
     if v.get("w_src_guard_threshold"):
         feats["src"].append(src_guard(v["w_src_guard_threshold"]))
 
+    kind = KINDS[v["w_kind"]]
+    uses = uses_of(kind, v.get("w_src_uses", 0), v.get("w_src_uses_kin", 0))
     cards = [card("src", feats["src"], movement=v["w_src_movement"], movement_mod=v["w_src_movement_mod"],
-                  markers=v["w_src_markers"], crystals=v["w_src_crystals"], uses=((ACT, v.get("w_src_uses", 0)),),
+                  markers=v["w_src_markers"], crystals=v["w_src_crystals"], uses=uses,
                   closed=bool(v.get("w_src_closed", 0))),
              card("tgt", feats["tgt"], movement=v["w_tgt_movement"], movement_mod=v["w_tgt_movement_mod"]),
              card("allyA", feats["allyA"]), card("allyB", feats["allyB"])]
-    kind = KINDS[v["w_kind"]]
     hasdef = bool(v["w_has_defender"])
     if hasdef:
         cards.append(card("def", feats["def"], movement=DEF_MOVEMENT, wounds=v["w_def_wounds"], markers=v["w_def_markers"]))
@@ -310,8 +326,13 @@ def world_of(state: State) -> dict[str, int] | None:
         return None
     if sg is not None and sg != src_guard(sg.condition[2] if sg.condition else 0):
         return None  # a source text the menu's guard does not stand for
-    if a.feature != ACT or any(f != ACT for f, _ in src.uses):
-        return None  # the menu counts the uses of its one declared feature only
+    if a.feature != ACT:
+        return None  # the menu's action is declared with its one feature
+    own = src.used(ACT, a.kind)
+    # 540.1.3: the other uses a per-turn text counts (those of its kinds); no other use is read
+    kin = src.used_kinds(rs.applies_to) - (own if a.kind in rs.applies_to else 0) if rs and rs.form == "per_turn" else 0
+    if own > max(WORLD_DOMAINS["w_src_uses"]) or kin > max(WORLD_DOMAINS["w_src_uses_kin"]):
+        return None
     x = {xv.kind: xv for xv in a.xs}
     magx = next((i for i, k in enumerate(MAGX) if k and k in x), 0)
     if a.magnitude_x is not None or magx and x[MAGX[magx]].compute not in (None, ("property", "target", "movement"), ("wounds", "source", "")):
@@ -327,7 +348,7 @@ def world_of(state: State) -> dict[str, int] | None:
             "w_src_crystals": src.resource("crystal"), "w_src_markers": src.action_markers, "w_def_markers": d.action_markers if d else 0,
             "w_def_wounds": d.wounds if d else 0, "w_src_rm_form": RM_FORMS.index(rs.form) if rs else 0,
             "w_src_rm_limit": rs.limit if rs and rs.limit else 0, "w_src_rm_no_marker": int(rs is not None and not rs.action_marker),
-            "w_src_rm_times": rs.times if rs and rs.times else 0, "w_src_uses": src.used(ACT),
+            "w_src_rm_times": rs.times if rs and rs.times else 0, "w_src_uses": own, "w_src_uses_kin": kin,
             "w_src_closed": int(src.closed), "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
             "w_def_rm_limit": rd.limit if rd and rd.limit else 1, "w_tgt_guard_threshold": thr.condition[2] if thr else 0,
             "w_tgt_guard_at_most": GUARD_CONDITIONS.index(thr.condition[0]) if thr else 0,

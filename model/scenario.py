@@ -64,7 +64,7 @@ from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, COUNTS,
 from .interpreter import ScriptedChoices, Trace, run
 from .rulebook import Rulebook, check_clause_ids, describe_location, from_pydantic
 from .schema import Text, Word
-from .state import Action, Card, State, XVar
+from .state import Action, Card, State, XVar, use_key
 from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, X_KINDS
 from .yaml_source import LocMap, load_yaml
 
@@ -82,6 +82,19 @@ Positive = Annotated[int, Field(ge=1)]
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+#: the kinds of game action (an action's ``kind``; a use's, 540.1.3)
+ActionKind = Literal["simple_strike", "attack", "spell", "effect"]
+
+
+class UseSpec(_Strict):
+    """The uses this turn of a feature the scenario does not declare (540.1.3): the kind of game action it
+    was declared as, and how many times («Может атаковать X раз за ход» counts the card's attacks,
+    whichever feature declared them)."""
+
+    kind: ActionKind
+    times: Count
 
 
 class EffectSpec(_Strict):
@@ -126,7 +139,9 @@ class CardSpec(_Strict):
     action_markers: Count = 0
     in_active_zone: bool = True
     resources: dict[Word, Count] = Field(default_factory=dict)
-    uses: dict[Word, Count] = Field(default_factory=dict)
+    # this turn's uses by feature (540.1.3): a number for a feature the scenario declares (its action's kind),
+    # {kind, times} for another
+    uses: dict[Word, Count | UseSpec] = Field(default_factory=dict)
     features: list[FeatureSpec] = Field(default_factory=list)
 
 
@@ -155,7 +170,7 @@ Magnitude = Annotated[int | str, BeforeValidator(_number_or_name)]
 
 class ActionSpec(_Strict):
     feature: Word
-    kind: Literal["simple_strike", "attack", "spell", "effect"]
+    kind: ActionKind
     source: Word
     targets: list[Word] = Field(default_factory=list)
     defender: Word | None = None
@@ -205,7 +220,7 @@ class CardPatch(_Strict):
     action_markers: Count | None = None
     in_active_zone: bool | None = None
     resources: dict[Word, Count] | None = None
-    uses: dict[Word, Count] | None = None
+    uses: dict[Word, Count | UseSpec] | None = None
     features: list[FeatureSpec] | None = None
 
 
@@ -298,7 +313,8 @@ class Scenario:
 
     def initial_state(self) -> State:
         spec = self.spec
-        cards = tuple(_card(cid, c) for cid, c in spec.cards.items())
+        kinds = {a.feature: a.kind for _, a, *_ in self.plays()}
+        cards = tuple(_card(cid, c, kinds) for cid, c in spec.cards.items())
         return State(cards=cards, action=_action(spec.action))
 
     def choices(self) -> ScriptedChoices:
@@ -340,7 +356,15 @@ def _action(a: ActionSpec) -> Action:
                   cost=tuple((c.card, c.resource, c.amount) for c in a.cost))
 
 
-def _card(cid: str, c: CardSpec) -> Card:
+def _uses(c: CardSpec, kinds: dict[str, str]) -> tuple[tuple[str, int], ...]:
+    """A card's uses this turn keyed by feature and kind of game action (:func:`~.state.use_key`): a bare
+    number is a use of a feature the scenario declares, as the kind its action is (``kinds``)."""
+    out = {use_key(f, kinds[f] if isinstance(u, int) else u.kind): u if isinstance(u, int) else u.times
+           for f, u in c.uses.items()}
+    return tuple(sorted((k, n) for k, n in out.items() if n))
+
+
+def _card(cid: str, c: CardSpec, kinds: dict[str, str]) -> Card:
     feats = tuple(Feature(id=f.id, kind=f.kind, text=f.text, mode=f.mode, amount=f.amount,
                           x=tuple(f.x) if f.x else None, condition=tuple(f.condition) if f.condition else None,
                           strength=f.strength, trigger=f.trigger, on_status=f.on_status, on=f.on,
@@ -353,7 +377,7 @@ def _card(cid: str, c: CardSpec) -> Card:
     return Card(id=cid, name=c.name, controller=c.controller, printed=tuple(sorted(c.printed.items())),
                 modifiers=tuple(sorted(c.modifiers.items())), wounds=c.wounds, closed=c.closed,
                 action_markers=c.action_markers, in_active_zone=c.in_active_zone,
-                resources=tuple(sorted(c.resources.items())), uses=tuple(sorted(c.uses.items())), features=feats)
+                resources=tuple(sorted(c.resources.items())), uses=_uses(c, kinds), features=feats)
 
 
 def load_scenario(path: str | Path, index: ClauseIndex | None = None) -> Scenario:
@@ -463,6 +487,19 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
                                      problem=Localized(f"неизвестное условие '{f.condition[0]}'{suggest(f.condition[0], CONDITIONS).ru}",
                                                        f"unknown condition '{f.condition[0]}'{suggest(f.condition[0], CONDITIONS).en}"),
                                      fix=one_of(CONDITIONS))
+    declared = {a.feature for _, a, *_ in sc.plays()}
+    for cid, card in spec.cards.items():
+        for f, u in card.uses.items():
+            if isinstance(u, int) and f not in declared:
+                raise RuleproofError("RP150", sc.where(("cards", cid, "uses", f)),
+                                     problem=Localized(f"сценарий не объявляет особенность '{f}', и неизвестно, каким "
+                                                       "видом игродействия были её применения (540.1.3 считает "
+                                                       "игродействия карты того вида, что назван в тексте)",
+                                                       f"the scenario declares no feature '{f}', so the kind of game "
+                                                       "action its uses were is unknown (540.1.3 counts the card's "
+                                                       "game actions of the kind its text names)"),
+                                     fix=Localized(f"укажите вид: {f}: {{kind: simple_strike, times: {u}}}",
+                                                   f"give the kind: {f}: {{kind: simple_strike, times: {u}}}"))
     for base, a, _, responses, expect in sc.plays():
         _check_play(sc, base, a, responses, expect, feature_ids, card_ref)
 

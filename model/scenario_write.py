@@ -50,7 +50,7 @@ from ruleproof.fileio import atomic_path
 from .features import Effect, Feature
 from .interpreter import ScriptedChoices, Stepper, run
 from .rulebook import Rulebook
-from .state import Action, Card, State
+from .state import Action, Card, State, use_feature, use_kind
 
 __all__ = ["scenario_from_run", "scenario_from_trace", "save_ruling", "dump_ruling", "save_hypothesis_violation",
            "save_trace_violation", "shrink_world", "choices_from_trace", "world_from_trace", "replay_answers", "PaddedChoices"]
@@ -82,7 +82,17 @@ def _effect(e: Effect) -> dict:
     return out
 
 
-def _card(c: Card) -> dict:
+def _uses(c: Card, a) -> dict:
+    """The card's uses in the scenario format: a number for the feature the action declares (its kind is the
+    action's), ``{kind, times}`` for another (540.1.3)."""
+    out: dict[str, Any] = {}
+    for key, n in c.uses:
+        feature, kind = use_feature(key), use_kind(key)
+        out[feature] = n if (feature, kind) == (a.feature, a.kind) else {"kind": kind, "times": n}
+    return out
+
+
+def _card(c: Card, a) -> dict:
     out: dict[str, Any] = {"name": c.name, "controller": c.controller}
     if c.printed:
         out["printed"] = dict(c.printed)
@@ -94,7 +104,7 @@ def _card(c: Card) -> dict:
     if c.resources:
         out["resources"] = dict(c.resources)
     if c.uses:
-        out["uses"] = dict(c.uses)
+        out["uses"] = _uses(c, a)
     if c.features:
         out["features"] = [_feature(f) for f in c.features]
     return out
@@ -152,7 +162,7 @@ def scenario_from_run(world: State, dice: list[int], responses: list[tuple[str, 
                            "en": f"Counterexample: property {pid} must hold"},
         "source": source or ("ruleproof: " + str(provenance.get("command") or provenance.get("engine") or "run")),
         "clauses": [str(c) for c in clauses],
-        "cards": {c.id: _card(c) for c in world.cards},
+        "cards": {c.id: _card(c, world.action) for c in world.cards},
         "action": _action(world.action),
         "dice": [int(d) for d in dice],
         "responses": [{"window": w, "player": p, "play": f} for w, p, f in responses],

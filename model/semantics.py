@@ -36,7 +36,7 @@ from .features import condition_met
 from .fields import FIELDS
 from .vocabulary import ATTACKS, SWAPPED, parse_guard
 
-__all__ = ["GUARDS", "OFFERS", "OPERATIONS", "PLAYS", "Operation", "Play", "PART_FIELDS", "guard", "guard_text", "offer",
+__all__ = ["GUARDS", "OFFERS", "OPERATIONS", "PLAYS", "Operation", "Play", "PART_FIELDS", "guard", "guard_text", "offer", "per_turn_count",
            "exempts", "strikes", "spend", "ATTACKS"]
 
 # --- guards (``when:``) -------------------------------------------------------------------------------
@@ -170,22 +170,24 @@ def offer(E, feature, words: dict, window: dict | None = None):
 
 # --- 540: resources a card's own text stops being paid -------------------------------------------------------
 
-def exempts(E, form: str, limit, kinds: tuple[str, ...], times=None):
+def exempts(E, form: str, limit, kinds: tuple[str, ...], times=None, per: str = "kind"):
     """A card's «не закрывается после …» text of form ``form`` (540.1.1 stays_open, 540.1.2
     closes_only_after_assault, 540.1.3 per_turn with 540.3.1's ``limit``, an E-value or None) applies
     to the action asked about, for the card asked about: it takes part in the action (the source or
     a defender), the action is of one of ``kinds``, it was no assault of its own (540.1.2), it has
     fewer action markers than the limit (540.3.1), and — 540.1.3 «X раз за ход», ``times`` its X (an
     E-value or None: «любое количество раз») — this use of the declared feature is one of the first X
-    of the turn (:meth:`uses`; A-per-turn-count: a use beyond X pays as usual).  Which strikes are the
-    card's «нападение» the rulebook's ``assault_strikes`` table says (:meth:`counts_as_assault`)."""
+    of the turn (:meth:`uses`; A-per-turn-count: a use beyond X pays as usual) — ``per`` "kind": the card's
+    game actions this turn of the text's ``kinds`` («Может атаковать …» counts its attacks, whichever feature
+    declared them), "feature": only the uses of the feature declared now (a draft's reading).  Which strikes
+    are the card's «нападение» the rulebook's ``assault_strikes`` table says (:meth:`counts_as_assault`)."""
     parts = [E.or_(E.is_source(), E.is_defender()), E.kind_in(*kinds)]
     if form == "closes_only_after_assault":
         parts.append(E.not_(E.or_(*[E.and_(E.counts_as_assault(s), strikes(E, s)) for s in STRIKES])))
     if limit is not None:
         parts.append(E.lt(E.markers(), limit))
     if times is not None:
-        parts.append(E.not_(E.lt(times, E.uses())))
+        parts.append(E.not_(E.lt(times, E.uses(kinds if per == "kind" else None))))
     return E.and_(*parts)
 
 
@@ -283,7 +285,7 @@ def _declare(E, p):
 def _used(s, c):
     """The per-turn use count of the declared feature, one more (540.1.3's count, read by a «X раз за
     ход» text: :func:`exempts`; 540.3.1's limit is read on the action markers)."""
-    return s.card(s.action.source).with_use(s.action.feature).uses
+    return s.card(s.action.source).with_use(s.action.feature, s.action.kind).uses
 
 
 def _remove_from_stack(E, p):
@@ -300,7 +302,7 @@ def _remove_from_stack(E, p):
 def _unused(s, c):
     """The per-turn use count of the declared feature with a void declaration's use taken back."""
     card = s.card(s.action.source)
-    return card.without_use(s.action.feature).uses if s.action.declared == 1 else card.uses
+    return card.without_use(s.action.feature, s.action.kind).uses if s.action.declared == 1 else card.uses
 
 
 def _next_part(s, c):
@@ -520,14 +522,15 @@ def _pay(E, p):
     (``exempt_modified: false``: those too; ``recheck_conditions: true``: a modification made on a
     condition — Келе's «если после этого у Келе нет ран» — spares only if the condition still holds
     at payment, against 540.4/ex1; ``per_turn_count: false``: a card's «X раз за ход» spares every use
-    of the turn, its X never read — against 540.1.3; ``markers_at_declaration: true``: 540.3.1's limit is
+    of the turn, its X never read — against 540.1.3; ``per_turn_uses: feature``: the X counts the uses of
+    the feature declared now only, not the card's other game actions of the kinds its text names; ``markers_at_declaration: true``: 540.3.1's limit is
     compared with the markers the card had when the action began, not those on it at payment;
     ``beyond_available: true``: the whole reserved amount is taken even where the card has less now — 512.7
     pays «всеми доступными ресурсами из числа зарезервированных»: what is left of the reserved, never below
     zero)."""
     exempt_modified = p.get("exempt_modified", True)
     recheck = p.get("recheck_conditions", False)
-    count = p.get("per_turn_count", True)
+    count = per_turn_count(p)
     declared = p.get("markers_at_declaration", False)
 
     def pays(E, card, res):
@@ -535,6 +538,18 @@ def _pay(E, p):
 
     return {"paid": E.paid(pays), "cards": E.spend(pays, spend_beyond if p.get("beyond_available", False) else spend),
             "paid_done": E.lit("paid_done", True)}
+
+
+def per_turn_count(p: dict) -> str | None:
+    """What a «X раз за ход» text (540.1.3) counts at a ``pay_reserved`` with parameters ``p``: "kind" — the
+    card's game actions this turn of the kinds the text names (the rules: «Может атаковать …» counts its
+    attacks), "feature" (``per_turn_uses: feature``: the uses of the feature declared now only), or None
+    (``per_turn_count: false``: the X is not read, every use is spared).
+
+    >>> per_turn_count({}), per_turn_count({"per_turn_uses": "feature"}), per_turn_count({"per_turn_count": False})
+    ('kind', 'feature', None)
+    """
+    return p.get("per_turn_uses", "kind") if p.get("per_turn_count", True) else None
 
 
 def spend(E, card: str, res: str, amount):
@@ -567,7 +582,7 @@ def _unpaid_text(before, after, p) -> tuple:
     """The reserved entries not paid, with the feature that spares each (for the reader)."""
     markers = dict(before.action.start_markers) if p.get("markers_at_declaration", False) else None
     exempt = exemptions(before, markers, lapse=p.get("recheck_conditions", False),
-                        count=p.get("per_turn_count", True)) if p.get("exempt_modified", True) else {}
+                        count=per_turn_count(p)) if p.get("exempt_modified", True) else {}
     return tuple((c, r, exempt[(c, r)]) for c, r, _ in before.action.reserved if (c, r) in exempt)
 
 

@@ -20,13 +20,33 @@ from .features import Feature
 from .hashing import HASH_KEY, cached_hash
 from .vocabulary import ATTACKS
 
-__all__ = ["Card", "XVar", "Modification", "Action", "State", "PLAYERS", "other_player", "evolve"]
+__all__ = ["Card", "XVar", "Modification", "Action", "State", "PLAYERS", "other_player", "evolve", "use_key", "use_kind", "use_feature"]
 
 PLAYERS = ("A", "B")  # A is the active player
 
 
 def other_player(p: str) -> str:
     return "B" if p == "A" else "A"
+
+
+def use_key(feature: str, kind: str) -> str:
+    """The key of a card's per-turn use count (540.1.3): the feature declared and the kind of game action
+    it was (a «Может атаковать X раз за ход» counts the card's attacks, whichever feature declared them).
+
+    >>> use_key("twin_strike", "simple_strike"), use_kind("twin_strike@simple_strike")
+    ('twin_strike@simple_strike', 'simple_strike')
+    """
+    return f"{feature}@{kind}"
+
+
+def use_kind(key: str) -> str:
+    """The kind of game action of a use count's key (:func:`use_key`)."""
+    return key.rpartition("@")[2]
+
+
+def use_feature(key: str) -> str:
+    """The feature of a use count's key (:func:`use_key`)."""
+    return key.rpartition("@")[0]
 
 
 def evolve(obj, **changes):
@@ -70,7 +90,7 @@ class Card:
     action_markers: int = 0
     in_active_zone: bool = True
     resources: tuple[tuple[str, int], ...] = ()  # what the card has: close, crystals, …
-    uses: tuple[tuple[str, int], ...] = ()  # per-turn use counts by feature id
+    uses: tuple[tuple[str, int], ...] = ()  # per-turn use counts by feature and kind of action (use_key)
     features: tuple[Feature, ...] = ()
 
     def printed_value(self, prop: str) -> int:
@@ -86,19 +106,25 @@ class Card:
     def resource(self, name: str) -> int:
         return _get(self.resources, name)
 
-    def used(self, feature_id: str) -> int:
-        return _get(self.uses, feature_id)
+    def used(self, feature: str, kind: str) -> int:
+        """This turn's uses of ``feature``, declared as a game action of ``kind``."""
+        return _get(self.uses, use_key(feature, kind))
 
-    def with_use(self, feature_id: str) -> "Card":
-        return replace(self, uses=_put(self.uses, feature_id, self.used(feature_id) + 1))
+    def used_kinds(self, kinds) -> int:
+        """This turn's uses of any feature as a game action of one of ``kinds`` (540.1.3 «Может [текст] X раз
+        за ход» counts the card's acting in the way its text names)."""
+        return sum(n for k, n in self.uses if use_kind(k) in kinds)
+
+    def with_use(self, feature: str, kind: str) -> "Card":
+        return replace(self, uses=_put(self.uses, use_key(feature, kind), self.used(feature, kind) + 1))
 
     def with_resource(self, name: str, amount: int) -> "Card":
         """The card holding ``amount`` of resource ``name``."""
         return replace(self, resources=_put(self.resources, name, amount))
 
-    def without_use(self, feature_id: str) -> "Card":
-        """The card with one use of ``feature_id`` taken back (a declaration that did not stand)."""
-        return replace(self, uses=_put(self.uses, feature_id, max(0, self.used(feature_id) - 1)))
+    def without_use(self, feature: str, kind: str) -> "Card":
+        """The card with one use of ``feature`` taken back (a declaration that did not stand)."""
+        return replace(self, uses=_put(self.uses, use_key(feature, kind), max(0, self.used(feature, kind) - 1)))
 
     @property
     def can_move(self) -> bool:

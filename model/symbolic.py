@@ -221,11 +221,11 @@ class System:
     def card_present(self, S, card: str):
         return self.t(S["w_has_defender"]) if card == "def" else self.true()
 
-    def own_text_applies(self, S, card: str, markers=None, count: bool = True) -> z3.BoolRef:
+    def own_text_applies(self, S, card: str, markers=None, count: str | None = "kind") -> z3.BoolRef:
         """The 540.1 text the menu may give ``card`` (src or def; its form, limit and times world
         variables, 0 for «none») applies to the action: the meaning :func:`.semantics.exempts` of each
-        form.  ``markers``: the source's markers to count (default: the vector's); ``count`` false: a
-        «X раз за ход» text's X is not read."""
+        form.  ``markers``: the source's markers to count (default: the vector's); ``count``: what a
+        «X раз за ход» text counts ("kind", "feature"; None: its X is not read)."""
         form, limit, times = f"w_{card}_rm_form", f"w_{card}_rm_limit", S.get(f"w_{card}_rm_times")
         E = Symbolic(self, S, card, markers=markers)
         zero = self.val(0, 4)
@@ -242,13 +242,15 @@ class System:
                 for tms in (None, times) if times is not None else (None,):  # «любое количество» (0) or X
                     held.append(z3.And(on, S[limit] == zero if lim is None else S[limit] != zero,
                                        self.true() if times is None else times == zero if tms is None else times != zero,
-                                       exempts(E, f.form, lim, f.applies_to, tms if count else None)))
+                                       exempts(E, f.form, lim, f.applies_to, tms if count else None,
+                                               per=count or "kind")))
         return z3.Or(*held)
 
-    def exempt(self, S, exempt_modified: bool = True, markers_src=None, count: bool = True) -> tuple:
+    def exempt(self, S, exempt_modified: bool = True, markers_src=None, count: str | None = "kind") -> tuple:
         """(source's close exempt, defender's close exempt): a 540.1 text of the card that applies
         (:meth:`own_text_applies`), or a 540.4 modification of the action.  ``markers_src``: the source's
-        markers to count (default: the vector's); ``count`` false: «X раз за ход» spares every use."""
+        markers to count (default: the vector's); ``count``: what «X раз за ход» counts (None: every use
+        is spared)."""
         if not exempt_modified:
             return self.false(), self.false()
         return (z3.Or(self.own_text_applies(S, "src", markers_src, count), self.t(S["modified_src"])),

@@ -156,6 +156,9 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     # ран») spares the resource only if the condition still holds at payment — the example says it does not
     # (the modification was made before payment), so the default is false; per_turn_count: a card's
     # «X раз за ход» (540.1.3) spares only the first X uses of the turn — false: every use, X never read;
+    # per_turn_uses: what those uses are — kind: the card's game actions of the kinds its text names
+    # («Может атаковать …»: its attacks, whichever feature declared them); feature: the uses of the feature
+    # declared now only (a card with two attack features gets X of each);
     # markers_at_declaration: 540.3.1's limit is compared with the markers the card had when the action
     # began — against «на ней находится» and «в случае потери маркеров … снова сможет» (A-lost-markers);
     # beyond_available: the whole reserved amount is taken even where the card has less now (a crystal lost
@@ -164,6 +167,8 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
            "pay the reserved resources", ("payment",), {"exempt_modified": _YES,
                                                         "recheck_conditions": Param("bool", default=False),
                                                         "per_turn_count": _YES,
+                                                        "per_turn_uses": Param("choice", ("kind", "feature"),
+                                                                               default="kind"),
                                                         "markers_at_declaration": Param("bool", default=False),
                                                         "beyond_available": Param("bool", default=False)}),
     # unless_text: 540.3 «если иного не указано в тексте особенности» — no marker when the text of a

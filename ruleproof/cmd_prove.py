@@ -249,9 +249,12 @@ def _world_line(world, lang: str) -> str:
     feats = "; ".join(f"{c.id}: {', '.join(_feature_label(f, lang) for f in c.features)}"
                       for c in world.cards if c.features)
     src = world.card(a.source)
-    if src.action_markers or src.used(a.feature):
-        feats += ("; " if feats else "") + t("world_counts", lang, card=src.id, markers=src.action_markers,
-                                             feature=a.feature, uses=src.used(a.feature))
+    own = src.used(a.feature, a.kind)
+    kin = src.used_kinds((a.kind,)) - own  # 540.1.3: its other features' game actions of this kind
+    if src.action_markers or own or kin:
+        feats += ("; " if feats else "") + t("world_counts_kin" if kin else "world_counts", lang, card=src.id,
+                                             markers=src.action_markers, feature=a.feature, uses=own, kind=a.kind,
+                                             kin=kin)
     xs = ", ".join(f"{x.name}={x.chosen if x.compute is None else '/'.join(x.compute)}" for x in a.xs)
     return t("prove_world_line", lang, kind=a.kind, defender=a.defender or "—", parts=a.parts_left, xs=xs or "—",
              features=feats or "—")

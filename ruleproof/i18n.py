@@ -358,6 +358,10 @@ _LABELS: dict[str, tuple[str, str]] = {
     "world_no_marker": ("без маркера действия", "no action marker"),
     "world_counts": ("{card}: маркеров действия {markers}, применений {feature} за ход {uses}",
                      "{card}: action markers {markers}, uses of {feature} this turn {uses}"),
+    "world_counts_kin": ("{card}: маркеров действия {markers}, применений {feature} за ход {uses}, других особенностей "
+                         "тем же видом игродействия ({kind}) {kin}",
+                         "{card}: action markers {markers}, uses of {feature} this turn {uses}, of its other features "
+                         "as the same kind of game action ({kind}) {kin}"),
     "prove_replay": ("Воспроизведение: кубики {dice}; ответы {responses}", "Replay: dice {dice}; responses {responses}"),
     "prove_world_line": ("{kind}, защитник: {defender}, частей осталось: {parts}, X: {xs}; {features}",
                          "{kind}, defender: {defender}, parts left: {parts}, X: {xs}; {features}"),

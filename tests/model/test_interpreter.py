@@ -145,4 +145,4 @@ def test_a_compound_feature_is_one_use_however_many_parts(rb):
     res = run_scenario(load_scenario(ROOT / "rulings" / "512-compound.yaml"), rb)
     declared = [e for e in res.trace.events if e.op == "declare"]
     assert len(declared) == 2  # both parts were declared
-    assert res.trace.events[-1].state.card("thrower").used("double_throw") == 1
+    assert res.trace.events[-1].state.card("thrower").used("double_throw", "attack") == 1

@@ -18,6 +18,7 @@ from ruleproof.model.explore import Bounds, explore
 from ruleproof.model.menu import menu_world, world_of, world_state
 from ruleproof.model.rulebook import load_rulebook_text
 from ruleproof.model.scenario import load_rulings, run_scenario
+from ruleproof.model.state import use_key
 from ruleproof.properties.prove import prove_one
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +41,7 @@ def test_the_third_attack_of_a_twice_a_turn_card_is_paid(bundled, uncounted):
     res = run_scenario(sc, bundled)
     assert res.passed, [f.text() for f in res.failures]
     assert _paid(res) == [(), (), (("twinblade", "close", 1),)]
-    assert res.trace.final.card("twinblade").used("twin_strike") == 3
+    assert res.trace.final.card("twinblade").used("twin_strike", "simple_strike") == 3
     bad = run_scenario(sc, uncounted)
     assert not bad.passed and _paid(bad) == [(), (), ()]
     assert "then[1].cards.twinblade.closed" in [f.what for f in bad.failures]
@@ -53,28 +54,30 @@ def test_x_counts_this_use_among_the_turns_uses(times, uses, spared):
     state = world_state({**v, "w_src_uses": min(uses, 2)})
     if uses > 2:
         from dataclasses import replace
-        state = state.with_card(replace(state.card("src"), uses=(("act", uses),)))
-    declared = state.with_card(state.card("src").with_use("act"))  # the declaration counts this use
+        state = state.with_card(replace(state.card("src"), uses=((use_key("act", state.action.kind), uses),)))
+    declared = state.with_card(state.card("src").with_use("act", state.action.kind))  # the declaration counts this use
     assert (("src", "close") in exemptions(declared)) is spared
-    assert ("src", "close") in exemptions(declared, count=False)  # a rulebook that never reads X
+    assert ("src", "close") in exemptions(declared, count=None)  # a rulebook that never reads X
 
 
 def test_the_menu_world_round_trips_times_and_uses():
     v = {**menu_world(lambda d: d[0], lambda: False), "w_src_rm_form": 3, "w_src_rm_times": 2, "w_src_uses": 1}
     state = world_state(v)
     rm = next(f for f in state.card("src").features if f.id == "src_rm")
-    assert (rm.times, rm.limit, state.card("src").used("act")) == (2, None, 1)
+    assert (rm.times, rm.limit, state.card("src").used("act", state.action.kind)) == (2, None, 1)
     back = world_of(state)
     assert (back["w_src_rm_times"], back["w_src_rm_limit"], back["w_src_uses"]) == (2, 0, 1)
 
 
 def test_explore_plays_the_uses_beyond_x_and_finds_the_fault(bundled, uncounted):
     worlds = [w for w in bounded_worlds(0, ("printed",)) if "used=" in w.name]
-    assert {w.name for w in worlds} == {"simple_strike/used=1/printed", "simple_strike/used=2/printed"}
+    assert {w.name for w in worlds} == {"simple_strike/used=1/printed", "simple_strike/used=2/printed",
+                                     "simple_strike/used=1/kin/printed", "simple_strike/used=2/kin/printed"}
     small = Bounds(x_max=0, die=(2, 2))
     good = explore(bundled, worlds, small, only=frozenset({PID}))
     assert not good.violations and good.exercised[PID] > 0
-    second, third = (explore(uncounted, [w], small, only=frozenset({PID})) for w in sorted(worlds, key=lambda w: w.name))
+    plain = sorted((w for w in worlds if "/kin" not in w.name), key=lambda w: w.name)
+    second, third = (explore(uncounted, [w], small, only=frozenset({PID})) for w in plain)
     # only the third use (beyond X = 2) is paid otherwise: the second-use world plays the same
     assert not second.violations and PID in third.violations
 
@@ -85,7 +88,7 @@ def test_z3_proves_the_count_and_refutes_the_draft(bundled, uncounted):
     assert v.verdict == "violated" and v.counterexample.reproduced
     src = v.counterexample.world.card("src")
     rm = next(f for f in src.features if f.id == "src_rm")
-    assert rm.times is not None and src.used("act") >= rm.times  # the use is beyond X
+    assert rm.times is not None and src.used_kinds(rm.applies_to) >= rm.times  # the use is beyond X
 
 
 def test_interpreter_and_z3_agree_on_the_count(bundled, uncounted):
@@ -126,10 +129,10 @@ def test_a_refused_declaration_is_no_use_of_the_feature(bundled):
     sc, = load_rulings(REFUSED)
     res = run_scenario(sc, bundled)
     assert res.passed, [f.text() for f in res.failures]
-    assert res.trace.final.card("duelist").used("duel_strike") == 1
+    assert res.trace.final.card("duelist").used("duel_strike", "simple_strike") == 1
     bad = load_rulebook_text(mutant_yaml("refused-use-counted"), "refused-use-counted.yaml")
     counted = run_scenario(sc, bad)
-    assert not counted.passed and counted.trace.final.card("duelist").used("duel_strike") == 2
+    assert not counted.passed and counted.trace.final.card("duelist").used("duel_strike", "simple_strike") == 2
     assert "then[0].cards.duelist.closed" in [f.what for f in counted.failures]
 
 
@@ -141,11 +144,12 @@ def test_a_void_later_part_keeps_the_use_its_first_part_made():
     from ruleproof.model.semantics import _unused
 
     state = world_state(menu_world(lambda d: d[0], lambda: False))
-    used = state.with_card(state.card("src").with_use("act"))
+    used = state.with_card(state.card("src").with_use("act", state.action.kind))
     first = replace(used, action=replace(used.action, declared=1))
     later = replace(used, action=replace(used.action, declared=2))
-    assert dict(_unused(first, None)).get("act", 0) == 0
-    assert dict(_unused(later, None)) == {"act": 1}
+    key = use_key("act", state.action.kind)
+    assert dict(_unused(first, None)).get(key, 0) == 0
+    assert dict(_unused(later, None)) == {key: 1}
 
 
 @pytest.mark.parametrize("lang,words", [("en", "allows it only in: declaration"), ("ru", "допускает её только в")])
@@ -176,8 +180,71 @@ def test_both_engines_take_a_refused_declarations_use_back(bundled):
     while run.ask is not None:
         run.answer(2 if run.ask.kind == "die" else None)
     after = next(e.state for e in run.trace.events if e.op == "remove_from_stack")
-    assert after.action.use_void and after.card("src").used("act") == 2
+    assert after.action.use_void and after.card("src").used("act", after.action.kind) == 2
     sy = compile_rulebook(bundled)
     concrete = semantics.guard_text(Concrete(), "resource_modified")(after, None)
     symbolic = compile_terms([sy.guard("resource_modified", sy.pre)])(abstract(sy, after, v, sy.start_pc))[0]
     assert concrete is True and symbolic == concrete
+
+
+TWO = ROOT / "rulings" / "540-per-turn-two-features.yaml"
+
+
+@pytest.fixture(scope="module")
+def per_feature():
+    """The faulty draft (R-per-turn-per-feature): «X раз за ход» counts the uses of the declared feature only."""
+    return load_rulebook_text(mutant_yaml("per-turn-per-feature"), "per-turn-per-feature.yaml")
+
+
+def test_two_attack_features_share_one_count(bundled, per_feature):
+    """540.1.3 «Может атаковать 1 раз за ход»: a simple strike, then an attack by another feature — the second
+    attack of the turn is paid (the card closes); a draft counting per feature spares it."""
+    sc, = load_rulings(TWO)
+    res = run_scenario(sc, bundled)
+    assert res.passed, [f.text() for f in res.failures]
+    assert res.trace.final.card("duelist").uses == (("duel_lunge@attack", 1), ("duel_strike@simple_strike", 1))
+    bad = run_scenario(sc, per_feature)
+    assert "then[0].cards.duelist.closed" in [f.what for f in bad.failures]
+
+
+@pytest.mark.parametrize("kind,paid", [("attack", True), ("spell", False)])
+def test_a_use_of_another_feature_counts_by_its_kind(tmp_path, bundled, kind, paid):
+    """``uses: {feature: {kind, times}}`` — an earlier use of a feature the scenario does not declare: an
+    attack counts against «Может атаковать 1 раз за ход», a spell does not."""
+    text = TWO.read_text(encoding="utf-8").split("\nthen:")[0].replace(
+        "    resources: {close: 1}\n", f"    resources: {{close: 1}}\n    uses: {{duel_lunge: {{kind: {kind}, times: 1}}}}\n", 1)
+    p = tmp_path / "earlier.yaml"
+    p.write_text(text, encoding="utf-8")
+    sc, = load_rulings(p)
+    res = run_scenario(sc, bundled)
+    assert res.trace.final.card("duelist").closed is paid
+
+
+@pytest.mark.parametrize("lang,words", [("en", "the kind of game action its uses were is unknown"),
+                                        ("ru", "каким видом игродействия были её применения")])
+def test_a_bare_count_of_an_undeclared_feature_is_a_load_error(tmp_path, capsys, lang, words):
+    text = RULING.read_text(encoding="utf-8").replace("    resources: {close: 1}\n",
+                                                     "    resources: {close: 1}\n    uses: {old_strike: 1}\n", 1)
+    p = tmp_path / "bad.yaml"
+    p.write_text(text, encoding="utf-8")
+    assert main(["--lang", lang, "run", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "RP150" in err and "bad.yaml:21:" in err and words in err and "kind: simple_strike, times: 1" in err
+    assert "Traceback" not in err
+
+
+def test_every_engine_finds_a_count_per_feature(bundled, per_feature):
+    """The exhaustive pass (its used=N/kin worlds), Z3 (the world's ``w_src_uses_kin``) and Hypothesis (a source
+    whose earlier uses were by another feature) refute the per-feature draft; the bundled rulebook holds."""
+    from ruleproof.generators.run import hypothesis_pass
+
+    kin = [w for w in bounded_worlds(0, ("printed",)) if w.name.endswith("/kin/printed")]
+    small = Bounds(x_max=0, die=(2, 2))
+    assert PID in explore(per_feature, kin, small, only=frozenset({PID})).violations
+    assert not explore(bundled, kin, small, only=frozenset({PID})).violations
+    v = prove_one(per_feature, PID, timeout_ms=60_000, vacuity=False)
+    assert v.verdict == "violated" and v.counterexample.reproduced
+    src = v.counterexample.world.card("src")
+    assert src.used_kinds(("simple_strike", "attack", "spell", "effect")) > src.used("act", v.counterexample.world.action.kind)
+    bad = hypothesis_pass(per_feature, examples=200, cache_dir=None, shrinks=30, only=frozenset({PID}))
+    assert not bad.results[0].holds

@@ -20,7 +20,7 @@ def test_every_bundled_reading_applies_and_cites_clauses():
     rs = readings(BUNDLED)
     assert [r.id for r in rs] == ["R-marker-before-payment", "R-non-active-first-late",
                                   "R-payment-triggers-before-marker", "R-modification-after-ability",
-                                  "R-closed-keeps-close", "R-die-unclamped", "R-block-replaces-miss", "R-dice-step-kept", "R-strike-row-4",
+                                  "R-closed-keeps-close", "R-die-unclamped", "R-per-turn-per-feature", "R-block-replaces-miss", "R-dice-step-kept", "R-strike-row-4",
                                   "R-assault-includes-return-strike"]
     for r in rs:
         assert r.about and all(c in BUNDLED.index for c in r.about), r.id

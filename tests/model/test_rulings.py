@@ -46,6 +46,7 @@ KILLS: dict[str, list[str]] = {
     "per-turn-marker-lost-own-action/marker-kept": ["no-payment"],
     "per-turn-one-turn": ["marker-before-payment", "no-payment"],
     "per-turn-times": ["per-turn-uncounted", "no-payment"],
+    "per-turn-two-features": ["per-turn-per-feature", "per-turn-uncounted"],
     "per-turn-refused": ["refused-use-counted", "short-declaration-goes-on"],
     "closed-card-cannot-close-again": ["closed-keeps-close", "no-payment"],
     "final-die-within-faces/six-plus-one": ["die-unclamped"],
