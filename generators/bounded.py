@@ -269,13 +269,16 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         for kind in ("simple_strike", "attack", "spell", "effect"):
             setups = ("none", "cost", "targets") + (() if kind in ATTACKS else ("chosen", "computed", "implicit"))
             for setup in setups:
-                values = {"cost": range(0, x_max + 1), "targets": range(1, max(x_max, 1) + 1),
+                # 542.3: the player chooses exactly X targets — among the target and its ally, if it has one
+                foes = tuple(c.id for c in pair if c.id in ("tgt", "allyB"))
+                values = {"cost": range(0, x_max + 1), "targets": range(1, min(max(x_max, 1), len(foes)) + 1),
                           "chosen": range(0, x_max + 1)}.get(setup, (None,))
                 for value in values:
                     for defender in ((False, True) if kind in ATTACKS else (False,)):
                         xs = _xs(setup, value, kind)
                         cards = (*pair, _card("def", d_feats)) if defender else pair
-                        act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1, **_bare(kind, setup))
+                        act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1,
+                                     targets=foes[:value] if setup == "targets" else foes[:1], **_bare(kind, setup))
                         name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
                                                     "defender" if defender else "", loadout) if p and p != "none")
                         out.append(World(name or kind, State(cards=cards, action=act)))

@@ -169,8 +169,10 @@ def actions(draw, has_defender: bool, crystals: int = 3, cost_x: int | None = No
     effect = draw(st.sampled_from(["damage", "heal"])) if kind not in ATTACKS else "damage"
     needs_magnitude = True if kind in ATTACKS else draw(st.booleans())
     base = None if magnitude_x or kind in ATTACKS else draw(st.integers(0, 3))
+    # 542.3: the player chooses exactly X targets — a second one is the target's ally
+    n = next((x.chosen for x in xs if x.kind == "targets"), 1)
     return action(kind, xs, defender=has_defender and kind in ATTACKS, magnitude_base=base, effect=effect,
-                  needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)))
+                  needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)), targets=("tgt", "allyB")[:n])
 
 
 def _spread(cs) -> int:

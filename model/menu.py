@@ -86,15 +86,16 @@ def x_var(kind: str, chosen: int | None = None, compute: tuple[str, str, str] | 
     return XVar(X_NAMES[kind], kind, chosen=chosen, compute=compute)
 
 
-def action(kind: str, xs=(), *, defender: bool = False, magnitude_base: int | None = 1, **fields) -> Action:
-    """The acting card's game action on the target: it closes the source (and a defender, who strikes
+def action(kind: str, xs=(), *, defender: bool = False, magnitude_base: int | None = 1,
+           targets: tuple[str, ...] = ("tgt",), **fields) -> Action:
+    """The acting card's game action on ``targets``: it closes the source (and a defender, who strikes
     back in a fight by simple strike: 512.6.2/b4.1) and a cost-X is paid in crystals (542.2).  Without an X
     of the magnitude, a spell or an effect has ``magnitude_base``; an attack's comes from the strike."""
     xs = tuple(xs)
     present = {"always": True, "defender": defender, "cost_x": any(x.kind == "cost" for x in xs)}
     cost = [(c, r, amount) for c, r, amount, when in COST_ENTRIES if present[when]]
     magnitude_x = any(x.kind in ("magnitude_chosen", "magnitude_computed", "implicit") for x in xs)
-    return Action(feature=ACT, kind=kind, source="src", targets=("tgt",), defender="def" if defender else None,
+    return Action(feature=ACT, kind=kind, source="src", targets=tuple(targets), defender="def" if defender else None,
                   magnitude_base=None if magnitude_x or kind in ATTACKS else magnitude_base, xs=xs, cost=tuple(cost),
                   **fields)
 MAGX = (None, "magnitude_chosen", "magnitude_computed", "implicit")
@@ -326,14 +327,16 @@ def world_of(state: State) -> dict[str, int] | None:
         return None
     if sg is not None and sg != src_guard(sg.condition[2] if sg.condition else 0):
         return None  # a source text the menu's guard does not stand for
-    if a.feature != ACT:
-        return None  # the menu's action is declared with its one feature
+    if a.feature != ACT or a.targets != ("tgt",):
+        return None  # the menu's action is declared with its one feature, on its one target
     own = src.used(ACT, a.kind)
     # 540.1.3: the other uses a per-turn text counts (those of its kinds); no other use is read
     kin = src.used_kinds(rs.applies_to) - (own if a.kind in rs.applies_to else 0) if rs and rs.form == "per_turn" else 0
     if own > max(WORLD_DOMAINS["w_src_uses"]) or kin > max(WORLD_DOMAINS["w_src_uses_kin"]):
         return None
     x = {xv.kind: xv for xv in a.xs}
+    if "targets" in x and x["targets"].chosen != 1:
+        return None  # the menu's target-count X is 1 (542.3: as many as its targets)
     magx = next((i for i, k in enumerate(MAGX) if k and k in x), 0)
     if a.magnitude_x is not None or magx and x[MAGX[magx]].compute not in (None, ("property", "target", "movement"), ("wounds", "source", "")):
         return None  # a bare X, or an X the menu does not compute (a count, a resource)

@@ -528,6 +528,16 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
                                                "write chosen: N (the player names it) or compute: [what, card, property]"))
         if x.compute is not None:
             _x_source(sc, x.compute, base + ("action", "xs", j, "compute"), card_ref)
+        if x.kind == "targets" and x.chosen is not None and x.chosen != len(a.targets):
+            # 542.3 «игрок … должен выбрать X целей … в момент объявления особенности»
+            raise RuleproofError("RP150", sc.where(base + ("action", "xs", j, "chosen")),
+                                 problem=Localized(f"X целей '{x.name}' = {x.chosen}, а в action.targets целей "
+                                                   f"{len(a.targets)}: по 542.3 игрок выбирает ровно X целей",
+                                                   f"target-count X '{x.name}' = {x.chosen}, but action.targets has "
+                                                   f"{len(a.targets)}: by 542.3 the player chooses exactly X targets"),
+                                 fix=Localized(f"перечислите в action.targets {x.chosen} целей или напишите chosen: "
+                                               f"{len(a.targets)}", f"list {x.chosen} targets in action.targets, or "
+                                               f"write chosen: {len(a.targets)}"))
     if isinstance(a.magnitude, str) and not any(x.name == a.magnitude and x.kind == "cost" for x in a.xs):
         costs = [x.name for x in a.xs if x.kind == "cost"]
         near = suggest(a.magnitude, costs)

@@ -135,3 +135,25 @@ def test_a_bystander_of_each_side_holds_features():
     played = {kind for (_, kind) in out.responses}
     assert played == {"block", "after_ability", "die_trigger"} and played < held
     assert not out.violations
+
+
+def test_a_target_count_x_has_as_many_targets():
+    """542.3: the player chooses exactly X targets — the family's X = 2 worlds name two (the target and its
+    ally), the Hypothesis worlds too."""
+    from hypothesis import given, settings
+
+    from ruleproof.generators.strategies import worlds
+
+    def count(state):
+        return next((x.chosen for x in state.action.xs if x.kind == "targets"), None)
+
+    family = [w.state for w in bounded_worlds(2, None)]
+    assert {len(s.action.targets) for s in family if count(s) == 2} == {2}
+    assert all(len(s.action.targets) == count(s) for s in family if count(s) is not None)
+
+    @settings(max_examples=150, database=None, derandomize=True)
+    @given(worlds())
+    def drawn(state):
+        assert count(state) is None or len(state.action.targets) == count(state)
+
+    drawn()

@@ -205,3 +205,13 @@ def test_a_mis_indented_line_is_named_in_the_users_words(write_scenario, capsys,
     err = capsys.readouterr().err
     assert err.startswith(f"{path}:{i + 1}:") and " RP103:" in err and says in err
     assert "block end" not in err
+
+
+def test_a_target_count_x_other_than_the_targets_listed(write_scenario, capsys):
+    """542.3: the player chooses exactly X targets — X = 2 with one target listed is refused."""
+    def edit(d):
+        d["action"]["xs"] = [{"name": "X", "kind": "targets", "chosen": 2}]
+
+    err = bad(write_scenario(edit), capsys, "RP150", "target-count X 'X' = 2, but action.targets has 1",
+              "by 542.3 the player chooses exactly X targets", "write chosen: 1")
+    assert re.search(r"scenario\.yaml:\d+:", err)
