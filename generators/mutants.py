@@ -216,6 +216,11 @@ MUTANTS: dict[str, Mutant] = {m.id: m for m in (
         lambda d: d["steps"]["dice"]["next"].insert(0, {"to": "completion", "when": "missed", "cites": ["512.6.6/b2"]})),
     _m("no-effect", ("512.6.5",), "эффект не накладывается", "the effect is not applied")(
         lambda d: _drop(d, "effect", "apply_effect")),
+    _m("unblocked-skips-effect", ("512.6.4/b4",), "незаблокированное заклинание или воздействие идёт с шага "
+       "блокирования к шагу завершения, минуя наложение эффекта", "a spell or effect that was not blocked goes from the "
+       "blocking step to completion, leaving out the effect")(
+        lambda d: d["steps"]["blocking"]["next"].insert(-1, {"to": "completion", "when": "not is_attack",
+                                                             "cites": ["512.6.4/b4"]})),
     _m("blocked-goes-on", ("512.6.4/b3",), "заблокированное действие идёт к наложению эффекта",
        "a blocked action goes on to the effect")(
         lambda d: d["steps"]["blocking"]["next"].pop(0)),

@@ -335,18 +335,45 @@ def _die_value_bad(M, ev, pre, new, h):
     return None
 
 
+def _die_trigger(f, role) -> bool:
+    return f.kind == "die_trigger"
+
+
+def _die_trigger_missed(M, ev, pre, new, h):
+    """Leaving the dice step: an accompanying feature whose values name the die's fixed value was neither
+    offered to its player in the dice step nor played (512.6.2/b2 «срабатывают … на последнее значение»)."""
+    if ev.op != "enter" or ev.kind == "dice":
+        return None
+    raw = M.get(pre, "raw_die")
+    return M.and_(M.on(h["hd_dice"]), M.or_(*[
+        M.and_(M.has(pre, f), M.or_(*[M.eq(raw, M.num(v, 4)) for v in f.feature.on_die]),
+               M.not_(M.on(h[M.key("hd_offer", f)])), M.not_(M.on(h[M.key("hd_fired", f)])))
+        for f in M.features(_die_trigger)]))
+
+
 prop("P512.6.2-die-value", ("512.6.2/b2",), "сопутствующая особенность «если на кубике выпало …» срабатывает "
-     "только на последнее значение кубика (после переброса — на новое) и только на названные в ней значения",
-     "an accompanying feature «if the die shows …» fires only on the die's last value (after a reroll, the new "
-     "one) and only on the values it names",
+     "на последнее значение кубика (после переброса — на новое), если оно названо в её тексте, и только тогда",
+     "an accompanying feature «if the die shows …» fires on the die's last value (after a reroll, the new one) when "
+     "its text names it, and only then",
      Monitor("P512.6.2-die-value",
              (flag("hd_played", "play", lambda M, ev, pre, new, h: True if ev.plays("die_trigger") else None, part=True),
-              flag("hd_bad", "play", _die_value_bad)),
+              flag("hd_bad", "play", _die_value_bad),
+              # the obligation: offered in the dice step (or played) once the die shows a value it names
+              flag("hd_dice", "enter", lambda M, ev, pre, new, h: True if ev.kind == "dice" else None, part=True),
+              flag("hd_offer", ("play", "pass"), lambda M, ev, pre, new, h, f: M.offered(pre, ev, f)
+                   if ev.kind == "dice" else None, part=True, each=_die_trigger),
+              flag("hd_fired", "play", lambda M, ev, pre, new, h, f: True if M.played(ev, f) else None, part=True,
+                   each=_die_trigger),
+              flag("hd_missed", "enter", _die_trigger_missed)),
              (Bad(lambda M, S, h: M.on(h["hd_bad"]), "сопутствующая особенность сработала не на последнее значение "
                   "кубика или на значение, которого нет в её тексте (512.6.2)", "an accompanying feature fired on a "
-                  "value other than the die's last, or on one its text does not name (512.6.2)"),),
+                  "value other than the die's last, or on one its text does not name (512.6.2)"),
+              Bad(lambda M, S, h: M.on(h["hd_missed"]), "на кубике выпало значение, названное в тексте сопутствующей "
+                  "особенности, а она не предложена на шаге броска кубика (512.6.2/b2)", "the die shows a value an "
+                  "accompanying feature's text names, and it was not offered at the dice step (512.6.2/b2)")),
              lambda M, S, h: M.on(h["hd_played"]), "a die-value feature is played",
-             "разыграна особенность, зависящая от значения кубика"))
+             "разыграна особенность, зависящая от значения кубика", windows=True),
+     obliges=("512.6.2/b2",))
 
 prop("P512.6.2-dice-modifier-window", ("512.6.2/b3",), "модификаторы броска заявляются только после фиксации "
      "значения кубика, в своём окне", "dice modifiers are declared only after the raw die is fixed, in their window",
@@ -419,7 +446,7 @@ def _no_fight(M, S):
     return M.and_(M.is_attack(S), M.not_(M.holds(S, "strike_fight")))
 
 
-prop("P512.6.2-fight", ("512.6.2/b4.1", "512.6.2/b4.1.1", "512.6.2/b4.2"), "ответный удар бывает только в бою "
+prop("P512.6.2-fight", ("512.6.2/b4", "512.6.2/b4.1", "512.6.2/b4.1.1", "512.6.2/b4.2", "512.6.2/b4.2.1"), "ответный удар бывает только в бою "
      "существ простым ударом, а бой получает результат по таблице ударов: атака, отличная от простого удара, и простой "
      "удар по закрытой карте определяют лишь силу и величину",
      "a return strike comes only in a creature fight by simple strike, and a fight gets its result from the strike "
@@ -431,16 +458,28 @@ prop("P512.6.2-fight", ("512.6.2/b4.1", "512.6.2/b4.1.1", "512.6.2/b4.2"), "от
               flag("hg_seen", "determine_base", _on_run("determine_base", lambda M, ev, pre, new, h: _no_fight(M, pre))),
               # 512.6.2/b4.1.1 «определяется результат сражения по Таблице ударов»: it must be found (an obligation)
               flag("hg_norow", "determine_base", _on_run("determine_base", lambda M, ev, pre, new, h: M.on(
-                  M.get(new, "die_off_table"))))),
+                  M.get(new, "die_off_table")))),
+              # … and it must be determined before the calculation step: a fight's by the table (b4.1.1), another
+              # attack's strength and magnitude (b4.2.1) — judged as the calculation step is entered
+              flag("hg_based", "determine_base", _on_run("determine_base", _true), part=True),
+              flag("hg_table", "determine_base", _on_run("determine_base", lambda M, ev, pre, new, h:
+                                                          True if ev.param("table", True) else None), part=True),
+              flag("hg_unbased", "enter", lambda M, ev, pre, new, h: M.and_(M.is_attack(pre), M.ite(
+                  M.holds(pre, "strike_fight"), M.off(h["hg_table"]), M.off(h["hg_based"])))
+                  if ev.kind == "calculation" else None)),
              (Bad(lambda M, S, h: M.on(h["hg_bad"]), "ответный удар вне боя существ простым ударом (512.6.2)",
                   "a return strike outside a creature fight by simple strike (512.6.2)"),
               Bad(lambda M, S, h: M.on(h["hg_norow"]), "у итогового броска нет строки в таблице ударов: бой остался без "
                   "результата (512.6.2/b4.1.1; допущение A-die-clamp)", "the final die has no row in the strike table: the "
-                  "fight got no result (512.6.2/b4.1.1; assumption A-die-clamp)")),
+                  "fight got no result (512.6.2/b4.1.1; assumption A-die-clamp)"),
+              Bad(lambda M, S, h: M.on(h["hg_unbased"]), "атака дошла до шага расчёта, не получив результата боя по "
+                  "таблице ударов (бой простым ударом) или силы и величины (другая атака) (512.6.2/b4.1.1, b4.2.1)",
+                  "an attack reached the calculation step without a fight's result from the strike table (a fight by "
+                  "simple strike) or its strength and magnitude (another attack) (512.6.2/b4.1.1, b4.2.1)")),
              lambda M, S, h: M.and_(M.on(h["hg_seen"]), M.done(S)),
              "an attack that is no fight by simple strike completes",
              "атака, не являющаяся боем простым ударом, завершается"),
-     obliges=("512.6.2/b4.1.1",))
+     obliges=("512.6.2/b4.1.1", "512.6.2/b4.2.1"))
 
 
 # --- 512.6.3–512.6.6 ---------------------------------------------------------------------------------------
@@ -521,7 +560,8 @@ prop("P512.6.4-block", ("512.6.4/b2", "512.6.4/b3"), "блокировать м�
              lambda M, S, h: M.and_(M.on(h["hb_pl"]), M.done(S)),
              "a blocked action completes", "заблокированное действие завершается"))
 
-prop("P512.6.5-effect", ("512.6.5",), "эффект легального незаблокированного действия накладывается ровно один раз",
+prop("P512.6.5-effect", ("512.6.5", "512.6.4/b4"), "эффект легального незаблокированного действия накладывается "
+     "ровно один раз",
      "the effect of a legal, unblocked action is applied exactly once",
      Monitor("P512.6.5-effect",
              (counter("he_n", 2, "apply_effect", lambda M, ev, pre, new, h: True if not ev.skipped else None, part=True),
@@ -540,7 +580,7 @@ prop("P512.6.5-effect", ("512.6.5",), "эффект легального нез�
              lambda M, S, h: M.and_(M.eq(h["he_n"], M.num(1, 2)), M.done(S)),
              "a legal unblocked action applies its effect and completes",
              "легальное незаблокированное действие накладывает эффект и завершается"),
-     obliges=("512.6.5",))
+     obliges=("512.6.5", "512.6.4/b4"))
 
 
 def _miss_skipped(M, ev, pre, new, h):
@@ -751,7 +791,7 @@ def _goes_on(M, ev, pre, new, h):
     return M.on(h["hz_short"]) if ev.ran("reserve_resources") else None
 
 
-prop("P540.2-refused", ("540.2", "542.2"), "объявление, для которого у карты нет ресурсов (в том числе X ресурсов "
+prop("P540.2-refused", ("540.2", "542.2", "540.1.3"), "объявление, для которого у карты нет ресурсов (в том числе X ресурсов "
      "больше, чем у неё есть), не состоится: ничего не резервируется, игродействие не выполняется и не оплачивается",
      "a declaration the card lacks the resources for (a cost-X above what it has included) does not happen: nothing "
      "is reserved, and the action is neither executed nor paid",
@@ -767,7 +807,12 @@ prop("P540.2-refused", ("540.2", "542.2"), "объявление, для кот�
                   "(540.2, 542.2)"),
               Bad(lambda M, S, h: M.on(h["hz_closed"]), "закрытая карта прошла проверку ресурсов игродействия, цена "
                   "которого требует закрыться (540.2; допущение A-closed-no-close)", "a closed card passed the resource "
-                  "check of an action whose cost asks it to close (540.2; assumption A-closed-no-close)")),
+                  "check of an action whose cost asks it to close (540.2; assumption A-closed-no-close)"),
+              # A-refused-declaration: the declaration did not stand, so it is no use for «X раз за ход» (540.1.3)
+              Bad(lambda M, S, h: M.and_then(M.and_(M.done(S), M.on(h["hz_short"])), lambda: M.off(M.get(S, "use_void"))),
+                  "несостоявшееся объявление осталось применением особенности за ход (540.1.3, 540.2; допущение "
+                  "A-refused-declaration)", "a declaration that did not stand still counts as a use of the feature in "
+                  "the turn (540.1.3, 540.2; assumption A-refused-declaration)")),
              lambda M, S, h: M.and_(M.on(h["hz_short"]), M.done(S)),
              "the resource check at declaration fails and the run ends",
              "проверка ресурсов при объявлении не проходит, и розыгрыш заканчивается"))

@@ -66,7 +66,7 @@ class Ev(NamedTuple):
 
     #: the operation parameters a monitor may read (an event's facts are these and the fields above:
     #: the engines key what a monitor does at an event by them)
-    PARAMS = ("x", "reads", "exempt_modified", "return_roles")
+    PARAMS = ("x", "reads", "exempt_modified", "return_roles", "table")
 
     def param(self, name: str, default=None):
         if name not in Ev.PARAMS:
