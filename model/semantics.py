@@ -705,6 +705,14 @@ def _play_effects(E, f):
     return stages
 
 
+def _play_block(E, f):
+    """512.6.4: the action is blocked — a status that came about stays (A-status-kept): a missed attack that
+    is blocked keeps «промах» — then the rest of the block feature's text, its effects (:func:`_play_effects`)."""
+    block = {"blocked": E.true(), "status": E.ite(E.status_is(MISS), E.get("status"), E.lit("status", "blocked"))}
+    rest = _play_effects(E, f)
+    return [block, *rest] if rest else block
+
+
 #: feature kind -> what playing it does
 PLAYS: dict[str, Play] = {
     "reroll": Play(lambda E, f: {"last_roll": E.push(E.get("last_roll"), E.die())}, die=True),  # 512.6.2/b2
@@ -712,8 +720,7 @@ PLAYS: dict[str, Play] = {
     "magnitude_modifier": Play(_play_magnitude_mod),  # 512.6.3/b2
     "reduce_to_strength": Play(lambda E, f: {"reduce_to": E.const(f.strength)}),
     # 512.6.4; a status that came about stays (A-status-kept): a missed attack that is blocked keeps «промах»
-    "block": Play(lambda E, f: {"blocked": E.true(), "status": E.ite(E.status_is(MISS), E.get("status"),
-                                                                       E.lit("status", "blocked"))}),
+    "block": Play(_play_block),
     "resource_modification": Play(lambda E, f: {"modifications": E.push_modification(
         E.get("modifications"), f.id, f.modifies, f.resources, f.form, f.limit, f.action_marker)}),  # 540.4, 540.3
     **{k: Play(_play_effects) for k in ("sudden_action", "protection", "prevention", "replacement", "effect_trigger",

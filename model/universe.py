@@ -234,13 +234,18 @@ def admitted(rb) -> frozenset[Combo]:
     return combos(window_kinds(rb).items())
 
 
+#: kinds with effects whose play does something of its own without them (a block blocks): a feature of such a
+#: kind with no effects is a combination of its own ("-")
+ACTS_ALONE = frozenset({"block"})
+
+
 def combos(windows) -> frozenset[Combo]:
     """:func:`admitted` from ``windows``: (window id, the kinds it admits) pairs."""
     fx = effect_kinds()
     out = set()
     for window, kinds in windows:
         for kind in kinds:
-            for effect in (EFFECTS if kind in fx else ("-",)):
+            for effect in ((*EFFECTS, *(("-",) if kind in ACTS_ALONE else ())) if kind in fx else ("-",)):
                 out.update(Combo(window, kind, effect, role) for role in ROLES)
     return frozenset(out)
 
@@ -248,7 +253,7 @@ def combos(windows) -> frozenset[Combo]:
 def _touches(f: Feature, holder: str, refs: dict | None = None) -> set[tuple[str, str]]:
     """(effect, role of the card it touches) of ``f`` held by a card of role ``holder`` (``refs``: an
     effect's card word or card id -> role, beyond the families' own)."""
-    if f.kind not in effect_kinds():
+    if f.kind not in effect_kinds() or (f.kind in ACTS_ALONE and not f.effects):
         return {("-", holder)}
     refs = refs or _REFS
     out = {(e.do, holder if e.card == "self" else refs.get(e.card, e.card if e.card in ROLES else ""))

@@ -219,7 +219,9 @@ FEATURE_KINDS: dict[str, FeatureKind] = {f.name: f for f in (
     FeatureKind("protection", ("calculation",), ("512.6.3/b2",), "защита", "protection", _EFFECTS),
     FeatureKind("prevention", ("calculation",), ("512.6.3/b2",), "предотвращение", "prevention", _EFFECTS),
     FeatureKind("replacement", ("calculation",), ("512.6.3/b2",), "замещение", "replacement", _EFFECTS),
-    FeatureKind("block", ("blocking",), ("512.6.4/b2",), "блокировать", "block"),
+    # a block feature's text may carry more than the block («блокировать атаку; …»): its effects, applied as it
+    # is played — the one way the excerpts leave to act between the legality check and the effect (512.6.3/b3, 526)
+    FeatureKind("block", ("blocking",), ("512.6.4/b2",), "блокировать", "block", _EFFECTS),
     FeatureKind("effect_trigger", ("effect",), ("512.6.5/b1",), "особенность, связанная с наложением эффекта",
                 "feature triggered by the effect", ("trigger", *_EFFECTS)),
     FeatureKind("after_ability", ("completion",), ("512.6.6/b2",), "«после [способность]»", "«after [ability]»",

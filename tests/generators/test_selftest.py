@@ -67,9 +67,14 @@ def test_breakage_from_the_full_selftest(full):
     assert rows["512.6.4/b3"].coverage == "property" and "P512.6.4-block" in rows["512.6.4/b3"].properties
     assert rows["512.6.1/b3"].classes == {"skip:blocking": "property"}  # only leaving out the step breaks it
     assert rows["542.1/b1"].coverage == "not broken"  # a definition no element of the rulebook cites
-    # the strike table's operation dropped: only the rulings notice (without Hypothesis)
-    assert rows["512.6.2/b4.1.1"].classes["drop:dice:8"] == "rulings"
-    assert rows["512.6.2/b4.1.1"].coverage == "rulings"
+    # the strike table's operation dropped, or read without the table: P512.6.2-fight obliges a fight's result
+    # from the table (512.6.2/b4.1.1) — the rulings noticed alone before it did
+    assert rows["512.6.2/b4.1.1"].classes["drop:dice:8"] == "property"
+    assert rows["512.6.2/b4.1.1"].classes["param:dice:8:table"] == "property"
+    assert "P512.6.2-fight" in rows["512.6.2/b4.1.1"].properties
+    # an attack that is no fight left without its strength (b4.2.1), a die trigger never offered (b2)
+    assert rows["512.6.2/b4.2.1"].classes["drop:dice:9"] == "property"
+    assert rows["512.6.2/b2"].classes["narrow:dice_modifiers:die_trigger"] == "property"
 
 
 def test_selftest_command_json(capsys):

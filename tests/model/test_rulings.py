@@ -88,6 +88,7 @@ KILLS: dict[str, list[str]] = {
     "attack-always-rolls": ["dice-always-skipped"],
     "illegal-source": ["illegal-goes-on"],
     "legality-checked-once": ["M7"],
+    "block-carries-effect": ["M7", "blocked-goes-on"],
     "reduce-to-strength": ["no-reduce-to-strength"],
     "prevention-at-calculation": ["no-prevention"],
     "block-goes-to-completion": ["blocked-goes-on", "after-window-before-effect"],

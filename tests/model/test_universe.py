@@ -58,7 +58,9 @@ def test_the_bundled_rulebook_admits_every_effect_on_every_role_in_each_window_o
     assert MARKER_GAME in every
     calc = {c for c in every if c.window == "calculation" and c.kind == "sudden_action"}
     assert len(calc) == 7 * 5  # features.EFFECTS × the five roles
-    assert Combo("blocking", "block", "-", "tgt") in every
+    # a block feature may carry effects (512.6.4/b2 «вида "блокировать …"»: its text may say more), or none
+    assert Combo("blocking", "block", "-", "tgt") in every and Combo("blocking", "block", "leave_zone", "src") in every
+    assert len({c for c in every if c.window == "blocking"}) == (7 + 1) * 5 and len(every) == 345
 
 
 def test_covered_and_scope_name_what_is_left_out():

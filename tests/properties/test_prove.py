@@ -107,7 +107,7 @@ def test_a_proof_over_worlds_that_cover_the_universe_is_plain_proved(monkeypatch
 
     out = prove(BUNDLED, only=["P512.5-claims-resolved"])
     assert out.within_menu and cmd_prove.exit_code(out) == 3 and cmd_prove.exit_code(out, accept_menu=True) == 0
-    out.scope = Scope(310, 310, ())
+    out.scope = Scope(345, 345, ())
     assert not out.within_menu and cmd_prove.exit_code(out) == 0
     assert cmd_prove.outcome_to_json(out, BUNDLED)["verdicts"][0]["verdict"] == "proved"
 

@@ -37,7 +37,7 @@ def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys, monkeypa
     """The strike table's row 4 with a return strike: the games part (the return strike is there), but
     Z3 proves every property under both readings, every ruling and the clause consistency come out
     the same: immaterial, proved — not merely within the bounds — where the Z3 worlds hold every
-    combination the rulebook admits; on the bundled menu (20 of 310) the proofs are *within the menu*,
+    combination the rulebook admits; on the bundled menu (20 of 345) the proofs are *within the menu*,
     so the reading is immaterial within the bounds, exit 3."""
     rc, doc = _json(capsys, "--only", "R-strike-row-4", "--engines", "rulings,z3,consistency")
     [row] = doc["readings"]
@@ -45,8 +45,8 @@ def test_a_reading_that_changes_no_check_is_immaterial_by_proof(capsys, monkeypa
     from ruleproof.model import menu
     from ruleproof.model.universe import Scope
 
-    monkeypatch.setattr(menu, "menu_scope", lambda rb: Scope(310, 310, ()))  # a menu that held them all
-    monkeypatch.setattr("ruleproof.properties.prove.menu_scope", lambda rb: Scope(310, 310, ()))
+    monkeypatch.setattr(menu, "menu_scope", lambda rb: Scope(345, 345, ()))  # a menu that held them all
+    monkeypatch.setattr("ruleproof.properties.prove.menu_scope", lambda rb: Scope(345, 345, ()))
     monkeypatch.setattr("ruleproof.generators.run.CACHE_DIR", tmp_path)  # not the base's runs over the real menu
     rc, doc = _json(capsys, "--only", "R-strike-row-4", "--engines", "rulings,z3,consistency")
     [row] = doc["readings"]
