@@ -299,10 +299,11 @@ def test_the_product_of_axes():
     assert len(bounded_worlds(0, ("none",))) == 6 + 6 + 6 + 6 + 3 + 1
     assert len(bounded_worlds(1, ("none",))) == 8 + 8 + 8 + 8 + 3 + 1  # cost=1 and chosen=1 added
     # no compound strike with the dice loadout; the allies' loadout has the whole product too
-    # the printed loadout's «2 раза за ход» source adds a strike after one use and after two (540.1.3), and
+    # the printed loadout's «2 раза за ход» source adds a strike after one use and after two (540.1.3) — each
+    # also with one of those uses by another feature of the same kind (used=N/kin) — and
     # one where it carries a marker its ally may take away during the action (540.3.1, 510.4); the payment loadout adds a spell whose reserved crystal the ally may take (512.7), a
     # compound strike whose source the ally may close, and a closed source (A-closed-no-close)
-    assert len(bounded_worlds(1)) == (len(LOADOUTS) + len(ALLIES)) * 36 - 1 + len(role_loadouts()) * len(ROLE_ACTIONS) + 6
+    assert len(bounded_worlds(1)) == (len(LOADOUTS) + len(ALLIES)) * 36 - 1 + len(role_loadouts()) * len(ROLE_ACTIONS) + 8
     assert len(role_loadouts()) == 7 and len(bounded_worlds(1, ("roles-calculation",))) == 4
 
 

@@ -46,8 +46,8 @@ def _edge(d):
     (_window_modified, {"P512.6-may-declare"}),
     (_operation, {"P540.3-action-marker"}),
     # an attack that leaves out the dice step: 512.6.2 says it always rolls, and no clause lets it
-    # leave the step out (512.6.1)
-    (_edge, {"P512.6.2-attacks-roll", "P512.6.1-steps-happen"}),
+    # leave the step out (512.6.1); it reaches the calculation step with no strength found (512.6.2/b4)
+    (_edge, {"P512.6.2-attacks-roll", "P512.6.1-steps-happen", "P512.6.2-fight"}),
 ], ids=["window", "window-resource-modified", "operation", "edge"])
 @pytest.mark.slow
 def test_three_engines_agree_on_a_guarded_draft(edit, broken):

@@ -50,6 +50,7 @@ def test_every_obligation_cites_the_clause_whose_must_it_holds():
     # 512.6.4/b4: an action not blocked goes on to the effect
     ("unblocked-skips-effect", "P512.6.5-effect", "payment", "hypothesis"),
 ])
+@pytest.mark.slow
 def test_a_draft_that_leaves_out_what_must_happen_breaks_the_obligation(mutant, pid, loadout, second):
     """The exhaustive pass and a second engine (or more) find the draft's violation (a named mutant or a
     self-test draft, which breaks one of the clauses whose «must» the property holds)."""
