@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ruleproof.model.vocabulary import STEP_KINDS, SWAPPED
+from ruleproof.model.vocabulary import FEATURE_KINDS, STEP_KINDS, SWAPPED
 
 from .monitor import Bad, Monitor, counter, flag, pulse, value
 from .monitor_run import Track, Tracker, View, Violation, run
@@ -1191,6 +1191,29 @@ prop("P512.5-claims-resolved", ("512.5/t1",), "этап выполнения н�
              (Bad(lambda M, S, h: M.on(h["hc_bad"]), "этап выполнения начался при неразрешённых заявках (512.5)",
                   "the execution stage began with unresolved claims (512.5)"),),
              lambda M, S, h: M.on(h["hc_exec"]), "the execution stage begins", "начинается этап выполнения"))
+
+
+
+def _off_its_step(M, ev, pre, new, h):
+    """A feature played at a step kind its kind's clause does not let it be declared at (the vocabulary's)."""
+    if ev.feature is None:
+        return None
+    kind = FEATURE_KINDS.get(ev.feature.kind)
+    return True if kind is not None and ev.kind not in kind.steps else None
+
+
+prop("P512.6-kind-at-its-step", tuple(dict.fromkeys(c for k in FEATURE_KINDS.values() for c in k.cites)),
+     "особенность разыгрывается только на шаге, на котором её вид разрешает заявлять пункт (переброс — на шаге броска "
+     "кубика, модификатор величины — на шаге расчёта, блокирование — на шаге блокирования …)",
+     "a feature is played only at a step its kind's clause lets it be declared at (a reroll at the dice step, a "
+     "magnitude modifier at the calculation step, a block at the blocking step …)",
+     Monitor("P512.6-kind-at-its-step",
+             (flag("hk_played", "play", _true),
+              flag("hk_bad", "play", _off_its_step)),
+             (Bad(lambda M, S, h: M.on(h["hk_bad"]), "особенность разыграна на шаге, на котором пункт не разрешает "
+                  "заявлять особенности её вида (512.6.2–512.7, 540.4)", "a feature was played at a step where no clause "
+                  "lets a feature of its kind be declared (512.6.2–512.7, 540.4)"),),
+             lambda M, S, h: M.on(h["hk_played"]), "a feature is played", "разыграна особенность"))
 
 
 BY_ID: dict[str, Property] = {p.id: p for p in PROPERTIES}
