@@ -16,8 +16,8 @@ from dataclasses import replace
 from hypothesis import strategies as st
 
 from ruleproof.model.features import Effect, Feature
-from ruleproof.model.menu import ACT, ACT_KIN, ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, x_var
-from ruleproof.model.state import Action, Card, State, use_key
+from ruleproof.model.menu import ACT, ACT_KIN, ACTION_X_KINDS, ATTACKS, KINDS, X_NAMES, action, card, uses_of, x_var
+from ruleproof.model.state import Action, Card, State
 from ruleproof.model.universe import aimed_feature, combos, plays_features
 from ruleproof.model.vocabulary import FEATURE_KINDS
 
@@ -132,9 +132,10 @@ def cards(draw, cid: str, n_features: int = 2, kinds: tuple[str, ...] = FEATURE_
 
 
 def _keyed(c: Card, kind: str) -> Card:
-    """The card with the uses drawn before its action's ``kind`` was (keyed by feature) keyed by feature
-    and kind (:func:`~ruleproof.model.state.use_key`): they were game actions of the same kind."""
-    return replace(c, uses=tuple(sorted((k if "@" in k else use_key(k, kind), n) for k, n in c.uses if n)))
+    """The card with the uses drawn before its action's ``kind`` was (counts of ``ACT`` and ``ACT_KIN``) keyed as
+    :func:`~ruleproof.model.menu.uses_of` keys them: game actions of that kind."""
+    drawn = dict(c.uses)
+    return replace(c, uses=uses_of(kind, drawn.get(ACT, 0), drawn.get(ACT_KIN, 0)))
 
 
 @st.composite
