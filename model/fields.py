@@ -86,6 +86,7 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     _f("die_off_table", "bool", "action", "die_off_table", part=True, initial=False),
     _f("die_on_stack", "bool", "action", "die_effect_on_stack", part=True, initial=False),
     _f("return_strike", "bool", "action", "return_strike", part=True, initial=False),
+    _f("reduced", "bool", "action", "reduced", part=True, initial=False),
     _f("magnitude_known", "bool", "action", "magnitude_known", part=True, initial=False),
     _f("effect_applied", "bool", "action", "effect_applied", part=True, initial=False),
     _f("roles_released", "bool", "action", "roles_released", part=True, initial=False),
@@ -262,6 +263,8 @@ def setter(keys: tuple):
         if on_source:
             s = s.with_card(evolve(s.card(s.action.source), **{attr: vals[i] for i, attr in on_source}))
         for i, ref, attr in on_cards:
+            if vals[i] is None:  # a card the action lacks (no defender): nothing to set
+                continue
             s = s.with_card(_set_card_attr(s.card(resolve(s, ref, owner)), attr, vals[i]))
         if on_action or spread:
             action = s.action

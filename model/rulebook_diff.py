@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from .interpreter import Event, _Run, start
 from .rulebook import Rulebook
+from .vocabulary import OPERATIONS
 
 __all__ = ["Change", "structural_diff", "by_clause", "Difference", "smallest_difference", "event_key"]
 
@@ -232,9 +233,13 @@ def behaviour(rb: Rulebook) -> dict:
 
 
 def event_key(e: Event) -> tuple:
-    """What of an event two rulebooks must agree on: the step, the operation and its values (the
-    clauses, the rulebook line and the wording may differ)."""
-    return (e.step, e.op, tuple(sorted((k, repr(v)) for k, v in e.values.items())))
+    """What of an event two rulebooks must agree on: the step, the operation, the values it computed
+    and the cards after it (the clauses, the rulebook line, the wording and the operation's parameters
+    as the rulebook writes them may differ: a parameter that changes the game changes a value or a card;
+    a window's values are what it computed, so they are kept)."""
+    echo = () if e.op == "window" else tuple(getattr(OPERATIONS.get(e.op), "params", ()))
+    return (e.step, e.op, tuple(sorted((k, repr(v)) for k, v in e.values.items() if k not in echo)),
+            repr(e.state.cards))
 
 
 @dataclass(frozen=True)

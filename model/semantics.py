@@ -384,10 +384,13 @@ def _determine(E, p):
     status = E.ite(missed, E.lit("status", MISS), E.get("status"))
     if not p.get("table", True):
         return {"strike": E.concrete(_strike_alone), "status": status}
-    returns = E.and_(E.has_defender(), E.strike_returns(E.get("final_die")))
+    by_attacked = p.get("return_by", "defender") == "attacked"  # the creature attacked strikes back too
+    striker = E.true() if by_attacked else E.has_defender()
+    returns = E.and_(striker, E.strike_returns(E.get("final_die")))
     # 512.6.2/b4.1.1 «определяется результат сражения по Таблице ударов»: a final die with no row has no result
     off = E.and_(attack, E.not_(E.is_none(E.get("final_die"))), E.not_(E.strike_has_row(E.get("final_die"))))
-    return {"return_strike": E.ite(attack, returns, E.get("return_strike")), "strike": E.concrete(_strike),
+    strike = (lambda s, c: _strike(s, c, by_attacked)) if by_attacked else _strike
+    return {"return_strike": E.ite(attack, returns, E.get("return_strike")), "strike": E.concrete(strike),
             "status": status, "die_off_table": off}
 
 
@@ -399,8 +402,9 @@ def _magnitude_x(a):
     return next((x for x in a.xs if x.kind in ("magnitude_chosen", "magnitude_computed", "implicit")), None)
 
 
-def _strike(s, c) -> dict:
-    """What the model abstracts of determining the base: strengths and magnitudes (the interpreter's)."""
+def _strike(s, c, by_attacked: bool = False) -> dict:
+    """What the model abstracts of determining the base: strengths and magnitudes (the interpreter's);
+    the return strike's by the defender, or (``by_attacked``) where there is none by the creature attacked."""
     a = s.action
     if a.kind not in ATTACKS:
         x = _magnitude_x(a)
@@ -408,8 +412,9 @@ def _strike(s, c) -> dict:
     die = a.die_final
     strength, ret = c.strikes.get(str(die), [None, "none"]) if die is not None else (None, "none")
     magnitude = s.card(a.source).printed_value(f"strike_{strength}") if strength and strength != MISS else None
-    ret_strength = ret if (a.defender and ret != "none") else None
-    ret_mag = s.card(a.defender).printed_value(f"strike_{ret_strength}") if ret_strength else None
+    striker = a.defender or (a.targets[0] if by_attacked and a.targets else None)
+    ret_strength = ret if (striker and ret != "none") else None
+    ret_mag = s.card(striker).printed_value(f"strike_{ret_strength}") if ret_strength else None
     return {"strength_base": strength, "strength_final": strength, "magnitude_base": magnitude,
             "return_strength": ret_strength, "return_magnitude": ret_mag}
 
@@ -444,7 +449,7 @@ def _fold(base, mods, a) -> tuple:
     return value, tuple(applied)
 
 
-def _magnitude(s, reads: str, roles: str = SWAPPED) -> tuple[dict, dict]:
+def _magnitude(s, reads: str, roles: str = SWAPPED, reduces_miss: bool = False) -> tuple[dict, dict]:
     """512.6.3/b4, 542.6: the magnitude modifiers (those played, and the targets' static ones whose
     condition holds, read as ``reads``) applied to the base; a reduction to a strength takes that
     strike's magnitude; a return strike is calculated too, with the roles ``roles`` says
@@ -454,7 +459,8 @@ def _magnitude(s, reads: str, roles: str = SWAPPED) -> tuple[dict, dict]:
     x = _magnitude_x(a)
     base = x.value if x is not None and x.value is not None else a.magnitude_base
     strength = a.strength_final
-    if a.reduce_to and a.kind in ATTACKS and a.status != MISS:  # a miss has no magnitude to reduce
+    # a miss has no magnitude to reduce (A-miss-not-reduced; ``reduces_miss``: it is reduced all the same)
+    if a.reduce_to and a.kind in ATTACKS and (a.status != MISS or reduces_miss):
         strength = a.reduce_to
         base = s.card(a.source).printed_value(f"strike_{strength}")
     mods = list(a.mag_mods)
@@ -487,9 +493,10 @@ def return_modifiers(s, roles: str, reads: str) -> list:
     attacker's (the source's), their condition read on the defender; ``kept``: the defender's, read on
     the source; ``unmodified``: none."""
     a = s.action
-    if a.return_magnitude is None or a.defender is None or roles == "unmodified":
+    hit_back = a.defender or (a.targets[0] if a.targets else None)  # the defender, else the creature attacked
+    if a.return_magnitude is None or hit_back is None or roles == "unmodified":
         return []
-    striker, struck = (a.defender, a.source) if roles == SWAPPED else (a.source, a.defender)
+    striker, struck = (hit_back, a.source) if roles == SWAPPED else (a.source, hit_back)
     card = s.card(striker)
     return [f for f in strike_guards(s.card(struck)) if condition_holds(f, card, reads)]
 
@@ -507,14 +514,19 @@ def condition_holds(f, source, reads: str) -> bool:
     return condition_met(what, source.value(prop, reads), n)
 
 
-def _magnitude_params(p) -> tuple[str, str]:
-    """``apply_magnitude_modifiers``' (reads, return_roles), with the rules' defaults (542.6, 512.6.2)."""
-    return p.get("reads", "printed"), p.get("return_roles", SWAPPED)
+def _magnitude_params(p) -> tuple[str, str, bool]:
+    """``apply_magnitude_modifiers``' (reads, return_roles, reduces_miss), with the rules' defaults (542.6,
+    512.6.2) and the rulebook's reading of A-miss-not-reduced."""
+    return p.get("reads", "printed"), p.get("return_roles", SWAPPED), p.get("reduces_miss", False)
 
 
 def _apply_magnitude(E, p):
-    reads, roles = _magnitude_params(p)
-    return {"magnitude": E.concrete(lambda s, c: _magnitude(s, reads, roles)[0])}
+    reads, roles, reduces_miss = _magnitude_params(p)
+    out = {"magnitude": E.concrete(lambda s, c: _magnitude(s, reads, roles, reduces_miss)[0])}
+    if reduces_miss:  # the reduced miss is an attack of that strength: no longer a miss (512.6.6/b2)
+        undone = E.and_(E.get("reduced"), E.kind_in(*ATTACKS), E.status_is(MISS))
+        out["status"] = E.ite(undone, E.lit("status", "pending"), E.get("status"))
+    return out
 
 
 def _pay(E, p):
@@ -571,11 +583,38 @@ def spend_beyond(E, card: str, res: str, amount):
 
 def _give_marker(E, p):
     """540.3: the acting card gets an action marker, unless the text of a feature that modified its
-    resources in this action says otherwise (``unless_text: false``: whatever the text says)."""
+    resources in this action says otherwise (``unless_text: false``: whatever the text says).
+    ``defender: true`` (a reading of A-defender-no-marker): a defender whose resources a feature
+    modified in this action (540.4.1) gets one too, on the same terms (the Z3 model abstracts the
+    defender's markers away: nothing in one action reads them after payment)."""
     given = E.inc(E.get("src_markers"))
-    if not p.get("unless_text", True):
-        return {"src_markers": given}
-    return {"src_markers": E.ite(E.marker_waived(), E.get("src_markers"), given)}
+    out = {"src_markers": given if not p.get("unless_text", True)
+           else E.ite(E.marker_waived(), E.get("src_markers"), given)}
+    if p.get("defender", False):
+        unless = p.get("unless_text", True)
+        out[("card", "defender", "action_markers")] = E.concrete(lambda s, c: _defender_markers(s, unless))
+    return out
+
+
+def _defender_markers_text(before, after, p):
+    """The defender and its markers after the operation, where it got one (``defender: true``)."""
+    d = after.action.defender
+    if not p.get("defender", False) or d is None or after.card(d) == before.card(d):
+        return {}
+    return {"defender": d, "defender_markers": after.card(d).action_markers}
+
+
+def _defender_markers(s, unless_text: bool) -> int | None:
+    """The defender's action markers after 540.3 read as giving one to a defender whose resources a
+    feature modified in this action (None: there is no defender)."""
+    d = s.action.defender
+    if d is None:
+        return None
+    mods = [m for m in s.action.modifications if m.card == d]
+    markers = s.card(d).action_markers
+    if not mods or (unless_text and any(not m.action_marker for m in mods)):
+        return markers
+    return markers + 1
 
 
 def _unpaid_text(before, after, p) -> tuple:
@@ -630,7 +669,8 @@ OPERATIONS: dict[str, Operation] = {
     # 512.6.6/b3: cards stop being sources, targets, attackers…
     "release_roles": Operation(lambda E, p: {"roles_released": E.lit("roles_released", True)}),
     # 540.3: the acting card gets an action marker «если иного не указано в тексте особенности»
-    "give_action_marker": Operation(_give_marker, {"card": "source", "markers": "src_markers"}),
+    "give_action_marker": Operation(_give_marker, {"card": "source", "markers": "src_markers",
+                                                   "*": _defender_markers_text}),
     "pay_reserved": Operation(_pay, {"paid": "paid", "unpaid": _unpaid_text}),
     # 512.7/b3: the feature leaves the stack (void: a declaration that did not stand, 540.2)
     "remove_from_stack": Operation(_remove_from_stack, {"feature": "feature"}),
@@ -718,7 +758,7 @@ PLAYS: dict[str, Play] = {
     "reroll": Play(lambda E, f: {"last_roll": E.push(E.get("last_roll"), E.die())}, die=True),  # 512.6.2/b2
     "dice_modifier": Play(_play_dice_mod),  # 512.6.2/b3
     "magnitude_modifier": Play(_play_magnitude_mod),  # 512.6.3/b2
-    "reduce_to_strength": Play(lambda E, f: {"reduce_to": E.const(f.strength)}),
+    "reduce_to_strength": Play(lambda E, f: {"reduce_to": E.const(f.strength), "reduced": E.true()}),
     # 512.6.4; a status that came about stays (A-status-kept): a missed attack that is blocked keeps «промах»
     "block": Play(_play_block),
     "resource_modification": Play(lambda E, f: {"modifications": E.push_modification(

@@ -211,6 +211,7 @@ class Action:
     return_magnitude_final: int | None = None  # 512.6.2/b4.1.4: after the calculation, roles swapped
     mag_mods: tuple[tuple[str, int | str], ...] = ()  # (feature id, delta or X name) played in windows
     reduce_to: str | None = None
+    reduced: bool = False  # a feature reducing the attack to a strength was played (512.6.3/b2)
     magnitude_final: int | None = None
     magnitude_known: bool = False
     prevented: bool = False

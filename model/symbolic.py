@@ -142,7 +142,7 @@ class System:
             core += [(f"x_{k}_declared", 1), (f"x_{k}_fixed", 1), (f"x_{k}_not_printed", 1)]
         core += [("dice_x_value", 8), ("resources_ok", 2), ("use_void", 1), ("reserved_done", 1), ("reserved", 3), ("reserved_crystals", 4), ("modified_src", 1), ("modified_def", 1), ("waived_src", 1), ("cond_def", 1),
                  ("legality_checks", 2), ("legal", 2), ("status", 3), ("blocked", 1), ("last_roll", 4), ("raw_die", 4), ("dice_const", 8),
-                 ("dice_x_count", 2), ("dice_mods_declared", 1), ("dice_mods_applied", 1), ("final_die", 8), ("final_die_set", 1), ("die_off_table", 1), ("die_on_stack", 1), ("return_strike", 1),
+                 ("dice_x_count", 2), ("dice_mods_declared", 1), ("dice_mods_applied", 1), ("final_die", 8), ("final_die_set", 1), ("die_off_table", 1), ("die_on_stack", 1), ("return_strike", 1), ("reduced", 1),
                  ("magnitude_known", 1), ("effect_applied", 1), ("roles_released", 1), ("paid", 3), ("paid_done", 1), ("on_stack", 1),
                  ("src_closed", 1), ("src_markers", 2), ("src_in_zone", 1), ("src_movement_mod", 8), ("src_crystals", 8),
                  ("def_closed", 1), ("def_wounds", 4), ("tgt_in_zone", 1)]

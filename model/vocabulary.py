@@ -141,12 +141,17 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
     # table: read the strike table (512.6.2/b4.1: a creature fight by simple strike: strengths, magnitudes
     # and the return strike); false: 512.6.2/b4.2 and b4.3 (strength and magnitude only, no return strike)
     OpKind("determine_base", ("512.6.2/b4",), "определить силу и величину без модификаторов",
-           "determine strength and magnitude without modifiers", ("dice",), {"table": _YES}),
+           "determine strength and magnitude without modifiers", ("dice",),
+           # return_by: who deals the return strike the table gives — the defender only (A-return-by-defender)
+           # or, where there is none, the creature attacked too
+           {"table": _YES, "return_by": Param("choice", ("defender", "attacked"), default="defender")}),
     OpKind("check_source_legality", ("512.6.3/b3",), "проверить легальность (источник в активной зоне)",
            "check legality (source in the active zone)", ("calculation",)),
     OpKind("apply_magnitude_modifiers", ("512.6.3/b4",), "наложить модификаторы величины",
            "apply the magnitude modifiers", ("calculation",),
-           {"reads": _READS, "return_roles": Param("choice", RETURN_ROLES, default=SWAPPED)}),
+           # reduces_miss: a miss too is reduced to the strength (a reading of A-miss-not-reduced)
+           {"reads": _READS, "return_roles": Param("choice", RETURN_ROLES, default=SWAPPED),
+            "reduces_miss": Param("bool", default=False)}),
     OpKind("finalize_magnitude", ("512.6.3/b4",), "окончательная величина известна",
            "the final magnitude is known", ("calculation",)),
     OpKind("apply_effect", ("512.6.5",), "наложить эффект", "apply the effect", ("effect",)),
@@ -173,8 +178,9 @@ OPERATIONS: dict[str, OpKind] = {o.name: o for o in (
                                                         "beyond_available": Param("bool", default=False)}),
     # unless_text: 540.3 «если иного не указано в тексте особенности» — no marker when the text of a
     # feature that modified the acting card's resources says so; false: the marker whatever the text says
+    # defender: a defender whose resources a feature modified in the action (540.4.1) gets a marker too
     OpKind("give_action_marker", ("540.3",), "выдать маркер действия", "give the action marker", None,
-           {"unless_text": _YES}),
+           {"unless_text": _YES, "defender": Param("bool", default=False)}),
     # in declaration only when 540.2/542.2's resource check fails (the rulebook marks that an assumption);
     # void: the declaration did not stand (A-refused-declaration), so it is no use of the feature for a
     # «X раз за ход» count (540.1.3) — false: a refused declaration still uses up one of the X

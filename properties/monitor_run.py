@@ -240,7 +240,7 @@ class Concrete:
         abstracted away in the Z3 form (form conformance, RC8, found the two apart on a draft that skips
         the strike table's reading)."""
         a = S.action
-        return bool(a.return_strike and a.defender is not None and strike_guards(S.card(a.source)))
+        return bool(a.return_strike and strike_guards(S.card(a.source)))
 
     def x_not_printed(self, S, kinds: tuple) -> bool:
         """An X of one of ``kinds`` is fixed at a value other than the printed property it reads (542.6)."""

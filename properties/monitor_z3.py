@@ -195,22 +195,38 @@ class Symbolic:
                    for i, kind in enumerate(GUARD_CONDITIONS)]
         return z3.And(S["w_tgt_guard_threshold"] != sy.val(0, 4), sy.is_attack(S), z3.Or(*differs))
 
-    def _src_guard_on_return(self, S):
-        """The menu's source guard (``w_src_guard_threshold``) holds against the defender's return strike
-        (read on the defender: its printed movement, which carries no modifier in the menu)."""
+    def _src_guard_on_return(self, S, reads: str):
+        """The menu's source guard (``w_src_guard_threshold``) holds against the return strike, read on the
+        creature striking back: the defender (its printed movement, which carries no modifier in the menu)
+        or, where there is none (a rulebook whose attacked creature strikes back), the target (its movement
+        as ``reads`` reads it)."""
         sy = self.sy
         thr = z3.ZeroExt(4, S["w_src_guard_threshold"])
-        return z3.And(S["w_src_guard_threshold"] != sy.val(0, 4),
-                      condition_met(SRC_GUARD_CONDITION, sy.val(DEF_MOVEMENT, 8), thr))
+        tgt = z3.ZeroExt(4, S["w_tgt_movement"])
+        tgt = tgt if reads == "printed" else tgt + S["w_tgt_movement_mod"]
+        striker = z3.If(sy.t(S["w_has_defender"]), sy.val(DEF_MOVEMENT, 8), tgt)
+        return z3.And(S["w_src_guard_threshold"] != sy.val(0, 4), condition_met(SRC_GUARD_CONDITION, striker, thr))
+
+    def _tgt_guard_on_return(self, S, reads: str):
+        """The target's guard holds against the source's strike at it — the return strike with the roles kept,
+        where the target strikes back (no defender): its condition read on the source's movement."""
+        sy = self.sy
+        thr = z3.ZeroExt(4, S["w_tgt_guard_threshold"])
+        printed = z3.ZeroExt(4, S["w_src_movement"])
+        value = printed if reads == "printed" else printed + S["src_movement_mod"]
+        holds = [z3.And(S["w_tgt_guard_at_most"] == sy.val(i, 4), condition_met(kind, value, thr))
+                 for i, kind in enumerate(GUARD_CONDITIONS)]
+        return z3.And(z3.Not(sy.t(S["w_has_defender"])), S["w_tgt_guard_threshold"] != sy.val(0, 4), z3.Or(*holds))
 
     def return_roles_matter(self, S, roles: str, reads: str):
         """With the cards cast as ``roles``, another set of static modifiers applies to the return strike
-        than with the swapped roles: swapped, the source's guard when it holds; kept or unmodified, none
-        (the menu's defender holds no static modifier: :data:`~ruleproof.model.menu.OPTIONS` gives it none,
-        which a test pins)."""
+        than with the swapped roles: swapped, the source's guard when it holds; kept, the struck card's —
+        none for a defender (the menu's defender holds no static modifier: :data:`~ruleproof.model.menu.OPTIONS`
+        gives it none, which a test pins), the target's guard for a target striking back; unmodified, none."""
         if roles == SWAPPED:
             return self.sy.false()
-        return z3.And(self.sy.t(S["return_strike"]), self._src_guard_on_return(S))
+        other = self._tgt_guard_on_return(S, reads) if roles == "kept" else self.sy.false()
+        return z3.And(self.sy.t(S["return_strike"]), z3.Or(self._src_guard_on_return(S, reads), other))
 
     def return_modifiable(self, S):
         return z3.And(self.sy.t(S["return_strike"]), S["w_src_guard_threshold"] != self.sy.val(0, 4))

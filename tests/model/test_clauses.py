@@ -279,7 +279,7 @@ def test_a_rulebooks_citations_include_its_readings_with_their_line():
 
     rb = load_rulebook()
     got = {c.element: c for c in rb.citations() if c.kind == "reading"}
-    assert set(got) == {f"reading {rid}" for rid in rb.spec.readings} and len(got) == 11
+    assert set(got) == {f"reading {rid}" for rid in rb.spec.readings} and len(got) == 14
     closed = got["reading R-closed-keeps-close"]
     assert closed.clauses == ("540.2", "512.7") and closed.where.line > 1
 

@@ -21,7 +21,8 @@ def test_every_bundled_reading_applies_and_cites_clauses():
     assert [r.id for r in rs] == ["R-marker-before-payment", "R-non-active-first-late",
                                   "R-payment-triggers-before-marker", "R-modification-after-ability",
                                   "R-closed-keeps-close", "R-die-unclamped", "R-per-turn-per-feature", "R-block-replaces-miss", "R-dice-step-kept", "R-strike-row-4",
-                                  "R-assault-includes-return-strike"]
+                                  "R-assault-includes-return-strike", "R-defender-marker", "R-miss-reduced",
+                                  "R-return-by-target"]
     for r in rs:
         assert r.about and all(c in BUNDLED.index for c in r.about), r.id
         assert r.of is None or r.of in BUNDLED.spec.assumptions

@@ -90,6 +90,7 @@ KILLS: dict[str, list[str]] = {
     "legality-checked-once": ["M7"],
     "block-carries-effect": ["M7", "blocked-goes-on"],
     "reduce-to-strength": ["no-reduce-to-strength"],
+    "miss-not-reduced": ["no-reduce-to-strength", "miss-skips-effect"],
     "prevention-at-calculation": ["no-prevention"],
     "block-goes-to-completion": ["blocked-goes-on", "after-window-before-effect"],
     "effect-applied": ["no-effect"],

@@ -98,7 +98,8 @@ def test_check_names_the_readings_each_ruling_depends_on(capsys):
     deps = {r["check"]: r["depends_on"] for r in section["results"] if not r["check"].startswith("P")}
     assert deps["per-turn-first"] == ["R-marker-before-payment (A-action-marker)"]
     assert deps["spell-skips-dice"] == ["R-dice-step-kept"]
-    assert deps[KELE] == []  # depends on none of the readings, and says so
+    assert deps[KELE] == ["R-defender-marker (A-defender-no-marker)"]  # the defender gets no action marker
+    assert deps["reduce-to-strength"] == []  # depends on none of the readings, and says so
     main(["--lang", "ru", "check", "--engines", "rulings"])
     out = capsys.readouterr().out
     # (the 140-column table folds the cell: «…свода» may go to the next line)
