@@ -61,7 +61,8 @@ LOADOUTS: dict[str, tuple[tuple[Feature, ...], tuple[Feature, ...]]] = {
     "defence": ((F("a_protect"), F("a_replace"), F("a_stay"), F("a_after_miss")), (F("b_block"), F("b_grow"))),
     # 540.4.1: the attacker's own «on assault» fires on its strike (not on a return strike)
     "triggers": ((F("a_heal"), F("a_free"), F("a_assault_wound")), (F("b_assault"), F("b_spite"))),
-    "payment": ((F("a_paid"), F("a_acts"), F("a_paid_crystal")), (F("b_closed"),)),
+    # 540.1.2: the source «Закрывается после … нападения» — its own attack is an assault, whatever else is
+    "payment": ((F("a_paid"), F("a_acts"), F("a_paid_crystal"), F("a_assault_only")), (F("b_closed"),)),
     # the source's «−1 от атак существ с 2 или больше» meets the defender's return strike (512.6.2/b4.1.4);
     # its «Может атаковать 2 раза за ход, после 1-й атаки не закрывается» (540.1.3 with 540.3.1): the
     # family adds worlds where it has used that twice already, and once (:func:`bounded_worlds`);

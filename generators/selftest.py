@@ -273,8 +273,9 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
     """Run every draft (or those in ``only``) through the checks; see the module docstring.
 
     ``every_property``: Hypothesis runs on every draft that no *property* has killed yet (not only
-    on those nothing killed), so a draft reported killed by rulings alone was also searched for a
-    property violation — what :mod:`.breakage` needs to say "only rulings catch this".
+    on those nothing killed), and the exhaustive pass on those Hypothesis leaves, so a draft reported
+    killed by rulings alone was also searched for a property violation — what :mod:`.breakage` needs to
+    say "only rulings catch this".
     ``prove``: decide equivalence by Z3 (with ``jobs`` processes); without it a draft no sample tells
     apart is *undecided*."""
     started = time.perf_counter()
@@ -325,6 +326,8 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
             # only a violation kills: "not exercised" (the draft's worlds never played a premise) says
             # nothing of the draft
             res.killed_by += [r.check for r in out.results if r.verdict == "violated" and r.check not in res.killed_by]
+        if every_property and not any(k in PROPERTY_IDS for k in res.killed_by):
+            res.killed_by += [p for p in _explored_violations(rb) if p not in res.killed_by]
         if res.killed_by:
             res.status = "killed"
         elif draft.id.startswith(UNDECIDED[0][0]) and draft.id.endswith(UNDECIDED[0][1]):
@@ -336,6 +339,18 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
         res.seconds = time.perf_counter() - t0
         results.append(res)
     return SelftestReport(results, time.perf_counter() - started)
+
+
+def _explored_violations(rb) -> list[str]:
+    """The properties the exhaustive pass finds violated on ``rb`` within explore's default bounds, over the
+    draft's own worlds (a widened window gets the loadouts that play into it) — where Hypothesis's sample
+    found none, so that "only a check (or rulings) notices" means that no engine's property does."""
+    from ruleproof.model.explore import Bounds, explore
+
+    from .bounded import bounded_worlds
+
+    b = Bounds()
+    return sorted(explore(rb, bounded_worlds(b.x_max, b.loadouts, rb), b).violations)
 
 
 def _decide(res: MutantResult, rb, same: bool, prove: bool, jobs: int, n_rulings: int, n_plays: int) -> None:

@@ -124,6 +124,7 @@ FEATURES: dict[str, Feature] = {f.id: f for f in (
     _f("a_quiet", "resource_modifier", form="stays_open", resources=("close",), action_marker=False),
     _f("a_open", "resource_modifier", form="per_turn", resources=("close",), times=2, limit=1),
     _f("d_assault_only", "resource_modifier", form="closes_only_after_assault", resources=("close",)),
+    _f("a_assault_only", "resource_modifier", form="closes_only_after_assault", resources=("close",)),
     # 542.6/ex1 (Серк): «−1 от атак существ с 2 или больше»; «… с 2 или меньше»
     _f("a_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2), applies_to=ATTACKS),
     _f("b_serk", "static_modifier", amount=-1, condition=("source_at_least", "movement", 2), applies_to=ATTACKS),

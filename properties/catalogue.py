@@ -411,7 +411,10 @@ prop("P512.6.2-final-die", ("512.6.2/b3",), "итоговый бросок фи�
               flag("hf_nomods", "fix_final_die", lambda M, ev, pre, new, h: M.and_(
                   M.off(h["hf_fin"]), M.on(M.get(new, "dice_mods_declared")), M.off(h["hf_app"])), part=True),
               flag("hf_late", "play", lambda M, ev, pre, new, h: M.on(h["hf_fin"])
-                   if ev.plays("dice_modifier") or ev.plays("reroll") else None, part=True)),
+                   if ev.plays("dice_modifier") or ev.plays("reroll") else None, part=True),
+              # «Итоговый бросок фиксируется, эффект броска кубика покидает стек»: in that order
+              flag("hf_early", "remove_die_effect", lambda M, ev, pre, new, h: M.and_(M.on(h["hf_rolled"]), M.off(h["hf_fin"]))
+                   if ev.ran("remove_die_effect") else None, part=True)),
              (Bad(lambda M, S, h: M.and_(M.on(h["hf_rolled"]), M.on(h["hf_bbf"])),
                   "сила/величина определены до фиксации итогового броска (512.6.2)",
                   "strength/magnitude were determined before the final die was fixed (512.6.2)"),
@@ -421,7 +424,9 @@ prop("P512.6.2-final-die", ("512.6.2/b3",), "итоговый бросок фи�
               Bad(lambda M, S, h: M.on(h["hf_nomods"]), "итоговый бросок зафиксирован без учёта заявленных модификаторов "
                   "(512.6.2)", "the final die was fixed without the declared modifiers (512.6.2)"),
               Bad(lambda M, S, h: M.on(h["hf_late"]), "бросок изменён после фиксации итогового значения (512.6.2)",
-                  "the roll changed after the final value was fixed (512.6.2)")),
+                  "the roll changed after the final value was fixed (512.6.2)"),
+              Bad(lambda M, S, h: M.on(h["hf_early"]), "эффект броска кубика покинул стек до фиксации итогового броска "
+                  "(512.6.2)", "the die-roll effect left the stack before the final die was fixed (512.6.2)")),
              lambda M, S, h: M.and_then(M.and_(M.on(h["hf_fin"]), M.on(h["hf_rolled"])),
                                         lambda: M.on(M.get(S, "dice_mods_declared"))),
              "a modified die roll reaches its final value", "модифицированный бросок получает итоговое значение"))
@@ -529,17 +534,27 @@ prop("P512.6.3-final-magnitude", ("512.6.3/b4",), "окончательная в
              (flag("hm_fin", "finalize_magnitude", lambda M, ev, pre, new, h: True if not ev.skipped else None, part=True),
               flag("hm_changed", "apply_magnitude_modifiers", lambda M, ev, pre, new, h: M.on(h["hm_fin"])
                    if not ev.skipped else None, part=True),
-              flag("hm_effpre", "apply_effect", lambda M, ev, pre, new, h: M.off(h["hm_fin"]), part=True)),
+              flag("hm_effpre", "apply_effect", lambda M, ev, pre, new, h: M.off(h["hm_fin"]), part=True),
+              # «Происходит наложение модификаторов величины … После их наложения становится известна окончательная
+              # величина»: the modifiers must be applied before the final magnitude is known
+              flag("hm_app", "apply_magnitude_modifiers", lambda M, ev, pre, new, h: True if not ev.skipped else None,
+                   part=True),
+              flag("hm_unmod", "finalize_magnitude", lambda M, ev, pre, new, h: M.off(h["hm_app"])
+                   if not ev.skipped else None, part=True)),
              (Bad(lambda M, S, h: M.on(h["hm_changed"]), "модификаторы величины применены после того, как стала "
                   "известна окончательная величина (512.6.3)", "the magnitude modifiers were applied after the final "
                   "magnitude was known (512.6.3)"),
-              Bad(lambda M, S, h: M.and_(M.on(h["hm_fin"]), M.on(h["hm_effpre"])),
+              Bad(lambda M, S, h: M.on(h["hm_effpre"]),
                   "эффект наложен до того, как стала известна окончательная величина (512.6.3)",
-                  "the effect was applied before the final magnitude was known (512.6.3)")),
+                  "the effect was applied before the final magnitude was known (512.6.3)"),
+              Bad(lambda M, S, h: M.on(h["hm_unmod"]),
+                  "окончательная величина стала известна без наложения модификаторов величины (512.6.3)",
+                  "the final magnitude was known without the magnitude modifiers applied (512.6.3)")),
              lambda M, S, h: M.and_then(M.on(h["hm_fin"]), lambda: M.on(M.get(S, "effect_applied"))),
              "the final magnitude is known and the effect applied", "окончательная величина известна, эффект наложен",
              note="a magnitude-modifier application after the final magnitude counts as a change (the model "
-                  "abstracts magnitudes away)"))
+                  "abstracts magnitudes away)"),
+     obliges=("512.6.3/b4",))
 
 
 def _block_bad(M, ev, pre, new, h):
@@ -761,19 +776,43 @@ prop("P512.7-payment", ("512.7", "512.7/b1", "540.2", "540.1.1", "540.1.2", "540
 
 
 
+prop("P540.1.2-assault-closes", ("540.1.2", "512.7"), "карта с «Закрывается после [текст] нападения» оплачивает "
+     "закрытие за собственную атаку — нападение при любом прочтении слова", "a card with «Closes after [text] assault» pays "
+     "its closing for its own attack — an assault whatever «assault» is read to mean",
+     Monitor("P540.1.2-assault-closes",
+             (flag("ha_due", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.assault_due(pre))),
+              flag("ha_bad", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.and_(
+                  M.assault_due(pre), M.not_(M.source_closing_paid(new)))))),
+             (Bad(lambda M, S, h: M.on(h["ha_bad"]), "карта с «Закрывается после нападения» не закрылась после "
+                  "собственной атаки (540.1.2)", "a card with «Closes after an assault» did not close after its own "
+                  "attack (540.1.2)"),),
+             lambda M, S, h: M.on(h["ha_due"]),
+             "a card with «Closes after an assault» pays for its own attack",
+             "карта с «Закрывается после нападения» оплачивает собственную атаку"),
+     obliges=("540.1.2",))
+
+
 prop("P540.2-reserved", ("540.2",), "модифицированные ресурсы по-прежнему требуются и резервируются при объявлении",
      "modified resources are still required and still reserved at declaration",
      Monitor("P540.2-reserved",
              (flag("hv_check", "check_resources", lambda M, ev, pre, new, h: True if not ev.skipped else None),
               flag("hv_mod", "reserve_resources", _on_run("reserve_resources", lambda M, ev, pre, new, h: M.exempt_any(pre))),
               flag("hv_bad", "reserve_resources", _on_run("reserve_resources", lambda M, ev, pre, new, h: M.or_(
-                  M.reserved_other_than_cost(new), ev.kind != "declaration", M.off(h["hv_check"]))))),
+                  M.reserved_other_than_cost(new), ev.kind != "declaration", M.off(h["hv_check"])))),
+              # «ресурсы помечаются как резервируемые»: an action whose declaration stood goes on with its cost reserved
+              flag("hv_unres", "enter", lambda M, ev, pre, new, h: M.and_(
+                  M.field_is(new, "resources_ok", True), M.off(M.get(new, "reserved_done")))
+                   if ev.kind in ("claim_resolution", "dice", "calculation", "blocking", "effect", "completion",
+                                  "payment") else None)),
              (Bad(lambda M, S, h: M.on(h["hv_bad"]), "зарезервировано не всё, что требует цена, не при объявлении или "
                   "без проверки наличия ресурсов (540.2)", "the reservation is not the whole cost, not at declaration, "
-                  "or without checking the card has the resources (540.2)"),),
+                  "or without checking the card has the resources (540.2)"),
+              Bad(lambda M, S, h: M.on(h["hv_unres"]), "объявление состоялось, а ресурсы не зарезервированы (540.2)",
+                  "the declaration stood but no resources were reserved (540.2)")),
              lambda M, S, h: M.on(h["hv_mod"]),
              "a resource-modified action reserves its resources",
-             "игродействие с модифицированными ресурсами резервирует ресурсы"))
+             "игродействие с модифицированными ресурсами резервирует ресурсы"),
+     obliges=("540.2",))
 
 #: the steps an action goes through once its declaration stands (512.5/t1, 512.6.1, 512.7)
 _PAST_DECLARATION = ("claim_resolution", "dice", "calculation", "blocking", "effect", "completion", "payment")
@@ -895,7 +934,9 @@ prop("P540.4-modification-offered", ("540.4", "540.4.1/ex1"), "модифика�
      "and before the payment stage it is offered to the card that holds it",
      Monitor("P540.4-modification-offered",
              (flag("hm_effect", "apply_effect", _on_run("apply_effect", _true)),
-              flag("hm_off", ("play", "pass"), lambda M, ev, pre, new, h, f: M.offered(pre, ev, f)
+              # offered after the effect applied (540.4 «уже выполняющегося»; 540.4.1/ex1: after Kele's strike)
+              flag("hm_off", ("play", "pass"), lambda M, ev, pre, new, h, f: M.and_(M.on(h["hm_effect"]),
+                                                                                 M.offered(pre, ev, f))
                    if ev.turn and ev.kind != "payment" else None, each=_modification),
               flag("hm_bad", "pay_reserved", _on_run("pay_reserved", _unoffered_modification)),
               flag("hm_seen", "pay_reserved", _on_run("pay_reserved", lambda M, ev, pre, new, h: M.and_(
@@ -906,7 +947,8 @@ prop("P540.4-modification-offered", ("540.4", "540.4.1/ex1"), "модифика�
              lambda M, S, h: M.on(h["hm_seen"]),
              "the effect applies and a card taking part holds a resource modification at the payment",
              "эффект применён, и при оплате у участвующей карты есть модификация ресурсов",
-             windows=True))
+             windows=True),
+     obliges=("540.4",))
 
 
 def _trigger_holder(f, role) -> bool:
@@ -917,12 +959,12 @@ def _trigger_holder(f, role) -> bool:
 
 
 def _return_strike_bad(M, ev, pre, new, h):
-    if not ev.turn or ev.kind != "effect" or not {"effect_trigger", "resource_modification"} & set(ev.allows):
+    # (a turn of the effect step's window, whatever kinds it admits: a window narrowed so that it no longer
+    # admits the triggered features fails to offer them — the clause says they fire)
+    if not ev.turn or ev.kind != "effect":
         return None
     c = []
     for f in M.features(_trigger_holder):
-        if f.feature.kind not in ev.allows:
-            continue
         chosen, off, ever = M.played(ev, f), M.offered(pre, ev, f), M.on(h[M.key("hs_ever", f)])
         if f.role == "src":  # the attacker's own strike: «on strike» and «on assault» are offered
             if not chosen:
@@ -962,7 +1004,8 @@ prop("P540.4.1-return-strike", ("540.4.1",), "«при ударе/атаке» �
                   "strike, or «on assault» was offered on the return strike (540.4.1)"),),
              lambda M, S, h: M.on(h["hs_seen"]),
              "after its return strike, a defender holding «on strike/assault» has priority in the effect window",
-             "после ответного удара защитник с «при ударе/нападении» получает приоритет в окне эффекта"))
+             "после ответного удара защитник с «при ударе/нападении» получает приоритет в окне эффекта"),
+     obliges=("540.4.1",))
 
 
 # --- every window -------------------------------------------------------------------------------------------

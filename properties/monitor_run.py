@@ -287,6 +287,21 @@ class Concrete:
         """A card the cost asks to close is closed already (it has no «закрытие»: A-closed-no-close)."""
         return any(r == "close" and S.card(c).closed for c, r, _ in S.action.cost)
 
+    def assault_due(self, S) -> bool:
+        """540.1.2: the source holds «Закрывается после [текст] нападения» for this kind of action, the action
+        is its own attack — an assault in any reading of «нападение» — its closing is reserved, and no
+        modification of this action spares it (540.4): its closing is due."""
+        a = S.action
+        held = any(f.kind == "resource_modifier" and f.form == "closes_only_after_assault" and a.kind in f.applies_to
+                   and "close" in f.resources for f in S.card(a.source).features)
+        reserved = any(c == a.source and r == "close" for c, r, *_ in a.reserved)
+        modified = any(m.card == a.source and "close" in m.resources for m in a.modifications)
+        return held and a.kind in ATTACKS and reserved and not modified
+
+    def source_closing_paid(self, S) -> bool:
+        """The source's closing is among what was paid."""
+        return any(c == S.action.source and r == "close" for c, r, _ in S.action.paid)
+
     def overdrawn(self, new) -> bool:
         """Some card has less than nothing of a resource: a payment took more than the card had (512.7
         pays «всеми доступными ресурсами из числа зарезервированных»)."""

@@ -23,7 +23,7 @@ from ruleproof.model.algebra import LEGAL
 from ruleproof.model.fields import FIELDS
 from ruleproof.model.features import condition_met
 from ruleproof.model.vocabulary import SWAPPED
-from ruleproof.model.menu import DEF_MOVEMENT, GUARD_CONDITIONS, OPTIONS, SRC_GUARD_CONDITION
+from ruleproof.model.menu import DEF_MOVEMENT, GUARD_CONDITIONS, OPTIONS, RM_FORMS, SRC_GUARD_CONDITION
 from ruleproof.model.symbolic import HistVar, System
 
 from .monitor import PART_EVENT, Ev, Monitor
@@ -270,6 +270,16 @@ class Symbolic:
     def closed_owes_close(self, S):
         sy = self.sy  # the menu's cost asks the source to close, and the defender where there is one
         return z3.Or(sy.t(S["src_closed"]), z3.And(sy.t(S["w_has_defender"]), sy.t(S["def_closed"])))
+
+    def assault_due(self, S):
+        """The menu's source text of 540.1.2's form (``w_src_rm_form``), its own attack, its closing reserved
+        (the cost's first entry), no modification of the source."""
+        sy = self.sy
+        form = S["w_src_rm_form"] == sy.val(RM_FORMS.index("closes_only_after_assault"), 4)
+        return z3.And(form, sy.is_attack(S), sy.bit(S["reserved"], 0), z3.Not(sy.t(S["modified_src"])))
+
+    def source_closing_paid(self, S):
+        return self.sy.bit(S["paid"], 0)
 
     def overdrawn(self, new):
         return new["src_crystals"] < 0  # the model's one counted resource (8 bits, signed)
