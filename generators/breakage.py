@@ -8,12 +8,14 @@ each one, and sorts every draft into one class:
 - ``property`` — a property of the catalogue fails (on a ruling's trace or under Hypothesis);
 - ``check`` — no property, but a structural check or a clause claim (consistency) fails;
 - ``rulings`` — only shipped rulings fail (the self-test searched for a property violation too);
+- ``reading`` — only rulings fail, and the draft is the rulebook read another way where the excerpts are
+  silent (one of its alternative readings, :func:`reading_drafts`): no property may decide it — rulings do;
 - ``unnoticed`` — nothing fails though behaviour changes (a self-test survivor);
 - ``no change`` — the draft plays every ruling and random game as before (equivalent), or the
   excerpts do not decide it (undecided).
 
-A unit's coverage is its *weakest* draft that changes behaviour: one draft only rulings notice makes the
-unit ``rulings`` however many others a property catches.  A unit no draft breaks is ``not broken``
+A unit's coverage is its *weakest* draft that changes behaviour and is no reading: one draft only rulings
+notice makes the unit ``rulings`` however many others a property catches.  A unit no draft breaks is ``not broken``
 (no element cites it, so no operator can break it): what cites it is the citation index's business.
 
 >>> from ruleproof.generators.selftest import MutantResult
@@ -36,10 +38,12 @@ from ruleproof.properties.catalogue import PROPERTIES
 
 from .selftest import PROPERTY_IDS
 
-__all__ = ["BreakRow", "CLASSES", "breakage", "draft_class"]
+__all__ = ["BreakRow", "CLASSES", "breakage", "draft_class", "reading_drafts"]
 
-#: the classes of a draft, strongest first (a unit's coverage is the weakest that changes behaviour)
-CLASSES = ("property", "check", "rulings", "unnoticed", "no change")
+#: the classes of a draft, strongest first (a unit's coverage is the weakest that changes behaviour; a
+#: ``reading`` and ``no change`` do not count)
+CLASSES = ("property", "check", "rulings", "unnoticed", "reading", "no change")
+_UNCOUNTED = ("reading", "no change")
 
 
 def draft_class(result) -> str:
@@ -52,6 +56,11 @@ def draft_class(result) -> str:
     if any(not k.startswith("ruling:") for k in kills):
         return "check"
     return "rulings" if kills else "unnoticed"
+
+
+def _class(result, readings: dict[str, str]) -> str:
+    cls = draft_class(result)
+    return "reading" if cls == "rulings" and result.id in readings else cls
 
 
 @dataclass(frozen=True)
@@ -72,15 +81,37 @@ class BreakRow:
         ``not broken`` when no draft breaks the unit."""
         if not self.classes:
             return "not broken"
-        changing = [c for c in self.classes.values() if c != "no change"]
-        return max(changing, key=CLASSES.index) if changing else "no change"
+        changing = [c for c in self.classes.values() if c not in _UNCOUNTED]
+        if changing:
+            return max(changing, key=CLASSES.index)
+        return "reading" if "reading" in self.classes.values() else "no change"
 
     def count(self, cls: str) -> int:
         return sum(c == cls for c in self.classes.values())
 
 
-def breakage(results: Iterable, index: ClauseIndex | None = None) -> tuple[BreakRow, ...]:
-    """One row per unit of ``index`` (not section headings), from self-test ``results``."""
+def reading_drafts(rb=None) -> dict[str, str]:
+    """Self-test draft id -> the alternative reading of ``rb`` (default: the bundled rulebook) whose steps
+    and tables it has: the draft *is* that reading, not a fault.
+
+    >>> reading_drafts()["dice-never-skipped"]
+    'R-dice-step-kept'
+    """
+    from ruleproof.model.readings import readings, variant
+    from ruleproof.model.rulebook import load_rulebook
+
+    from .selftest import drafts
+
+    rb = rb or load_rulebook()
+    key = lambda d: (d["steps"], d["tables"])  # noqa: E731
+    by_key = [(key(variant(rb, r.id).data), r.id) for r in readings(rb)]
+    return {d.id: rid for d in drafts() for k, rid in by_key if key(d.data) == k}
+
+
+def breakage(results: Iterable, index: ClauseIndex | None = None,
+             readings: dict[str, str] | None = None) -> tuple[BreakRow, ...]:
+    """One row per unit of ``index`` (not section headings), from self-test ``results``; ``readings``
+    (:func:`reading_drafts`): a draft only rulings catch that is one of them is of class ``reading``."""
     index = index or default_index()
     pids = [p.id for p in PROPERTIES]
     by_unit: dict[str, list] = {}
@@ -94,7 +125,7 @@ def breakage(results: Iterable, index: ClauseIndex | None = None) -> tuple[Break
         mine = by_unit.get(e.id, [])
         kills = [k for r in mine for k in r.killed_by]
         rows.append(BreakRow(
-            e.id, e.kind, e.status, {r.id: draft_class(r) for r in mine},
+            e.id, e.kind, e.status, {r.id: _class(r, readings or {}) for r in mine},
             properties=tuple(p for p in pids if p in kills),
             checks=tuple(dict.fromkeys(k for k in kills if k not in pids and not k.startswith("ruling:"))),
             rulings=tuple(dict.fromkeys(k.split(":", 1)[1] for k in kills if k.startswith("ruling:")))))

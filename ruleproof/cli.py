@@ -446,7 +446,7 @@ def cmd_clauses(args, lang: str) -> int:
 
 
 def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
-    from ruleproof.generators.breakage import CLASSES, breakage
+    from ruleproof.generators.breakage import CLASSES, breakage, reading_drafts
     from ruleproof.generators.selftest import selftest
 
     if fmt == "json" or not sys.stderr.isatty():
@@ -454,7 +454,7 @@ def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
     else:
         with Console(stderr=True).status(t("br_running", lang)) as status:
             rep = selftest(examples=examples, every_property=True, progress=lambda msg: status.update(msg))
-    rows = breakage(rep.results, index)
+    rows = breakage(rep.results, index, reading_drafts())
     counts = {c: sum(r.coverage == c for r in rows) for c in (*CLASSES, "not broken")}
     if fmt == "json":
         doc = {"schema": "ruleproof-clause-breakage/1", "edition": index.edition, "drafts": len(rep.results),
@@ -468,11 +468,11 @@ def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
     table = Table(title=t("br_title", lang, edition=index.edition, n=len(rep.results)))
     for col in ("id", "br_col_drafts", "br_col_properties", "br_col_checks", "br_col_rulings", "br_col_coverage"):
         table.add_column(t(col, lang), overflow="fold", no_wrap=col == "id")
-    style = {"property": "", "check": "", "rulings": "yellow", "unnoticed": "bold red", "no change": "dim",
-             "not broken": "dim"}
+    style = {"property": "", "check": "", "rulings": "yellow", "unnoticed": "bold red", "reading": "dim",
+             "no change": "dim", "not broken": "dim"}
     for r in rows:
         drafts = ", ".join(f"{t('br_' + c.replace(' ', '_'), lang)} {r.count(c)}" for c in CLASSES if r.count(c))
-        weak = [d for d, c in r.classes.items() if c == r.coverage and c in ("rulings", "unnoticed")]
+        weak = [d for d, c in r.classes.items() if c == r.coverage and c in ("rulings", "unnoticed", "reading")]
         cov = t("br_" + r.coverage.replace(" ", "_"), lang) + (f" ({', '.join(weak)})" if weak else "")
         table.add_row(*[escape(x) for x in (r.clause, drafts or "—", ", ".join(r.properties) or "—",
                                             ", ".join(r.checks) or "—", ", ".join(r.rulings) or "—", cov)],

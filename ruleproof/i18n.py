@@ -137,13 +137,16 @@ _LABELS: dict[str, tuple[str, str]] = {
     "br_check": ("проверка", "check"),
     "br_rulings": ("только разъяснения", "rulings only"),
     "br_unnoticed": ("НЕ ЗАМЕЧЕНО", "UNNOTICED"),
+    "br_reading": ("другое прочтение (решают разъяснения)", "another reading (rulings decide)"),
     "br_no_change": ("поведение не меняется", "no change"),
     "br_not_broken": ("ни один черновик не нарушает", "no draft breaks it"),
     "br_summary": ("Пунктов {units}: слабейший нарушающий черновик ловит свойство — {property}, проверка — {check}, "
-                   "только разъяснения — {rulings}; не замечено — {unnoticed}; поведение не меняется — {no_change}; "
+                   "только разъяснения — {rulings}; не замечено — {unnoticed}; другое прочтение — {reading}; "
+                   "поведение не меняется — {no_change}; "
                    "не нарушается ни одним черновиком — {not_broken} ({seconds:.0f} с)",
                    "{units} units: the weakest draft that breaks it is caught by a property — {property}, a check — "
-                   "{check}, rulings only — {rulings}; unnoticed — {unnoticed}; no change — {no_change}; broken by no "
+                   "{check}, rulings only — {rulings}; unnoticed — {unnoticed}; another reading — {reading}; no change — "
+                   "{no_change}; broken by no "
                    "draft — {not_broken} ({seconds:.0f} s)"),
     "diff_cached": ("Результаты базового свода взяты из кэша (.ruleproof-cache/; свод, параметры и ruleproof не "
                     "менялись): {engines}. Запустить заново: --no-cache",

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ruleproof.cli import main
-from ruleproof.generators.breakage import breakage
+from ruleproof.generators.breakage import breakage, reading_drafts
 from ruleproof.generators.selftest import drafts, selftest
 
 
@@ -63,7 +63,7 @@ def test_clause_claims_kill_drafts_too(full):
 @pytest.mark.slow
 def test_breakage_from_the_full_selftest(full):
     """Coverage by failure: a unit is as well covered as the weakest draft that breaks it."""
-    rows = {r.clause: r for r in breakage(full.results)}
+    rows = {r.clause: r for r in breakage(full.results, readings=reading_drafts())}
     assert rows["512.6.4/b3"].coverage == "property" and "P512.6.4-block" in rows["512.6.4/b3"].properties
     assert rows["512.6.1/b3"].classes == {"skip:blocking": "property"}  # only leaving out the step breaks it
     assert rows["542.1/b1"].coverage == "not broken"  # a definition no element of the rulebook cites
@@ -75,6 +75,11 @@ def test_breakage_from_the_full_selftest(full):
     # an attack that is no fight left without its strength (b4.2.1), a die trigger never offered (b2)
     assert rows["512.6.2/b4.2.1"].classes["drop:dice:9"] == "property"
     assert rows["512.6.2/b2"].classes["narrow:dice_modifiers:die_trigger"] == "property"
+    # a draft that is one of the rulebook's readings, only rulings catch: the excerpts leave it open
+    assert rows["512.6.2"].classes["dice-never-skipped"] == "reading"
+    # 540.1.2: a card's own attack is its assault in any reading — a property, independent of the table
+    assert rows["540.1.2"].classes["assault-closes-on-nothing"] == "property"
+    assert rows["540.1.2"].classes["assault:closes_after:return_strike"] == "reading"
 
 
 def test_selftest_command_json(capsys):
