@@ -343,8 +343,9 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
 
 def _explored_violations(rb) -> list[str]:
     """The properties the exhaustive pass finds violated on ``rb`` within explore's default bounds, over the
-    draft's own worlds (a widened window gets the loadouts that play into it) — where Hypothesis's sample
-    found none, so that "only a check (or rulings) notices" means that no engine's property does."""
+    draft's own worlds (a widened window gets the loadouts that play into it) — asked where neither the
+    rulings' traces nor Hypothesis's sample showed a property violation, so that "only a check (or rulings)
+    notices" means that no engine's property does."""
     from ruleproof.model.explore import Bounds, explore
 
     from .bounded import bounded_worlds

@@ -263,7 +263,7 @@ def setter(keys: tuple):
         if on_source:
             s = s.with_card(evolve(s.card(s.action.source), **{attr: vals[i] for i, attr in on_source}))
         for i, ref, attr in on_cards:
-            if vals[i] is None:  # a card the action lacks (no defender): nothing to set
+            if vals[i] is None:  # a card the action lacks (no defender): nothing to set (no card attribute is None)
                 continue
             s = s.with_card(_set_card_attr(s.card(resolve(s, ref, owner)), attr, vals[i]))
         if on_action or spread:

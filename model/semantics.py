@@ -585,8 +585,9 @@ def _give_marker(E, p):
     """540.3: the acting card gets an action marker, unless the text of a feature that modified its
     resources in this action says otherwise (``unless_text: false``: whatever the text says).
     ``defender: true`` (a reading of A-defender-no-marker): a defender whose resources a feature
-    modified in this action (540.4.1) gets one too, on the same terms (the Z3 model abstracts the
-    defender's markers away: nothing in one action reads them after payment)."""
+    modified in this action (540.4.1) gets one too, unless (``unless_text``) that modification's text
+    says otherwise (the Z3 model abstracts the defender's markers away: nothing in one action reads
+    them after payment)."""
     given = E.inc(E.get("src_markers"))
     out = {"src_markers": given if not p.get("unless_text", True)
            else E.ite(E.marker_waived(), E.get("src_markers"), given)}

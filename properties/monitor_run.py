@@ -289,11 +289,14 @@ class Concrete:
 
     def assault_due(self, S) -> bool:
         """540.1.2: the source holds «Закрывается после [текст] нападения» for this kind of action, the action
-        is its own attack — an assault in any reading of «нападение» — its closing is reserved, and no
-        modification of this action spares it (540.4): its closing is due."""
+        is its own attack — an assault in any reading of «нападение» — its closing is reserved, no other
+        540.1 text of the card names its closing (a «не закрывается» or «X раз за ход» text may spare it: the
+        menu's source, which Z3 plays, holds one text at most) and no modification of this action spares it
+        (540.4): its closing is due."""
         a = S.action
-        held = any(f.kind == "resource_modifier" and f.form == "closes_only_after_assault" and a.kind in f.applies_to
-                   and "close" in f.resources for f in S.card(a.source).features)
+        texts = [f for f in S.card(a.source).features if f.kind == "resource_modifier" and "close" in f.resources]
+        held = bool(texts) and all(f.form == "closes_only_after_assault" for f in texts) and \
+            any(a.kind in f.applies_to for f in texts)
         reserved = any(c == a.source and r == "close" for c, r, *_ in a.reserved)
         modified = any(m.card == a.source and "close" in m.resources for m in a.modifications)
         return held and a.kind in ATTACKS and reserved and not modified
