@@ -273,8 +273,10 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
     """Run every draft (or those in ``only``) through the checks; see the module docstring.
 
     ``every_property``: Hypothesis runs on every draft that no *property* has killed yet (not only
-    on those nothing killed), and the exhaustive pass on those Hypothesis leaves, so a draft reported
-    killed by rulings alone was also searched for a property violation — what :mod:`.breakage` needs to
+    on those nothing killed), then the exhaustive pass on those Hypothesis leaves, then Z3 (with
+    ``prove``) on those killed by something else but still by no property — counting, as `check` does, a
+    premise the draft makes unreachable as that property's violation — so a draft reported killed by
+    rulings alone was searched for a property violation by every engine: what :mod:`.breakage` needs to
     say "only rulings catch this".
     ``prove``: decide equivalence by Z3 (with ``jobs`` processes); without it a draft no sample tells
     apart is *undecided*."""
@@ -328,6 +330,11 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
             res.killed_by += [r.check for r in out.results if r.verdict == "violated" and r.check not in res.killed_by]
         if every_property and not any(k in PROPERTY_IDS for k in res.killed_by):
             res.killed_by += [p for p in _explored_violations(rb) if p not in res.killed_by]
+        if every_property and prove and not any(k in PROPERTY_IDS for k in res.killed_by) and res.killed_by:
+            # last, Z3 — as `check` reports it: a replayed violation, or a premise the draft makes unreachable
+            # (reachable on the rules: none is vacuous there), is a property that fails on the draft
+            violated, _, vacuous = _by_proof(rb, jobs)
+            res.killed_by += [p for p in (*violated, *vacuous) if p not in res.killed_by]
         if res.killed_by:
             res.status = "killed"
         elif draft.id.startswith(UNDECIDED[0][0]) and draft.id.endswith(UNDECIDED[0][1]):
