@@ -36,7 +36,7 @@ from typing import Iterable
 from ruleproof.model.clauses import ClauseIndex, default_index
 from ruleproof.properties.catalogue import PROPERTIES
 
-from .selftest import PROPERTY_IDS
+from .selftest import by_property
 
 __all__ = ["BreakRow", "CLASSES", "breakage", "draft_class", "reading_drafts"]
 
@@ -51,7 +51,7 @@ def draft_class(result) -> str:
     if result.status in ("equivalent", "undecided", "invalid"):
         return "no change"
     kills = result.killed_by
-    if any(k in PROPERTY_IDS for k in kills):
+    if by_property(kills):
         return "property"
     if any(not k.startswith("ruling:") for k in kills):
         return "check"

@@ -36,7 +36,7 @@ from ruleproof.properties.consistency import consistency
 
 from .mutants import MUTANTS, bundled_data
 
-__all__ = ["Draft", "MutantResult", "SelftestReport", "drafts", "selftest"]
+__all__ = ["Draft", "MutantResult", "SelftestReport", "drafts", "selftest", "by_property"]
 
 
 @dataclass(frozen=True)
@@ -320,7 +320,7 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
                 res.killed_by.append(f"ruling:{sc.spec.id}")
             for part in outcome.parts:  # each game action of the turn: a property speaks of one action
                 res.killed_by += [p.id for p, _ in check_all(part.events) if p.id not in res.killed_by]
-        wanted = not any(k in PROPERTY_IDS for k in res.killed_by) if every_property else not res.killed_by
+        wanted = not by_property(res.killed_by) if every_property else not res.killed_by
         if wanted and hypothesis and examples > 0:
             from .run import hypothesis_pass
 
@@ -328,9 +328,9 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
             # only a violation kills: "not exercised" (the draft's worlds never played a premise) says
             # nothing of the draft
             res.killed_by += [r.check for r in out.results if r.verdict == "violated" and r.check not in res.killed_by]
-        if every_property and not any(k in PROPERTY_IDS for k in res.killed_by):
+        if every_property and not by_property(res.killed_by):
             res.killed_by += [p for p in _explored_violations(rb) if p not in res.killed_by]
-        if every_property and prove and not any(k in PROPERTY_IDS for k in res.killed_by) and res.killed_by:
+        if every_property and prove and not by_property(res.killed_by) and res.killed_by:
             # last, Z3 — as `check` reports it: a replayed violation, or a premise the draft makes unreachable
             # (reachable on the rules: none is vacuous there), is a property that fails on the draft
             violated, _, vacuous = _by_proof(rb, jobs)
@@ -346,6 +346,11 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
         res.seconds = time.perf_counter() - t0
         results.append(res)
     return SelftestReport(results, time.perf_counter() - started)
+
+
+def by_property(killed_by) -> bool:
+    """Some property of the catalogue is among what killed a draft (not only checks or rulings)."""
+    return any(k in PROPERTY_IDS for k in killed_by)
 
 
 def _explored_violations(rb) -> list[str]:

@@ -412,11 +412,17 @@ def _strike(s, c, by_attacked: bool = False) -> dict:
     die = a.die_final
     strength, ret = c.strikes.get(str(die), [None, "none"]) if die is not None else (None, "none")
     magnitude = s.card(a.source).printed_value(f"strike_{strength}") if strength and strength != MISS else None
-    striker = a.defender or (a.targets[0] if by_attacked and a.targets else None)
+    striker = return_striker(a, by_attacked)
     ret_strength = ret if (striker and ret != "none") else None
     ret_mag = s.card(striker).printed_value(f"strike_{ret_strength}") if ret_strength else None
     return {"strength_base": strength, "strength_final": strength, "magnitude_base": magnitude,
             "return_strength": ret_strength, "return_magnitude": ret_mag}
+
+
+def return_striker(a, by_attacked: bool) -> str | None:
+    """The card that deals the action's return strike: its defender, or where there is none and the rulebook
+    says so (``by_attacked``, a reading of A-return-by-defender) the creature attacked; None: no card."""
+    return a.defender or (a.targets[0] if by_attacked and a.targets else None)
 
 
 def _strike_alone(s, c) -> dict:
@@ -493,7 +499,7 @@ def return_modifiers(s, roles: str, reads: str) -> list:
     attacker's (the source's), their condition read on the defender; ``kept``: the defender's, read on
     the source; ``unmodified``: none."""
     a = s.action
-    hit_back = a.defender or (a.targets[0] if a.targets else None)  # the defender, else the creature attacked
+    hit_back = return_striker(a, True)  # (a return strike there is: the defender's, or by the rulebook the target's)
     if a.return_magnitude is None or hit_back is None or roles == "unmodified":
         return []
     striker, struck = (hit_back, a.source) if roles == SWAPPED else (a.source, hit_back)
@@ -588,11 +594,9 @@ def _give_marker(E, p):
     modified in this action (540.4.1) gets one too, unless (``unless_text``) that modification's text
     says otherwise (the Z3 model abstracts the defender's markers away: nothing in one action reads
     them after payment)."""
-    given = E.inc(E.get("src_markers"))
-    out = {"src_markers": given if not p.get("unless_text", True)
-           else E.ite(E.marker_waived(), E.get("src_markers"), given)}
+    given, unless = E.inc(E.get("src_markers")), p.get("unless_text", True)
+    out = {"src_markers": E.ite(E.marker_waived(), E.get("src_markers"), given) if unless else given}
     if p.get("defender", False):
-        unless = p.get("unless_text", True)
         out[("card", "defender", "action_markers")] = E.concrete(lambda s, c: _defender_markers(s, unless))
     return out
 

@@ -792,6 +792,10 @@ prop("P540.1.2-assault-closes", ("540.1.2", "512.7"), "карта с «Закр�
      obliges=("540.1.2",))
 
 
+#: the steps an action goes through once its declaration stands (512.5/t1, 512.6.1, 512.7)
+_PAST_DECLARATION = ("claim_resolution", "dice", "calculation", "blocking", "effect", "completion", "payment")
+
+
 prop("P540.2-reserved", ("540.2",), "модифицированные ресурсы по-прежнему требуются и резервируются при объявлении",
      "modified resources are still required and still reserved at declaration",
      Monitor("P540.2-reserved",
@@ -802,8 +806,7 @@ prop("P540.2-reserved", ("540.2",), "модифицированные ресур
               # «ресурсы помечаются как резервируемые»: an action whose declaration stood goes on with its cost reserved
               flag("hv_unres", "enter", lambda M, ev, pre, new, h: M.and_(
                   M.field_is(new, "resources_ok", True), M.off(M.get(new, "reserved_done")))
-                   if ev.kind in ("claim_resolution", "dice", "calculation", "blocking", "effect", "completion",
-                                  "payment") else None)),
+                   if ev.kind in _PAST_DECLARATION else None)),
              (Bad(lambda M, S, h: M.on(h["hv_bad"]), "зарезервировано не всё, что требует цена, не при объявлении или "
                   "без проверки наличия ресурсов (540.2)", "the reservation is not the whole cost, not at declaration, "
                   "or without checking the card has the resources (540.2)"),
@@ -813,10 +816,6 @@ prop("P540.2-reserved", ("540.2",), "модифицированные ресур
              "a resource-modified action reserves its resources",
              "игродействие с модифицированными ресурсами резервирует ресурсы"),
      obliges=("540.2",))
-
-#: the steps an action goes through once its declaration stands (512.5/t1, 512.6.1, 512.7)
-_PAST_DECLARATION = ("claim_resolution", "dice", "calculation", "blocking", "effect", "completion", "payment")
-
 
 def _resource_check(ok: bool):
     """A flag's update at a resource check at declaration that came out ``ok`` (540.2, 542.2)."""

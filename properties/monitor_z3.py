@@ -190,10 +190,13 @@ class Symbolic:
         thr = z3.ZeroExt(4, S["w_tgt_guard_threshold"])
         printed = z3.ZeroExt(4, S["w_src_movement"])
         current = printed if reads == "printed" else printed + S["src_movement_mod"]  # the value as ``reads`` reads it
-        differs = [z3.And(S["w_tgt_guard_at_most"] == sy.val(i, 4),
-                          condition_met(kind, printed, thr) != condition_met(kind, current, thr))
-                   for i, kind in enumerate(GUARD_CONDITIONS)]
-        return z3.And(S["w_tgt_guard_threshold"] != sy.val(0, 4), sy.is_attack(S), z3.Or(*differs))
+        differs = self._by_guard_word(S, lambda kind: condition_met(kind, printed, thr) != condition_met(kind, current, thr))
+        return z3.And(S["w_tgt_guard_threshold"] != sy.val(0, 4), sy.is_attack(S), differs)
+
+    def _by_guard_word(self, S, test):
+        """``test(word)`` of the menu target guard's condition word (``w_tgt_guard_at_most`` picks it)."""
+        return z3.Or(*[z3.And(S["w_tgt_guard_at_most"] == self.sy.val(i, 4), test(kind))
+                       for i, kind in enumerate(GUARD_CONDITIONS)])
 
     def _src_guard_on_return(self, S, reads: str):
         """The menu's source guard (``w_src_guard_threshold``) holds against the return strike, read on the
@@ -214,9 +217,8 @@ class Symbolic:
         thr = z3.ZeroExt(4, S["w_tgt_guard_threshold"])
         printed = z3.ZeroExt(4, S["w_src_movement"])
         value = printed if reads == "printed" else printed + S["src_movement_mod"]
-        holds = [z3.And(S["w_tgt_guard_at_most"] == sy.val(i, 4), condition_met(kind, value, thr))
-                 for i, kind in enumerate(GUARD_CONDITIONS)]
-        return z3.And(z3.Not(sy.t(S["w_has_defender"])), S["w_tgt_guard_threshold"] != sy.val(0, 4), z3.Or(*holds))
+        holds = self._by_guard_word(S, lambda kind: condition_met(kind, value, thr))
+        return z3.And(z3.Not(sy.t(S["w_has_defender"])), S["w_tgt_guard_threshold"] != sy.val(0, 4), holds)
 
     def return_roles_matter(self, S, roles: str, reads: str):
         """With the cards cast as ``roles``, another set of static modifiers applies to the return strike
