@@ -80,6 +80,15 @@ def test_breakage_from_the_full_selftest(full):
     # 540.1.2: a card's own attack is its assault in any reading — a property, independent of the table
     assert rows["540.1.2"].classes["assault-closes-on-nothing"] == "property"
     assert rows["540.1.2"].classes["assault:closes_after:return_strike"] == "reading"
+    # the obligations and orders that only a structure check caught before (each draft: the property that fails)
+    for unit, draft, pid in (("512.6.2/b3", "swap:dice:6", "P512.6.2-final-die"),
+                             ("512.6.3/b4", "drop:calculation:5", "P512.6.3-final-magnitude"),
+                             ("512.6.3/b4", "drop:calculation:6", "P512.6.3-final-magnitude"),
+                             ("540.2", "drop:declaration:6", "P540.2-reserved"),
+                             ("540.4", "swap:effect:0", "P540.4-modification-offered"),
+                             ("540.4.1", "narrow:effect_triggers:effect_trigger", "P540.4.1-return-strike")):
+        assert rows[unit].classes[draft] == "property" and pid in rows[unit].properties, (unit, draft)
+        assert pid in next(r for r in full.results if r.id == draft).killed_by, (draft, pid)
 
 
 def test_selftest_command_json(capsys):
