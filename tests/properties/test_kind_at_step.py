@@ -4,6 +4,7 @@ self-test draft — breaks it in two engines; the bundled rulebook keeps it (its
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from ruleproof.generators.bounded import bounded_worlds
@@ -21,6 +22,7 @@ def test_the_property_cites_the_clauses_that_place_each_kind():
     assert {"512.6.2/b2", "512.6.2/b3", "512.7/b2"} <= set(BY_ID[PID].clauses)
 
 
+@pytest.mark.slow  # the exhaustive pass over the calculation worlds and 100 Hypothesis examples: ~25–36 s
 def test_a_window_widened_to_another_kind_breaks_it_in_two_engines():
     d = next(d for d in drafts() if d.id == DRAFT)
     rb = load_rulebook_text(yaml.safe_dump(d.data, allow_unicode=True, sort_keys=False), "draft.yaml")
