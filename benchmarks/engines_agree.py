@@ -43,7 +43,7 @@ def main() -> int:
     ap.add_argument("--no-vacuity", action="store_true",
                     help="skip Z3's witness search for each premise (the verdicts proved/violated stay the same)")
     args = ap.parse_args()
-    from ruleproof.errors import RuleproofError
+    from ruleproof.ground.errors import RuleproofError
     from ruleproof.generators.selftest import drafts
     from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
     import yaml

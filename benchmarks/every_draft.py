@@ -105,7 +105,7 @@ def main() -> int:
 
     import yaml
 
-    from ruleproof.errors import RuleproofError
+    from ruleproof.ground.errors import RuleproofError
     from ruleproof.generators.selftest import drafts
     from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 

@@ -39,7 +39,7 @@ def killed(rb, examples: int) -> tuple[set[str], set[str]]:
 def main() -> int:
     import yaml
 
-    from ruleproof.errors import RuleproofError
+    from ruleproof.ground.errors import RuleproofError
     from ruleproof.generators.selftest import drafts
     from ruleproof.model.rulebook import load_rulebook_text
 

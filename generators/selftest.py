@@ -24,7 +24,7 @@ from typing import Callable, Iterator
 
 import yaml
 
-from ruleproof.errors import Localized, RuleproofError
+from ruleproof.ground.errors import Localized, RuleproofError
 from ruleproof.model.graph import build_graph
 from ruleproof.model.interpreter import RandomChoices, run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text

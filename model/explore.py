@@ -271,7 +271,7 @@ _NOT_OPS = frozenset({"enter", "goto", "end", "deadlock", "step_limit", "pass", 
 
 
 def _explore_parallel(rb: Rulebook, worlds: list, bounds: Bounds, only, jobs: int) -> ExploreOutcome:
-    from ruleproof.forked import fork_map
+    from ruleproof.ground.forked import fork_map
 
     started = time.perf_counter()
     # one world per task, handed out as workers come free: worlds differ in size by an order of
@@ -397,7 +397,7 @@ def _plays_over_cap(rb: Rulebook) -> dict[str, str] | None:
 def _termination(out: ExploreOutcome, rb: Rulebook, replay: str):
     from ruleproof.reports.finding import CheckResult, Finding
 
-    from ruleproof.i18n import answers_text
+    from ruleproof.ground.i18n import answers_text
 
     findings = []
     for world, answers, outcome in out.deadlocks[:20]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from ruleproof.errors import Localized, Location, RuleproofError
+from ruleproof.ground.errors import Localized, Location, RuleproofError
 
 from .rulebook import Rulebook, validate_data
 

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from pydantic import ValidationError
 
-from ruleproof.errors import Localized, Location, RuleproofError, did_you_mean, one_of, suggest
+from ruleproof.ground.errors import Localized, Location, RuleproofError, did_you_mean, one_of, suggest
 
 from .clauses import ClauseIndex, default_index, is_clause_id
 from .schema import FORMAT, OperationSpec, RulebookSpec

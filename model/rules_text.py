@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruleproof.errors import Location, RuleproofError
+from ruleproof.ground.errors import Location, RuleproofError
 
 from .yaml_source import read_text
 

@@ -56,8 +56,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from ruleproof.errors import Localized, RuleproofError, one_of, suggest
-from ruleproof.i18n import word
+from ruleproof.ground.errors import Localized, RuleproofError, one_of, suggest
+from ruleproof.ground.i18n import word
 
 from .clauses import ClauseIndex, default_index
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, COUNTS, X_SOURCES, Effect, Feature

@@ -44,8 +44,8 @@ from typing import Any, Iterable
 
 import yaml
 
-from ruleproof.errors import Location, RuleproofError
-from ruleproof.fileio import atomic_path
+from ruleproof.ground.errors import Location, RuleproofError
+from ruleproof.ground.fileio import atomic_path
 
 from .features import Effect, Feature
 from .interpreter import ScriptedChoices, Stepper, run

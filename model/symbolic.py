@@ -33,7 +33,7 @@ from typing import Callable
 
 import z3
 
-from ruleproof.interrupt import context as z3_context
+from ruleproof.ground.interrupt import context as z3_context
 
 from .abstraction import abstract, beyond_bounds
 from .algebra import STATUS_CODES

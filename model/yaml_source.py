@@ -2,7 +2,7 @@
 
 ``load_yaml`` reads one YAML document into plain Python data (dict, list, str, int, float, bool,
 None) and a :class:`LocMap` from each value's path (a tuple of keys and indices) to its
-:class:`~ruleproof.errors.Location`.  It never executes anything: only the YAML core tags are
+:class:`~ruleproof.ground.errors.Location`.  It never executes anything: only the YAML core tags are
 accepted, duplicate keys are errors (PyYAML silently keeps the last one), and alias expansion is
 bounded, so an alias bomb stops with an error instead of eating memory.
 
@@ -23,7 +23,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ruleproof.errors import Localized, Location, RuleproofError, yaml_problem
+from ruleproof.ground.errors import Localized, Location, RuleproofError, yaml_problem
 
 __all__ = ["LocMap", "RawInt", "RawFloat", "load_yaml", "load_yaml_text", "read_text", "MAX_NODES", "MAX_DEPTH",
            "MAX_BYTES", "MAX_ITEMS", "MAX_STRING", "MAX_NUMBER"]

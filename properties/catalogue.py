@@ -1307,7 +1307,7 @@ def not_exercised(p: Property, engine: str, runs: int, hint: str | dict):
 
 def property_citations():
     """A Citation per property (for `clauses --against`: which properties cite a changed clause)."""
-    from ruleproof.errors import Location
+    from ruleproof.ground.errors import Location
     from ruleproof.model.rulebook import Citation
 
     for p in PROPERTIES:

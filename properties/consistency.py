@@ -28,8 +28,8 @@ from typing import Iterable
 
 import z3
 
-from ruleproof import interrupt
-from ruleproof.interrupt import context as z3_context
+from ruleproof.ground import interrupt
+from ruleproof.ground.interrupt import context as z3_context
 
 from ruleproof.model.graph import LOOP_GUARD, REFUSED_GUARD, is_guard
 from ruleproof.model.rulebook import Rulebook

@@ -11,7 +11,7 @@ import time
 
 import z3
 
-from ruleproof import interrupt
+from ruleproof.ground import interrupt
 
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import OPTIONS, System, world_state

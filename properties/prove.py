@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 import z3
 
-from ruleproof import interrupt
+from ruleproof.ground import interrupt
 
-from ruleproof.interrupt import context as z3_context
+from ruleproof.ground.interrupt import context as z3_context
 
 from ruleproof.model.menu import beyond_menu, menu_scope
 from ruleproof.model.rulebook import Rulebook
@@ -322,7 +322,7 @@ def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task]
     of ``sy``, compiled once here), then put together: a split form's parts as :func:`_prove_split`
     would (the first violated part), the witnesses on the proved properties.  Returns the verdicts and
     the conformance task's disagreement (None: agreed, or not asked)."""
-    from ruleproof.forked import fork_map
+    from ruleproof.ground.forked import fork_map
 
     _steps(sy), _deps(sy), _pc_successors(sy), _change_ids(sy)  # computed once, inherited by every worker
     done = dict(zip(tasks, fork_map(lambda task: _run_task(rb, sy, task, kw), tasks, jobs)))

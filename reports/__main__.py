@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ruleproof.errors import EXIT_BAD_INPUT, RuleproofError
-from ruleproof.i18n import LANGS, default_lang, t
+from ruleproof.ground.errors import EXIT_BAD_INPUT, RuleproofError
+from ruleproof.ground.i18n import LANGS, default_lang, t
 
 from .bundle import make_clause_text, report_from_check
 from .writers import FORMATS, parse_formats, write_reports

@@ -97,7 +97,7 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
+        from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
 
         return {"holds": EXIT_OK, "violated": EXIT_FINDING, "unknown": EXIT_INCONCLUSIVE}[self.verdict]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ruleproof.i18n import t
+from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
 from .finding import WITHIN_MENU, CheckResult, Finding

@@ -72,7 +72,7 @@ class Finding:
         ids stay as the rulebook spells them."""
         if lang == "en" or not self.element:
             return self.element
-        from ruleproof.i18n import t
+        from ruleproof.ground.i18n import t
 
         return _ELEMENT_WORD.sub(lambda m: t(f"el_{m.group(1)}", lang), self.element)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ruleproof.i18n import t
+from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
 from .common import (trace_heading, coverage_label, engine_label, file_stem, generated_line, group_stats, group_title,

@@ -111,7 +111,7 @@ def report_to_json(report: Report, clause_text: ClauseText | None = None, lang: 
 
 def load_json(text: str | bytes | dict) -> Report:
     """Read a ``ruleproof-report/1`` document back into the :class:`Report` that was written."""
-    from ruleproof.errors import Localized, RuleproofError
+    from ruleproof.ground.errors import Localized, RuleproofError
 
     doc = text if isinstance(text, dict) else json.loads(text)
     if not isinstance(doc, dict) or doc.get("schema") != REPORT_SCHEMA:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ruleproof.i18n import t
+from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
 from .common import trace_heading, engine_label, group_title, kind_label, replay_lines, verdict_label

@@ -3,7 +3,7 @@ replay and the clauses it cites, the clause coverage, the assumptions and the ru
 
 from __future__ import annotations
 
-from ruleproof.i18n import t
+from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
 from .common import (trace_heading, coverage_label, engine_label, generated_line, group_stats, group_title, kind_label,

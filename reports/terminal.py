@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.i18n import t
+from ruleproof.ground.i18n import t
 
 from .finding import CheckResult
 

@@ -28,7 +28,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ruleproof.i18n import t, word
+from ruleproof.ground.i18n import t, word
 
 __all__ = ["print_trace", "format_values", "format_diff", "trace_to_json", "flatten_state", "state_diff",
            "apply_diff", "states_from_trace", "visible_events", "is_initial", "event_cells", "offending_line", "print_offending", "MARK"]

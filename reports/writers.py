@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ruleproof.errors import Localized, Location, RuleproofError
+from ruleproof.ground.errors import Localized, Location, RuleproofError
 
 from . import html_report, itf, json_report, junit, markdown, terminal
 from .bundle import ClauseText, Report, make_clause_text
@@ -78,7 +78,7 @@ def render_reports(report: Report, formats, lang: str, clause_text: ClauseText |
 def write_files(files: dict[str, str], out_dir: str | Path) -> list[Path]:
     """Write ``files`` (name -> text) into the folder ``out_dir`` (created if missing), all or none:
     every file goes to a temporary file first, and all are renamed at the end."""
-    from ruleproof.fileio import atomic_path, no_interrupts
+    from ruleproof.ground.fileio import atomic_path, no_interrupts
 
     out = Path(out_dir)
     if out.exists() and not out.is_dir():

@@ -21,8 +21,8 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
-from ruleproof.errors import EXIT_OK, RuleproofError, did_you_mean
-from ruleproof.i18n import t
+from ruleproof.ground.errors import EXIT_OK, RuleproofError, did_you_mean
+from ruleproof.ground.i18n import t
 
 __all__ = ["lookup", "every_citation"]
 

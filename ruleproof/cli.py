@@ -19,9 +19,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.errors import (EXIT_BAD_INPUT, EXIT_FINDING, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, Localized,
+from ruleproof.ground.errors import (EXIT_BAD_INPUT, EXIT_FINDING, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, Localized,
                               Location, RuleproofError, suggest)
-from ruleproof.i18n import LANGS, default_lang, t
+from ruleproof.ground.i18n import LANGS, default_lang, t
 from ruleproof.i18n_cli import argparse_language, localize
 from ruleproof.orchestrate import ENGINES
 
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     with argparse_language(argv_lang(argv)):
         args = build_parser(argv_lang(argv)).parse_args(argv)
     lang = args.lang
-    from ruleproof import interrupt
+    from ruleproof.ground import interrupt
 
     interrupt.install()  # Ctrl-C stops Z3 too
     try:
@@ -624,7 +624,7 @@ def cmd_selftest(args, lang: str) -> int:
 
 def write_text(text: str, output: str | None, lang: str) -> int:
     """A command's text output: into the file ``output`` (atomically, saying so) or on stdout."""
-    from ruleproof.fileio import write_atomic
+    from ruleproof.ground.fileio import write_atomic
 
     if output:
         write_atomic(output, text)
@@ -635,7 +635,7 @@ def write_text(text: str, output: str | None, lang: str) -> int:
 
 
 def cmd_graph(args, lang: str) -> int:
-    from ruleproof.fileio import atomic_path
+    from ruleproof.ground.fileio import atomic_path
     from ruleproof.model.draw import to_dot, to_image, to_mermaid
     from ruleproof.model.graph import build_graph
     from ruleproof.model.rulebook import load_rulebook

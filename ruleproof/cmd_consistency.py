@@ -13,8 +13,8 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
-from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
-from ruleproof.i18n import t
+from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
+from ruleproof.ground.i18n import t
 
 __all__ = ["add_parser", "run", "to_json", "SCHEMA"]
 

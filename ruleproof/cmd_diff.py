@@ -14,8 +14,8 @@ import sys
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.errors import EXIT_FINDING, EXIT_OK
-from ruleproof.i18n import answers_text, t
+from ruleproof.ground.errors import EXIT_FINDING, EXIT_OK
+from ruleproof.ground.i18n import answers_text, t
 from ruleproof.reports.side_by_side import side_markdown, side_table
 
 __all__ = ["add_parser", "add_engine_options", "engine_options", "run", "to_json", "to_markdown", "SCHEMA"]

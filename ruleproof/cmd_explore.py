@@ -14,8 +14,8 @@ import sys
 
 from rich.console import Console
 
-from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, Localized, RuleproofError, suggest
-from ruleproof.i18n import t
+from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, Localized, RuleproofError, suggest
+from ruleproof.ground.i18n import t
 
 __all__ = ["add_parser", "run", "parse_bounds", "SCHEMA"]
 

@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, RuleproofError
-from ruleproof.i18n import t, times_text
+from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, RuleproofError
+from ruleproof.ground.i18n import t, times_text
 
 __all__ = ["add_parser", "run", "SCHEMA", "exit_code", "outcome_to_json"]
 

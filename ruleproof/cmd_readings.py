@@ -15,8 +15,8 @@ import sys
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.errors import EXIT_INCONCLUSIVE, EXIT_OK
-from ruleproof.i18n import answers_text, t
+from ruleproof.ground.errors import EXIT_INCONCLUSIVE, EXIT_OK
+from ruleproof.ground.i18n import answers_text, t
 from ruleproof.reports.side_by_side import side_html, side_markdown, side_table
 
 __all__ = ["add_parser", "run", "to_json", "to_markdown", "to_html", "SCHEMA"]
@@ -40,7 +40,7 @@ def add_parser(sub, common, texts) -> None:
 def run(args, lang: str) -> int:
     from ruleproof.cli import _clause_text_fn, _console
     from ruleproof.cmd_diff import engine_options
-    from ruleproof.errors import RuleproofError
+    from ruleproof.ground.errors import RuleproofError
     from ruleproof.model.readings import readings, variant
     from ruleproof.model.rulebook import load_rulebook
     from ruleproof.readings import compare_readings
@@ -51,7 +51,7 @@ def run(args, lang: str) -> int:
     known = [r.id for r in readings(rb)]
     for rid in args.only or ():
         if rid not in known:
-            from ruleproof.errors import suggest
+            from ruleproof.ground.errors import suggest
 
             raise RuleproofError("RP139", None, reading=rid, known=", ".join(known) or "—",
                                  hint=suggest(rid, known))

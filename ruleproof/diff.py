@@ -195,7 +195,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
             progress(f"{engine}/{side}" if side else engine, len(finished), len(tasks))
 
     if jobs > 1 and len(tasks) > 1:
-        from ruleproof.forked import fork_map
+        from ruleproof.ground.forked import fork_map
 
         done = dict(zip(tasks, fork_map(run, tasks, jobs, tell)))
     else:

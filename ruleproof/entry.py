@@ -19,10 +19,10 @@ def run() -> int:
     except BaseException as exc:  # before main() could handle it: while modules load, options are parsed
         if not _interrupted(exc):
             raise
-        from ruleproof import interrupt
+        from ruleproof.ground import interrupt
 
         interrupt.taken()  # first: until then the watcher (if main installed it) interrupts again every 50 ms
-        from ruleproof.i18n import default_lang
+        from ruleproof.ground.i18n import default_lang
 
         print("прервано" if default_lang() == "ru" else "interrupted", file=sys.stderr)
         return 130

@@ -100,7 +100,7 @@ def team_rulings(folders, *rulebooks: Rulebook) -> tuple[tuple[str, str], ...]:
     cache key that changes when a file does."""
     import hashlib
 
-    from ruleproof.errors import Localized, RuleproofError
+    from ruleproof.ground.errors import Localized, RuleproofError
     from ruleproof.model.scenario import check_assumptions, check_windows, load_rulings, ruling_files, shipped_scenarios
     from ruleproof.properties.catalogue import BY_ID
 
@@ -386,7 +386,7 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
             "rulings": team}
     runs: list[EngineRun] = []
     if jobs > 1 and len(wanted) > 1:
-        from ruleproof.forked import fork_map
+        from ruleproof.ground.forked import fork_map
 
         # longest first, so that the pool is busy to the end
         order = sorted(wanted, key=lambda e: ("z3", "exhaustive", "hypothesis", "rulings", "conformance",

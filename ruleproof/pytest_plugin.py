@@ -50,7 +50,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _lang() -> str:
-    from ruleproof.i18n import default_lang
+    from ruleproof.ground.i18n import default_lang
 
     return default_lang()
 
@@ -72,7 +72,7 @@ def pytest_configure(config: pytest.Config) -> None:
     arg = _rulebook_arg(config)
     if arg is None:
         return
-    from ruleproof.errors import RuleproofError
+    from ruleproof.ground.errors import RuleproofError
     from ruleproof.model.rulebook import load_rulebook
 
     try:
@@ -142,7 +142,7 @@ class ScenarioFile(pytest.File):
             yield ScenarioItem.from_parent(self, name=sc.spec.id, scenario=sc)
 
     def repr_failure(self, excinfo, style=None):
-        from ruleproof.errors import RuleproofError
+        from ruleproof.ground.errors import RuleproofError
 
         if isinstance(excinfo.value, RuleproofError):
             return excinfo.value.render(_lang())
@@ -167,7 +167,7 @@ class ScenarioItem(pytest.Item):
         return f"ruleproof run {self.path}{self.scenario.case_option}" + (f" --rulebook {arg}" if arg else "")
 
     def repr_failure(self, excinfo, style=None):
-        from ruleproof.errors import RuleproofError
+        from ruleproof.ground.errors import RuleproofError
 
         lang = _lang()
         if isinstance(excinfo.value, RuleproofError):
@@ -186,7 +186,7 @@ def failure_text(result, rb, replay: str, lang: str = "en", width: int = 120) ->
     """A failed ruling as plain text: clauses, expected, actual, the trace table, the replay command."""
     from rich.console import Console
 
-    from ruleproof.i18n import t
+    from ruleproof.ground.i18n import t
     from ruleproof.reports.trace import print_trace, trace_to_json
 
     sc = result.scenario

@@ -73,8 +73,8 @@ def cached_run(run: Callable, rb, engine: str, opts: dict, cache_dir) -> tuple[o
     """``run(rb, opts)``, or its result kept under ``cache_dir`` from an earlier call with the same key;
     returns (result, whether it came from the cache).  ``rb``: a rulebook (its spec is the content) or
     the content itself."""
-    from ruleproof.errors import RuleproofError
-    from ruleproof.fileio import write_atomic
+    from ruleproof.ground.errors import RuleproofError
+    from ruleproof.ground.fileio import write_atomic
 
     content = rb if isinstance(rb, str) else rb.spec.model_dump_json()
     path = Path(cache_dir) / "runs" / f"{engine}-{run_key(content, engine, opts)}.pickle"

@@ -36,6 +36,6 @@ def test_doctests_exist() -> None:
     finder = doctest.DocTestFinder()
     counts = {n: sum(len(t.examples) for t in finder.find(importlib.import_module(n))) for n in _modules()}
     for name in ("ruleproof.model.graph", "ruleproof.model.structure", "ruleproof.model.rules_text",
-                 "ruleproof.model.clauses", "ruleproof.model.yaml_source", "ruleproof.errors"):
+                 "ruleproof.model.clauses", "ruleproof.model.yaml_source", "ruleproof.ground.errors"):
         assert counts[name] > 0, name
     assert ruleproof.__version__

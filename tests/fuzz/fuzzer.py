@@ -33,7 +33,7 @@ from pathlib import Path
 import yaml
 
 from ruleproof.cli import main
-from ruleproof.errors import RuleproofError
+from ruleproof.ground.errors import RuleproofError
 from ruleproof.generators.mutants import bundled_data
 from ruleproof.model.rulebook import load_rulebook
 from ruleproof.model.scenario import load_rulings, run_scenario, shipped_rulings

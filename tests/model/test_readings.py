@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli import main
-from ruleproof.errors import RuleproofError
+from ruleproof.ground.errors import RuleproofError
 from ruleproof.model.readings import readings, variant
 from ruleproof.model.rulebook import bundled_rulebook_path, load_rulebook
 

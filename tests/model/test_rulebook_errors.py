@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli import main
-from ruleproof.errors import RuleproofError
+from ruleproof.ground.errors import RuleproofError
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ruleproof.errors import Location, RuleproofError
+from ruleproof.ground.errors import Location, RuleproofError
 from ruleproof.model.clauses import default_index
 from ruleproof.model.rules_text import (
     RulesText,

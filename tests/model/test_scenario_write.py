@@ -10,7 +10,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 
 from ruleproof.cli import main
-from ruleproof.errors import RuleproofError
+from ruleproof.ground.errors import RuleproofError
 from ruleproof.generators.strategies import worlds
 from ruleproof.model.rulebook import load_rulebook
 from ruleproof.model.scenario import load_rulings, load_scenario, run_scenario, shipped_rulings

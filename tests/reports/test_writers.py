@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruleproof.errors import RuleproofError
-from ruleproof.i18n import _LABELS
+from ruleproof.ground.errors import RuleproofError
+from ruleproof.ground.i18n import _LABELS
 from ruleproof.reports import writers as writers_mod
 from ruleproof.reports.bundle import Report, Section, make_clause_text, mask_generated
 from ruleproof.reports.finding import KINDS, CheckResult, Finding

@@ -162,7 +162,8 @@ def test_a_z3_call_cut_short_by_ctrl_c_is_an_interruption(monkeypatch, capsys, p
     without Ctrl-C stays a bug (exit 70)."""
     import ctypes
 
-    from ruleproof import cli, interrupt
+    from ruleproof import cli
+    from ruleproof.ground import interrupt
 
     def cut_short(args, lang):
         if pressed:
@@ -218,7 +219,7 @@ def test_ctrl_c_is_recorded_before_the_keyboard_interrupt_surfaces(disposition, 
 
     code = (
         "import os, signal, time\n"
-        "from ruleproof import interrupt\n"
+        "from ruleproof.ground import interrupt\n"
         "interrupt.install()\n"
         "try:\n"
         "    os.kill(os.getpid(), signal.SIGINT)\n"
@@ -245,7 +246,7 @@ def test_what_z3_prints_while_it_is_canceled_never_reaches_the_user():
 
     code = (
         "import os, signal, threading, time\n"
-        "from ruleproof import interrupt\n"
+        "from ruleproof.ground import interrupt\n"
         "class Z3Like:\n"
         "    canceled = threading.Event()\n"
         "    def interrupt(self):\n"
@@ -295,7 +296,7 @@ def test_an_interrupt_while_writing_comes_after_the_whole_set(tmp_path):
     code = (
         "import os, signal, sys\n"
         "from pathlib import Path\n"
-        "from ruleproof import fileio\n"
+        "from ruleproof.ground import fileio\n"
         "from ruleproof.reports.writers import write_files\n"
         "real, calls = os.replace, []\n"
         "def replace(src, dst):\n"

@@ -106,19 +106,20 @@ def test_english_help_stays_english(capsys):
     ({}, "en"),
 ])
 def test_the_language_follows_the_environment_in_gettexts_order(env, lang):
-    from ruleproof.i18n import default_lang
+    from ruleproof.ground.i18n import default_lang
 
     assert default_lang(env) == lang
 
 
 def test_no_text_key_is_written_twice():
     """A dict literal keeps the last of two equal keys silently: a second ``cited_by`` once replaced the
-    first and broke ``clauses --against``.  Every text table of ``ruleproof.i18n`` and ``i18n_cli`` has each
+    first and broke ``clauses --against``.  Every text table of ``ruleproof.ground.i18n`` and ``i18n_cli`` has each
     key once."""
     import ast
     import inspect
 
-    from ruleproof import i18n, i18n_cli
+    from ruleproof import i18n_cli
+    from ruleproof.ground import i18n
 
     for module in (i18n, i18n_cli):
         for node in ast.walk(ast.parse(inspect.getsource(module))):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ruleproof.errors import MESSAGES, Localized, RuleproofError, one_of
+from ruleproof.ground.errors import MESSAGES, Localized, RuleproofError, one_of
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("ruleproof", "model", "properties", "generators", "reports")

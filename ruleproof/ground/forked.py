@@ -19,7 +19,7 @@ _FN: list = []  # the function a forked worker inherits
 
 
 def _call(item):
-    from ruleproof.interrupt import install
+    from ruleproof.ground.interrupt import install
 
     install()  # a forked worker has no watcher thread of its own yet: Ctrl-C must stop its Z3 too
     return _FN[0](item)
