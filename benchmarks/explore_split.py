@@ -17,7 +17,7 @@ import statistics
 
 from calibrate import before_after, calibrate
 
-from ruleproof.cmd_explore import parse_bounds
+from ruleproof.commands.explore import parse_bounds
 from ruleproof.generators.bounded import bounded_worlds
 from ruleproof.model.explore import explore
 from ruleproof.model.rulebook import load_rulebook

@@ -26,13 +26,14 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-__all__ = ["Concrete", "Ctx", "LEGAL", "STATUS_CODES", "OPAQUE", "exemptions", "marker_waived", "short_entries", "number",
+from .exempts import exempts
+from .features import counts
+from .fields import FIELDS, apply, card_value, resolve
+from .state import Modification, XVar, evolve
+
+__all__ = ["Concrete", "Ctx", "OPAQUE", "exemptions", "marker_waived", "short_entries", "number",
            "dice_fold"]
 
-#: how the vector holds the action's legality (None: not checked yet)
-LEGAL = {None: 0, True: 1, False: 2}
-#: how the vector holds the action's status
-STATUS_CODES = {"pending": 0, "hit": 1, "miss": 2, "blocked": 3, "illegal": 4}
 
 Test = Callable  # (state, context) -> value
 
@@ -174,7 +175,6 @@ class Concrete:
 
     # --- the fields operations read and write (:mod:`.fields`) ------------------------------------------
     def get(self, name: str) -> Test:
-        from .fields import FIELDS
 
         get = FIELDS[name].get
         return lambda s, c: get(s)
@@ -183,7 +183,6 @@ class Concrete:
         return _c(value)
 
     def initial(self, name: str) -> Test:
-        from .fields import FIELDS
 
         return _c(FIELDS[name].initial)
 
@@ -237,7 +236,6 @@ class Concrete:
     def card(self, ref: str, attr) -> Test:
         """An attribute of the card ``ref`` names (see :func:`.fields.resolve`; ``self``: the card whose
         feature is played): a Card field, ("modifier", property) or ("resource", name)."""
-        from .fields import card_value, resolve
 
         return lambda s, c: card_value(s.card(resolve(s, ref, c.card if c is not None else None)), attr)
 
@@ -301,14 +299,12 @@ class Concrete:
     def declare_x(self, kind: str, name: str, compute) -> Test:
         """The action's X variables with one more, of ``kind``, computed by ``compute``, belonging to the
         card whose feature is played."""
-        from .state import XVar
 
         return lambda s, c: s.action.xs + (XVar(name, kind, compute=compute, owner=c.card),)
 
     def fix_xs(self, kind: str, value) -> Test:
         """The action's X variables, each of ``kind`` fixed at the value ``value(x)`` gives it (a meaning
         of one X: its closures are asked about the X)."""
-        from .state import evolve
 
         test = value(None)
 
@@ -336,8 +332,6 @@ class Concrete:
 
     def x_read(self, x, reads: str) -> Test:
         """The value an X's ``compute`` reads (542.6: ``printed`` or ``current`` card values)."""
-        from .features import counts
-        from .fields import resolve
 
         def read(s, xv):
             what, who, prop = xv.compute
@@ -383,7 +377,6 @@ class Concrete:
     def spend(self, pays, spend) -> Test:
         """The cards after paying each reserved entry ``pays`` says is paid, as ``spend(E, card, res,
         amount)`` says (card changes, keyed ``("card", ref, attr)``)."""
-        from .fields import apply
 
         def cards(s, c):
             t = s
@@ -399,8 +392,6 @@ class Concrete:
         """The action's resource modifications (540.4) with one more: ``feature`` spares the card ``ref``
         names paying ``resources`` (``action_marker`` False: its text says the acting card gets no
         action marker, 540.3; ``condition``: the one it was made on, 540.4/ex1)."""
-        from .fields import resolve
-        from .state import Modification
 
         return lambda s, c: mods(s, c) + (Modification(feature, resolve(s, ref, c.card), resources, s.step, form,
                                                         limit, action_marker, condition),)
@@ -488,8 +479,6 @@ def short_entries(s, short) -> list[tuple[str, str, str]]:
 def _exempt_test(f, count: str | None = "kind") -> Test:
     test = _EXEMPT_TESTS.get((f, count))
     if test is None:
-        from .semantics import exempts
-
         E = Concrete()
         lim = None if f.limit is None else E.const(f.limit)
         times = None if f.times is None or not count else E.const(f.times)
@@ -500,13 +489,12 @@ def _exempt_test(f, count: str | None = "kind") -> Test:
 def exemptions(s, markers: dict[str, int] | None = None, lapse: bool = False,
                count: str | None = "kind") -> dict[tuple[str, str], str]:
     """(card, resource) -> the feature that stops it being paid (540.2), in a concrete state: every
-    card's own 540.1 text that :func:`~.semantics.exempts` applies, and every modification of the
+    card's own 540.1 text that :func:`~.exempts.exempts` applies, and every modification of the
     executing action (540.4).  ``markers``: the action markers to count per card instead of the
     current ones (540.3.1 counts those the card had when it acted); ``lapse``: a modification made on
     a condition counts only while its condition holds (a rulebook that checks it again at payment);
     ``count``: what a «X раз за ход» text counts — "kind" (the rules: the card's game actions of the text's
     kinds), "feature" (the uses of the declared feature), None: it spares every use (its X not read)."""
-    from .state import evolve
 
     cache = markers is None and not lapse and count == "kind"
     if cache and _LAST_EXEMPT[0] is s:  # asked again of the same state (payment, offers, reports)
@@ -537,7 +525,7 @@ def holds_now(s, m) -> bool:
 
 def marker_waived(s) -> bool:
     """In a concrete state: a modification of the executing action that spares the acting card, or a
-    540.1 text of that card that applies to the action (:func:`~.semantics.exempts`), says the card
+    540.1 text of that card that applies to the action (:func:`~.exempts.exempts`), says the card
     gets no action marker (540.3)."""
     src = s.action.source
     if any(m.card == src and not m.action_marker for m in s.action.modifications):

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import z3
 
-from .algebra import LEGAL, OPAQUE, STATUS_CODES
-from .fields import CARD_VARS, FIELDS, SUMMARY_VARS as _SUMMARY
+from .algebra import OPAQUE
+from .fields import CARD_VARS, FIELDS, LEGAL, STATUS_CODES, SUMMARY_VARS as _SUMMARY
 from .menu import NOPT, ROLES
 
 __all__ = ["Symbolic", "Rec", "XVal", "X_READS", "bit"]

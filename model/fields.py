@@ -29,10 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .algebra import LEGAL, STATUS_CODES
 from .state import evolve
 
-__all__ = ["Field", "FIELDS", "CARD_VARS", "SUMMARY_VARS", "summary", "x_facts", "apply", "setter", "resolve", "card_value"]
+#: how the vector holds the action's legality (None: not checked yet)
+LEGAL = {None: 0, True: 1, False: 2}
+#: how the vector holds the action's status
+STATUS_CODES = {"pending": 0, "hit": 1, "miss": 2, "blocked": 3, "illegal": 4}
+
+__all__ = ["LEGAL", "STATUS_CODES", "Field", "FIELDS", "CARD_VARS", "SUMMARY_VARS", "summary", "x_facts", "apply", "setter", "resolve", "card_value"]
 
 
 @dataclass(frozen=True)

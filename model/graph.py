@@ -17,10 +17,14 @@ stand: 540.2, 542.2) and ``where``.  Graph attributes: ``start``,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import networkx as nx
 
-from .rulebook import Rulebook
 from .vocabulary import STEP_KINDS, parse_guard
+
+if TYPE_CHECKING:  # annotations only: the rulebook's loader builds the graph to check reachability
+    from .rulebook import Rulebook
 
 __all__ = ["build_graph", "windows", "operations_by_step", "is_guard", "LOOP_GUARD", "REFUSED_GUARD"]
 

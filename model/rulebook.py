@@ -23,7 +23,9 @@ from pydantic import ValidationError
 from ruleproof.ground.errors import Localized, Location, RuleproofError, did_you_mean, one_of, suggest
 
 from .clauses import ClauseIndex, default_index, is_clause_id
+from .graph import build_graph
 from .schema import FORMAT, OperationSpec, RulebookSpec
+from .structure import unreachable_steps
 from .vocabulary import FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, guard_form, parse_guard, split_guard
 from .yaml_source import LocMap, load_yaml, load_yaml_text
 
@@ -115,9 +117,6 @@ def _validate(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reac
     rb = Rulebook(spec, locs, name, index, data)
     _Semantics(rb).run()
     if check_reachable:
-        from .graph import build_graph
-        from .structure import unreachable_steps
-
         for sid in unreachable_steps(build_graph(rb)):
             raise RuleproofError("RP126", rb.where(("steps", sid)), step=sid, start=spec.start)
     return rb

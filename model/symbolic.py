@@ -36,13 +36,14 @@ import z3
 from ruleproof.ground.interrupt import context as z3_context
 
 from .abstraction import abstract, beyond_bounds
-from .algebra import STATUS_CODES
 from .algebra_z3 import Symbolic
 from .encoding import OPS, op_body, play_body
+from .fields import STATUS_CODES
 from .menu import (KINDS, MAGX, NOPT, OPT_INDEX, OPTIONS, RM_FORMS, WORLD_DOMAINS, WORLD_RULES, X_KINDS_SYM, Option, menu_world,
                    resource_modifier, world_of, world_state)
 from .rulebook import Rulebook
-from .semantics import exempts, guard_text, offer
+from .exempts import exempts
+from .semantics import guard_text, offer
 
 __all__ = ["Var", "Disjunct", "System", "compile_rulebook", "OPTIONS", "Option", "WORLD_DOMAINS", "X_KINDS_SYM",
            "menu_world", "world_state", "abstract", "beyond_bounds", "KINDS", "STATUS", "HistVar", "world_of",
@@ -223,7 +224,7 @@ class System:
 
     def own_text_applies(self, S, card: str, markers=None, count: str | None = "kind") -> z3.BoolRef:
         """The 540.1 text the menu may give ``card`` (src or def; its form, limit and times world
-        variables, 0 for «none») applies to the action: the meaning :func:`.semantics.exempts` of each
+        variables, 0 for «none») applies to the action: the meaning :func:`.exempts.exempts` of each
         form.  ``markers``: the source's markers to count (default: the vector's); ``count``: what a
         «X раз за ход» text counts ("kind", "feature"; None: its X is not read)."""
         form, limit, times = f"w_{card}_rm_form", f"w_{card}_rm_limit", S.get(f"w_{card}_rm_times")

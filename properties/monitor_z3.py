@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import z3
 
-from ruleproof.model.algebra import LEGAL
+from ruleproof.model.fields import LEGAL
 from ruleproof.model.fields import FIELDS
 from ruleproof.model.features import condition_met
 from ruleproof.model.vocabulary import SWAPPED

@@ -1,6 +1,6 @@
 """The command line in Russian: argparse's own words and ruleproof's help, one table each.
 
-The help texts are written in English where the options are declared (``cli.py``, ``cmd_*.py``);
+The help texts are written in English where the options are declared (``cli.py``, ``commands/*.py``);
 this module holds their Russian, keyed by the English text (gettext's convention: the message id is
 the source text), and :func:`localize` puts it on a built parser.  argparse's own messages (usage,
 errors) go through :func:`argparse_language`, which hands argparse this table as its gettext.

@@ -171,7 +171,7 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
                                    findings, seconds=time.perf_counter() - one))
     stats = {"rulings": len(results)}
     if rb.spec.readings and opts.get("readings", True):
-        from ruleproof.readings import reading_labels, ruling_dependencies
+        from ruleproof.dependencies import reading_labels, ruling_dependencies
 
         label = reading_labels(rb)
         deps = ruling_dependencies(rb, scenarios, {r.check: r.holds for r in results})
@@ -414,7 +414,7 @@ def _finding_dependencies(report: CheckReport) -> None:
     """Each property a counterexample breaks: the readings under which the same game no longer breaks
     it — on its result (``depends_on``) and, as the assumptions they replace, on its findings."""
     from ruleproof.model.readings import readings
-    from ruleproof.readings import counterexample_dependencies, reading_labels
+    from ruleproof.dependencies import counterexample_dependencies, reading_labels
 
     label, of = reading_labels(report.rulebook), {r.id: r.of for r in readings(report.rulebook)}
     for group, run in report.runs.items():

@@ -32,8 +32,7 @@ from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_EXAMPLES, DiffOutcome, dif
 from ruleproof.model.readings import Reading, readings, variant
 from ruleproof.model.rulebook import Rulebook
 
-__all__ = ["ReadingOutcome", "ReadingsOutcome", "compare_readings", "ruling_dependencies", "counterexample_dependencies",
-           "reading_labels", "STATUSES"]
+__all__ = ["ReadingOutcome", "ReadingsOutcome", "compare_readings", "STATUSES"]
 
 #: a reading's status, most telling first
 STATUSES = ("material", "immaterial-proved", "immaterial-bounded")
@@ -100,40 +99,3 @@ def compare_readings(rb: Rulebook, engines: tuple[str, ...] = DEFAULT_DIFF_ENGIN
                                cache_dir=cache, difference=difference, rulings=rulings)
             rows.append(ReadingOutcome(r, d))
     return ReadingsOutcome(rb, rows, engines, time.perf_counter() - started)
-
-
-def reading_labels(rb: Rulebook) -> dict[str, str]:
-    """How a reading is named in a dependency list: "R-x (A-y)" (its assumption), or "R-x"."""
-    return {r.id: f"{r.id} ({r.of})" if r.of else r.id for r in readings(rb)}
-
-
-def counterexample_dependencies(rb: Rulebook, counterexamples: dict[str, list]) -> dict[str, tuple[str, ...]]:
-    """Per violated property (``counterexamples``: property id -> the events of the game that breaks
-    it): the readings of ``rb`` under which the same game — the same world, dice and choices — no
-    longer breaks it (the finding rests on the rulebook's own reading there)."""
-    from ruleproof.model.interpreter import ScriptedChoices, run
-    from ruleproof.model.scenario_write import choices_from_trace, world_from_trace
-    from ruleproof.properties.catalogue import BY_ID
-    from ruleproof.properties.monitor_run import View
-
-    others = [(r.id, variant(rb, r.id)) for r in readings(rb)]
-    out = {}
-    for pid, events in counterexamples.items():
-        world, (dice, responses) = world_from_trace(events), choices_from_trace(events)
-        out[pid] = tuple(rid for rid, other in others
-                         if BY_ID[pid].check(View(run(other, world, ScriptedChoices(dice, responses)).events)) is None)
-    return out
-
-
-def ruling_dependencies(rb: Rulebook, scenarios, passed: dict[str, bool]) -> dict[str, tuple[str, ...]]:
-    """Per ruling (its id): the readings of ``rb`` under which its outcome differs from ``passed`` —
-    each ruling run again on each reading's rulebook (an exact game each: cheap)."""
-    from ruleproof.model.scenario import run_scenario
-
-    out: dict[str, list[str]] = {sc.spec.id: [] for sc in scenarios}
-    for r in readings(rb):
-        other = variant(rb, r.id)
-        for sc in scenarios:
-            if run_scenario(sc, other).passed != passed[sc.spec.id]:
-                out[sc.spec.id].append(r.id)
-    return {k: tuple(v) for k, v in out.items()}

@@ -22,7 +22,7 @@ def _package_imports() -> set[str]:
     folders = set(project["tool"]["setuptools"]["package-dir"].values())
     found = set()
     for folder in folders:
-        for path in (ROOT / folder).glob("*.py"):
+        for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text("utf-8"))):
                 if isinstance(node, ast.Import):
                     found |= {a.name.split(".")[0] for a in node.names}

@@ -10,7 +10,8 @@ import pytest
 
 import ruleproof
 
-PACKAGES = ["ruleproof", "ruleproof.model", "ruleproof.reports", "ruleproof.properties", "ruleproof.generators"]
+PACKAGES = ["ruleproof", "ruleproof.ground", "ruleproof.commands", "ruleproof.model", "ruleproof.reports", "ruleproof.properties",
+            "ruleproof.generators"]
 
 
 def _modules() -> list[str]:

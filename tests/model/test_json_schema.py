@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from ruleproof.cmd_schema import render
+from ruleproof.commands.schema import render
 from ruleproof.model.json_schema import SCHEMAS, rulebook_schema, scenario_schema
 from ruleproof.model.yaml_source import load_yaml
 

@@ -93,7 +93,7 @@ def test_offers_have_one_meaning():
 
 def test_exemptions_have_one_meaning():
     """540's exemptions: the interpreter, the encoding and the payment property all read
-    semantics.exempts; none tests a 540.1 form itself."""
+    exempts.exempts; none tests a 540.1 form itself."""
     from ruleproof.model import algebra_z3
     from ruleproof.properties import monitor_run, monitor_z3
 

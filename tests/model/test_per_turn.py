@@ -1,6 +1,6 @@
 """«X раз за ход» (540.1.3) without 540.3.1's qualifier: a card's text spares the payment of its first X
 uses of the declared feature in a turn (A-per-turn-count: a use beyond X is paid as usual). The count is
-read by one meaning (``semantics.exempts``) in the interpreter and in Z3; P512.7-payment fails on the
+read by one meaning (``exempts.exempts``) in the interpreter and in Z3; P512.7-payment fails on the
 public mutant that never reads X, in every engine; ``times`` where it means nothing is a load error."""
 
 from __future__ import annotations

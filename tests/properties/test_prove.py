@@ -102,7 +102,7 @@ def test_cli_proved_within_the_menu_exits_3_or_0_when_accepted_and_records_z3_ve
 
 def test_a_proof_over_worlds_that_cover_the_universe_is_plain_proved(monkeypatch):
     """Where the menu covers every combination the rulebook admits, the verdict is plain *proved*, exit 0."""
-    from ruleproof import cmd_prove
+    from ruleproof.commands import prove as cmd_prove
     from ruleproof.model.universe import Scope
 
     out = prove(BUNDLED, only=["P512.5-claims-resolved"])

@@ -154,7 +154,7 @@ def test_explore_table_calls_a_property_it_never_exercised_inconclusive_not_viol
 
 def test_check_jobs_2_gives_the_same_results_as_1(capsys):
     from ruleproof.orchestrate import run_check
-    from ruleproof.cmd_explore import parse_bounds
+    from ruleproof.commands.explore import parse_bounds
 
     kw = dict(engines=("rulings", "exhaustive", "consistency"), bounds=parse_bounds(BOUNDS_FAST))
     one, two = run_check(None, 0, None, jobs=1, **kw), run_check(None, 0, None, jobs=2, **kw)
@@ -176,7 +176,7 @@ def test_jobs_auto_is_one_process_per_available_core(capsys):
     import json
     import os
 
-    from ruleproof.cli import available_cores, check_jobs
+    from ruleproof.commands.common import available_cores, check_jobs
 
     assert available_cores() == len(os.sched_getaffinity(0)) >= 1
     assert check_jobs("auto") == available_cores() and check_jobs("3") == 3 and check_jobs(1) == 1

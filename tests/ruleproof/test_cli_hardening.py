@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ruleproof import cli
 from ruleproof.cli import main
 from ruleproof.generators.mutants import bundled_data, mutant_yaml
 
@@ -131,7 +130,7 @@ def test_a_bug_is_exit_70_with_one_line_and_a_saved_traceback(monkeypatch, capsy
     def planted(args, lang):
         raise ZeroDivisionError("planted bug")
 
-    monkeypatch.setattr(cli, "cmd_graph", planted)
+    monkeypatch.setattr("ruleproof.commands.graph.run", planted)
     rc = main(["--lang", "en", "graph", "--format", "dot"])
     out, err = capsys.readouterr()
     assert rc == 70 and out == ""
@@ -150,7 +149,7 @@ def test_ctrl_c_is_exit_130_with_one_line(monkeypatch, capsys):
     def interrupted(args, lang):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_graph", interrupted)
+    monkeypatch.setattr("ruleproof.commands.graph.run", interrupted)
     assert main(["--lang", "en", "graph", "--format", "dot"]) == 130
     assert capsys.readouterr().err == "interrupted\n"
 
@@ -162,7 +161,6 @@ def test_a_z3_call_cut_short_by_ctrl_c_is_an_interruption(monkeypatch, capsys, p
     without Ctrl-C stays a bug (exit 70)."""
     import ctypes
 
-    from ruleproof import cli
     from ruleproof.ground import interrupt
 
     def cut_short(args, lang):
@@ -170,7 +168,7 @@ def test_a_z3_call_cut_short_by_ctrl_c_is_an_interruption(monkeypatch, capsys, p
             interrupt._REQUESTED.set()
         raise ctypes.ArgumentError("argument 1: KeyboardInterrupt: ")
 
-    monkeypatch.setattr(cli, "cmd_graph", cut_short)
+    monkeypatch.setattr("ruleproof.commands.graph.run", cut_short)
     assert main(["--lang", "en", "graph", "--format", "dot"]) == code
     err = capsys.readouterr().err
     if pressed:

@@ -20,6 +20,8 @@ from rich.table import Table
 from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, RuleproofError
 from ruleproof.ground.i18n import t, times_text
 
+from .common import check_jobs, clause_text_fn, console
+
 __all__ = ["add_parser", "run", "SCHEMA", "exit_code", "outcome_to_json"]
 
 SCHEMA = "ruleproof-prove/1"
@@ -117,15 +119,14 @@ def outcome_to_json(outcome, rb) -> dict:
 def run(args, lang: str) -> int:
     from contextlib import nullcontext
 
-    from ruleproof.cli import _clause_text_fn, _console, check_jobs
     from ruleproof.model.rulebook import load_rulebook
     from ruleproof.properties.prove import prove
 
-    clause_text = _clause_text_fn(args, lang)
+    clause_text = clause_text_fn(args, lang)
     if args.depth < 1:
         raise RuleproofError("RP172", None, value=args.depth)
     args.jobs = check_jobs(args.jobs)
-    only = list(args.only) if args.only else None  # known ids: checked by cli._check_args
+    only = list(args.only) if args.only else None  # known ids: checked by ruleproof.cli
     rb = load_rulebook(args.rulebook)
     status = Console(stderr=True).status("Z3…") if args.format == "term" and sys.stderr.isatty() else nullcontext()
     with status:
@@ -137,7 +138,7 @@ def run(args, lang: str) -> int:
         doc["saved_ruling"] = str(saved) if saved else None
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
         return exit_code(out, args.accept_menu)
-    con = _console()
+    con = console()
     _print(con, rb, out, lang, clause_text)
     if saved:
         con.print(t("prove_saved", lang, path=saved))

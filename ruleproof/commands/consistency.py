@@ -16,6 +16,8 @@ from rich.markup import escape
 from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
 from ruleproof.ground.i18n import t
 
+from .common import clause_text_fn
+
 __all__ = ["add_parser", "run", "to_json", "SCHEMA"]
 
 SCHEMA = "ruleproof-consistency/1"
@@ -31,11 +33,10 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.cli import _clause_text_fn
     from ruleproof.model.rulebook import load_rulebook
     from ruleproof.properties.consistency import consistency
 
-    clause_text = _clause_text_fn(args, lang)  # a bad --rules-text fails before any work
+    clause_text = clause_text_fn(args, lang)  # a bad --rules-text fails before any work
     rb = load_rulebook(args.rulebook)
     out = consistency(rb)
     if args.format == "json":

@@ -19,14 +19,16 @@ from ruleproof.ground.errors import EXIT_INCONCLUSIVE, EXIT_OK
 from ruleproof.ground.i18n import answers_text, t
 from ruleproof.reports.side_by_side import side_html, side_markdown, side_table
 
+from .diff import _v, add_engine_options, engine_options, to_json as diff_json
+
+from .common import clause_text_fn, console
+
 __all__ = ["add_parser", "run", "to_json", "to_markdown", "to_html", "SCHEMA"]
 
 SCHEMA = "ruleproof-readings/1"
 
 
 def add_parser(sub, common, texts) -> None:
-    from ruleproof.cmd_diff import add_engine_options
-
     p = sub.add_parser("readings", parents=[common, texts],
                        help="which alternative readings of the rulebook change a property, a ruling or a conflict")
     p.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled one)")
@@ -38,14 +40,12 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.cli import _clause_text_fn, _console
-    from ruleproof.cmd_diff import engine_options
     from ruleproof.ground.errors import RuleproofError
     from ruleproof.model.readings import readings, variant
     from ruleproof.model.rulebook import load_rulebook
     from ruleproof.readings import compare_readings
 
-    clause_text = _clause_text_fn(args, lang)
+    clause_text = clause_text_fn(args, lang)
     engines, bounds, jobs = engine_options(args)
     rb = load_rulebook(args.rulebook)
     known = [r.id for r in readings(rb)]
@@ -77,7 +77,7 @@ def run(args, lang: str) -> int:
     if args.format == "json":
         sys.stdout.write(text_json)
     else:
-        _print(_console(), out, lang)
+        _print(console(), out, lang)
     return EXIT_INCONCLUSIVE if any(r.status == "immaterial-bounded" for r in out.rows) else EXIT_OK
 
 
@@ -100,8 +100,6 @@ def _cells(row, lang: str) -> tuple[str, str, str, str, str, str, str]:
 
 
 def _verdict(v: str, lang: str) -> str:
-    from ruleproof.cmd_diff import _v
-
     return _v(v, lang)
 
 
@@ -140,8 +138,6 @@ def _summary(out, lang: str) -> str:
 
 
 def to_json(out, clause_text) -> dict:
-    from ruleproof.cmd_diff import to_json as diff_json
-
     rows = []
     for row in out.rows:
         d = diff_json(row.diff, clause_text)

@@ -18,6 +18,8 @@ from ruleproof.ground.errors import EXIT_FINDING, EXIT_OK
 from ruleproof.ground.i18n import answers_text, t
 from ruleproof.reports.side_by_side import side_markdown, side_table
 
+from .common import RULINGS_HELP, check_jobs, clause_text_fn, console, parse_names
+
 __all__ = ["add_parser", "add_engine_options", "engine_options", "run", "to_json", "to_markdown", "SCHEMA"]
 
 SCHEMA = "ruleproof-diff/1"
@@ -40,15 +42,13 @@ def add_engine_options(p) -> None:
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="worker processes: each engine on each rulebook is a task (default auto: one per core)")
     p.add_argument("--format", choices=("term", "json"), default="term")
-    from ruleproof.cli import RULINGS_HELP
 
     p.add_argument("--rulings", action="append", metavar="DIR", help=RULINGS_HELP)
 
 
 def engine_options(args) -> tuple[tuple[str, ...], object, int]:
     """(engines, bounds, jobs) from the options of :func:`add_engine_options`, checked."""
-    from ruleproof.cli import check_jobs, parse_names
-    from ruleproof.cmd_explore import parse_bounds
+    from .explore import parse_bounds
     from ruleproof.diff import DIFF_ENGINES
     from ruleproof.model.explore import Bounds
 
@@ -70,11 +70,10 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.cli import _clause_text_fn, _console
     from ruleproof.diff import diff_rulebooks
     from ruleproof.model.rulebook import load_rulebook
 
-    clause_text = _clause_text_fn(args, lang)
+    clause_text = clause_text_fn(args, lang)
     engines, bounds, jobs = engine_options(args)
     base, draft = load_rulebook(args.base), load_rulebook(args.draft)
     from ruleproof.generators.run import CACHE_DIR
@@ -115,7 +114,7 @@ def run(args, lang: str) -> int:
     if args.format == "json":
         sys.stdout.write(text_json)
     else:
-        _print(_console(), out, lang, clause_text, args)
+        _print(console(), out, lang, clause_text, args)
     if saved:
         print(t("ex_saved", lang, path=saved, rulebook=args.draft), file=sys.stderr)
     return EXIT_FINDING if out.changed else EXIT_OK

@@ -17,6 +17,8 @@ from rich.console import Console
 from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, Localized, RuleproofError, suggest
 from ruleproof.ground.i18n import t
 
+from .common import check_jobs, clause_text_fn, console
+
 __all__ = ["add_parser", "run", "parse_bounds", "SCHEMA"]
 
 SCHEMA = "ruleproof-explore/1"
@@ -102,16 +104,15 @@ def _bounds_arg(b) -> str:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.cli import _clause_text_fn, _console, check_jobs
     from ruleproof.generators.bounded import bounded_worlds, worlds_scope
     from ruleproof.model.explore import explore, explore_results
     from ruleproof.reports.common import scope_text
     from ruleproof.model.rulebook import load_rulebook
 
-    clause_text = _clause_text_fn(args, lang)
+    clause_text = clause_text_fn(args, lang)
     bounds = parse_bounds(args.bounds)
     args.jobs = check_jobs(args.jobs)
-    only = frozenset(args.only) if args.only else None  # known ids: checked by cli._check_args
+    only = frozenset(args.only) if args.only else None  # known ids: checked by ruleproof.cli
     rb = load_rulebook(args.rulebook)
     worlds = bounded_worlds(bounds.x_max, bounds.loadouts, rb)
     if args.format == "json" or not sys.stderr.isatty() or args.jobs > 1:
@@ -151,7 +152,7 @@ def run(args, lang: str) -> int:
     else:
         from ruleproof.reports.terminal import print_check_results
 
-        con = _console()
+        con = console()
         con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
         con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds)
                   + (t("ex_bounds_plays", lang, groups=_plays_groups(more, bounds, rb, lang)) if more else ""))

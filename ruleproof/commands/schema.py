@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from .common import write_text
+
 __all__ = ["add_parser", "run", "render"]
 
 
@@ -39,6 +41,5 @@ def render(kind: str, lang: str, rulebook: str | None = None) -> str:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.cli import write_text
 
     return write_text(render(args.kind, lang, args.rulebook), args.output, lang)

@@ -1,0 +1,110 @@
+"""`ruleproof check [RULEBOOK]`: every available check on a rulebook — structure, rulings, the properties
+by every engine, clause consistency, the two engines' conformance — and the reports of ``--format``.
+Exit 0 everything holds, 1 a finding, 3 inconclusive, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+
+from ruleproof.ground.errors import Localized, RuleproofError
+from ruleproof.ground.i18n import t
+from ruleproof.orchestrate import ENGINES
+
+from .common import RULINGS_HELP, check_jobs, console, parse_names
+from .explore import parse_bounds
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub, common, texts) -> None:
+    p = sub.add_parser("check", parents=[common, texts], help="run every available check on a rulebook")
+    p.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
+    p.add_argument("--engines", default=",".join(ENGINES), metavar="E,…",
+                   help=f"which engines (default all): {', '.join(ENGINES)}; structure always runs")
+    p.add_argument("--format", default="term", metavar="F,…",
+                   help="term, md, html, json, junit, itf (comma-separated; default term). Without --report, "
+                        "json is printed on stdout; files need --report DIR")
+    p.add_argument("--report", metavar="DIR", help="write the reports of --format into DIR (atomically)")
+    p.add_argument("--examples", type=int, default=200, metavar="N",
+                   help="Hypothesis examples for the properties (0: no Hypothesis pass; default 200)")
+    p.add_argument("--seed", type=int, help="a different, reproducible Hypothesis run (default: seed 0)")
+    p.add_argument("--bounds", default="", metavar="K=V,…", help="bounds of the exhaustive pass (see explore)")
+    p.add_argument("--timeout", type=float, metavar="SEC", help="Z3 time limit per query (default: prove's)")
+    p.add_argument("--jobs", default="auto", metavar="N|auto",
+                   help="run the engines in N processes (default auto: one per core)")
+    p.add_argument("--save-ruling", metavar="PATH",
+                   help="save the first counterexample (exhaustive, Z3, then Hypothesis) as a ruling scenario")
+    p.add_argument("--rulings", action="append", metavar="DIR", help=RULINGS_HELP)
+    p.set_defaults(run=run)
+
+
+def run(args, lang: str) -> int:
+    from ruleproof.orchestrate import run_check
+    from ruleproof.reports.bundle import make_clause_text, report_from_check
+    from ruleproof.reports.writers import parse_formats, write_reports
+
+    # bad input fails before any engine runs
+    formats = parse_formats(args.format)
+    clause_text = make_clause_text(args.rules_text)
+    engines = parse_names(args.engines, ENGINES)
+    if args.examples < 0:
+        raise RuleproofError("RP150", None, problem=Localized("--examples: нужно 0 или больше", "--examples must be 0 or more"),
+                             fix=Localized("например, --examples 200", "e.g. --examples 200"))
+    args.jobs = check_jobs(args.jobs)
+    files = [f for f in formats if f != "term" and not (f == "json" and not args.report)]
+    if files and not args.report:
+        raise RuleproofError("RP150", None, problem=Localized(f"--format {','.join(files)} пишет файлы",
+                                                              f"--format {','.join(files)} writes files"),
+                             fix=Localized("добавьте --report ПАПКА (папку для файлов отчёта)",
+                                           "add --report DIR (the folder for the report files)"))
+    bounds = parse_bounds(args.bounds)
+    kw = dict(engines=engines, jobs=args.jobs, bounds=bounds,
+              timeout_ms=int(args.timeout * 1000) if args.timeout else None, rulings=tuple(args.rulings or ()))
+    if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
+        check = run_check(args.rulebook, args.examples, args.seed, **kw)
+    else:
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        steps = [e for e in engines if e != "structure" and (e != "hypothesis" or args.examples)]
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                      TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("check", total=len(steps))
+            seen: list[str] = []
+
+            def progress(message: str) -> None:
+                if message in steps:  # an engine starts: the previous one is done
+                    seen.append(message)
+                    bar.update(task, completed=len(seen) - 1)
+                bar.update(task, description=f"{seen[-1] if seen else 'check'}: {message}"
+                           if message not in steps else message)
+
+            check = run_check(args.rulebook, args.examples, args.seed, progress=progress, **kw)
+            bar.update(task, completed=len(steps))
+    report = report_from_check(check, lang=lang, rules_text=args.rules_text)
+    if args.save_ruling:
+        found = check.counterexample()
+        if found is not None:
+            from ruleproof.model.scenario_write import save_trace_violation
+
+            engine, pid, events = found
+            saved = save_trace_violation(events, check.rulebook, args.save_ruling, property=pid, engine=engine,
+                                         replay="ruleproof check" + (f" {args.rulebook}" if args.rulebook else ""))
+            print(t("ex_saved", lang, path=saved, rulebook=args.rulebook or ""), file=sys.stderr)
+    if args.report:
+        paths = write_reports(report, args.report, formats, lang, clause_text, console=console())
+        if paths:
+            print(t("rep_written", lang, paths=", ".join(str(x) for x in paths)), file=sys.stderr)
+        if "itf" in formats and not report.counterexamples:  # the ITF writer has nothing to write: say so
+            print(t("rep_no_itf", lang), file=sys.stderr)
+    elif "json" in formats:
+        from ruleproof.reports.json_report import render as render_json
+
+        sys.stdout.write(next(iter(render_json(report, lang, clause_text).values())))
+    else:
+        write_reports(report, ".", ("term",), lang, clause_text, console=console())
+    return report.exit_code
+

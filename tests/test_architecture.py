@@ -1,0 +1,100 @@
+"""The architecture holds: the layer contract of pyproject.toml (import-linter), every module of the package
+in one of its layers, and no import circle among the modules.
+
+The package's folders install under ``ruleproof.*`` through ``package-dir``, which import-linter's graph
+builder does not follow (it walks the folder of ``ruleproof`` only); so the sources are laid out as installed
+in a temporary folder and import-linter runs there, in a Python started without ``site`` (``-S``) so that
+the editable install's finder does not point it back at this checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import site
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_PROBE = """
+import json, sys
+import grimp, networkx as nx
+from importlinter.cli import lint_imports
+code = lint_imports(config_filename=sys.argv[1], no_cache=True)
+graph = grimp.build_graph("ruleproof", cache_dir=None, exclude_type_checking_imports=True)
+g = nx.DiGraph()
+for m in graph.modules:
+    g.add_node(m)
+    g.add_edges_from((m, i) for i in graph.find_modules_directly_imported_by(m))
+circles = sorted(sorted(c) for c in nx.strongly_connected_components(g) if len(c) > 1)
+print("\\nPROBE " + json.dumps({"code": code, "modules": sorted(graph.modules), "circles": circles}))
+"""
+
+
+def _layout(dest: Path) -> Path:
+    """The package's sources as they install (``ruleproof/model``, …), Python files only."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    only_py = shutil.ignore_patterns("__pycache__", "data", "*.yaml", "*.md", "*.txt")
+    for name, folder in sorted(project["tool"]["setuptools"]["package-dir"].items(), key=lambda kv: kv[0].count(".")):
+        if (ROOT / folder).is_dir() and any((ROOT / folder).glob("*.py")):
+            target = dest.joinpath(*name.split("."))
+            shutil.copytree(ROOT / folder, target, ignore=only_py, dirs_exist_ok=True)
+    return dest
+
+
+def _probe(staged: Path) -> dict:
+    """import-linter's exit code and report on the laid-out sources, their modules and import circles."""
+    env = {"PYTHONPATH": ":".join([str(staged), *site.getsitepackages()]), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-S", "-c", _PROBE, str(ROOT / "pyproject.toml")], capture_output=True,
+                          text=True, env=env, cwd=staged, timeout=300)
+    assert "\nPROBE " in proc.stdout, proc.stdout + proc.stderr
+    report, _, line = proc.stdout.rpartition("\nPROBE ")
+    return {**json.loads(line), "report": report}
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory) -> dict:
+    pytest.importorskip("importlinter")
+    return _probe(_layout(tmp_path_factory.mktemp("layout")))
+
+
+def test_the_layer_contract_is_kept(probe):
+    """import-linter's report is printed when a module imports one of a higher layer."""
+    assert probe["code"] == 0, probe["report"]
+    assert len(probe["modules"]) > 90  # the whole package was read, not only the folder of ``ruleproof``
+
+
+def test_every_module_is_in_a_layer(probe):
+    """A new module has a place in the contract (pyproject.toml's layers), or it would escape it."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    (layers,) = [c["layers"] for c in project["tool"]["importlinter"]["contracts"] if c["type"] == "layers"]
+    named = {m.strip() for layer in layers for m in layer.replace("|", ":").split(":")}
+
+    def placed(module: str) -> bool:
+        parts = module.split(".")
+        return any(".".join(parts[:i]) in named for i in range(1, len(parts) + 1))
+
+    packages = {m.rsplit(".", 1)[0] for m in probe["modules"]}
+    unplaced = [m for m in probe["modules"] if not placed(m) and m not in packages]
+    assert unplaced == []
+
+
+def test_no_import_circle(probe):
+    """No module imports itself through others (imports for annotations only, under TYPE_CHECKING, aside)."""
+    assert probe["circles"] == []
+
+
+def test_an_upward_import_breaks_the_contract(tmp_path):
+    """The contract is not vacuous: the meanings importing a report writer is refused, the import named."""
+    pytest.importorskip("importlinter")
+    staged = _layout(tmp_path)
+    fields = staged / "ruleproof" / "model" / "fields.py"
+    fields.write_text(fields.read_text("utf-8") + "\nfrom ruleproof.reports import terminal  # planted\n", "utf-8")
+    out = _probe(staged)
+    assert out["code"] != 0
+    assert "ruleproof.model.fields is not allowed to import ruleproof.reports.terminal" in out["report"]
