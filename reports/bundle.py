@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
+from ruleproof.engine_registry import ENGINES, NAMES
+
 from .coverage import Coverage, build_coverage
 from .finding import CheckResult, Finding
 
@@ -31,11 +33,9 @@ __all__ = ["Report", "Section", "ENGINE_GROUPS", "ClauseText", "report_from_chec
            "graph_data", "versions", "mask_generated", "GENERATED_RE"]
 
 #: the engine groups a report can hold, in the order they are shown
-ENGINE_GROUPS = ("structure", "rulings", "hypothesis", "exhaustive", "z3", "consistency", "conformance")
+ENGINE_GROUPS = NAMES
 #: attribute names of a CheckReport under which each group's results may be found
-_ATTRS = {"structure": ("structure",), "rulings": ("rulings",), "hypothesis": ("properties", "hypothesis_results"),
-          "exhaustive": ("exhaustive",), "z3": ("z3", "proofs", "z3_prove"), "consistency": ("consistency",),
-          "conformance": ("conformance",)}
+_ATTRS = {"structure": ("structure",), **{e.name: (e.field,) for e in ENGINES}}
 
 ClauseText = Callable[[str, str], "str | None"]
 

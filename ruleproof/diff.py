@@ -21,26 +21,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ruleproof.engine_registry import BY_NAME, DIFF_ENGINES, DIFF_EXAMPLES, longest_first
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rulebook_diff import Change, Difference, behaviour, smallest_difference, structural_diff
 from ruleproof.reports.finding import WITHIN_MENU
 
-__all__ = ["VerdictChange", "RulingChange", "ConflictChange", "DiffOutcome", "diff_rulebooks", "DIFF_ENGINES",
-           "DEFAULT_DIFF_ENGINES"]
+__all__ = ["VerdictChange", "RulingChange", "ConflictChange", "DiffOutcome", "diff_rulebooks"]
 
-DIFF_ENGINES = ("conformance", "rulings", "exhaustive", "hypothesis", "z3", "consistency")
-#: every engine: the one that is not bounded (Z3) and the one that draws beyond the bounded worlds
-#: (Hypothesis) included — a draft's change may be played only there (issue 22)
-DEFAULT_DIFF_ENGINES = DIFF_ENGINES
-#: the Hypothesis examples per rulebook in ``diff``, as in ``check`` (fewer leave some properties
-#: not exercised: measured, 100 left 0–4 of the 27 unplayed on the bundled rulebook, 200 none)
-DIFF_EXAMPLES = 200
 #: Hypothesis's successful shrinks per counterexample in `diff` (check: 100).  Shrinking is most of the
 #: time on a draft that breaks a property (measured: 87.7 s with 100, 27.4 s with 20); the counterexample
 #: is a little longer, and still replays exactly
 DIFF_SHRINKS = 20
 #: the order the tasks are handed to the workers: the longest first, so the pool stays busy to the end
-_LONGEST_FIRST = ("z3", "hypothesis", "exhaustive", "difference", "consistency", "conformance", "rulings")
+_DIFFERENCE_COST = {"difference": 50}  # the search for the smallest differing game, among the engines' costs
 
 
 @dataclass(frozen=True)
@@ -135,7 +128,7 @@ def _conflicts(b_cores: tuple[str, dict], d_cores: tuple[str, dict], out: DiffOu
         out.verdicts.append(VerdictChange("consistency", (), "z3", b_status, d_status, {}))
 
 
-def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = DEFAULT_DIFF_ENGINES,
+def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = DIFF_ENGINES,
                    bounds=None, timeout_ms: int | None = None, difference: bool = True, jobs: int = 1,
                    examples: int = DIFF_EXAMPLES, seed: int | None = None,
                    cache_dir: str | Path | None = None, progress: Callable[[str, int, int], None] | None = None,
@@ -149,7 +142,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
     (:func:`ruleproof.orchestrate.team_rulings`), compared with the shipped ones."""
     from ruleproof.generators.bounded import bounded_worlds
     from ruleproof.model.explore import Bounds
-    from ruleproof.orchestrate import _RUNNERS, distrust_proofs
+    from ruleproof.orchestrate import distrust_proofs
     from ruleproof.runcache import cached_run
 
     started = time.perf_counter()
@@ -163,7 +156,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
     tasks = [(e, side) for e in engines if e != "consistency" for side in played]
     tasks += [("consistency", side) for side in sides if "consistency" in engines]  # the claims read the cites
     tasks += [("difference", "")] if difference and not out.same_behaviour else []
-    tasks.sort(key=lambda task: _LONGEST_FIRST.index(task[0]))
+    tasks = longest_first(tasks, _DIFFERENCE_COST)
 
     def run(task):
         engine, side = task
@@ -174,7 +167,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
             found = _cores(sides[side])
         else:
             def engine_run(rb, o):
-                r = _RUNNERS[engine](rb, o)
+                r = BY_NAME[engine].load()(rb, o)
                 r.outcome = None  # not sent back between processes: the results and counterexamples are
                 return r
 

@@ -81,10 +81,8 @@ HELP_RU: dict[str, str] = {
     "the official rules text (a .txt file or a folder of them); reports quote it":
         "официальный текст правил (файл .txt или папка таких файлов); отчёты его цитируют",
     "rulebook YAML (default: the bundled РП 4.1-2)": "свод правил, файл YAML (по умолчанию — встроенный РП 4.1-2)",
-    "which engines (default all): structure, rulings, hypothesis, exhaustive, z3, consistency, conformance; "
-    "structure always runs":
-        "какие движки (по умолчанию все): structure, rulings, hypothesis, exhaustive, z3, consistency, "
-        "conformance; structure выполняется всегда",
+    "which engines (default all): %(default)s; structure always runs":
+        "какие движки (по умолчанию все): %(default)s; structure выполняется всегда",
     "term, md, html, json, junit, itf (comma-separated; default term). Without --report, json is printed on "
     "stdout; files need --report DIR":
         "term, md, html, json, junit, itf (через запятую; по умолчанию term). Без --report формат json "
@@ -153,10 +151,7 @@ HELP_RU: dict[str, str] = {
     "the base rulebook YAML (e.g. the bundled one: rulebooks/berserk-rp-4.1-2.yaml)":
         "базовый свод, файл YAML (например, встроенный: rulebooks/berserk-rp-4.1-2.yaml)",
     "the draft rulebook YAML": "проект свода, файл YAML",
-    "engines run on both (default %(default)s; each of them: conformance, rulings, exhaustive, hypothesis, z3, "
-    "consistency)":
-        "движки для обоих сводов (по умолчанию %(default)s; все: conformance, rulings, exhaustive, hypothesis, "
-        "z3, consistency)",
+    "engines run on both (default all: %(default)s)": "движки для обоих сводов (по умолчанию все: %(default)s)",
     "bounds of the exhaustive pass and of the search for the smallest differing game (default: explore's)":
         "границы полного перебора и поиска наименьшей различающейся партии (по умолчанию — как в explore)",
     "Hypothesis examples per rulebook (default 200)": "число примеров Hypothesis на свод (по умолчанию 200)",

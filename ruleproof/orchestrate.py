@@ -1,6 +1,6 @@
 """What `ruleproof check` runs, as data: load, build the graph, run every engine asked for.
 
-Engines (``ENGINES``, in report order): ``structure`` (the phase graph's checks; always),
+Engines (:data:`ruleproof.engine_registry.ENGINES`, in report order): ``structure`` (the phase graph's checks; always),
 ``rulings`` (every shipped ruling on this rulebook, and a team's from ``--rulings DIR``, interpreter;
 every property on each ruling's game), ``hypothesis`` (the property
 catalogue on generated worlds), ``exhaustive`` (every play of the bounded worlds), ``z3`` (the
@@ -20,20 +20,17 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import networkx as nx
 
+from ruleproof.engine_registry import BY_NAME, ENGINES, longest_first
 from ruleproof.model.graph import build_graph
 from ruleproof.model.rulebook import Rulebook, load_rulebook
 from ruleproof.model.structure import run_structure_checks
 from ruleproof.reports.finding import CheckResult
 
-__all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "team_rulings", "rulings_outside_menu", "ENGINES",
-           "DEFAULT_ENGINES"]
-
-ENGINES = ("structure", "rulings", "hypothesis", "exhaustive", "z3", "consistency", "conformance")
-DEFAULT_ENGINES = ENGINES
+__all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "run_hypothesis", "run_exhaustive", "run_z3",
+           "run_consistency", "run_conformance", "team_rulings", "rulings_outside_menu", "distrust_proofs"]
 
 
 @dataclass
@@ -64,8 +61,7 @@ class CheckReport:
 
     @property
     def results(self) -> list[CheckResult]:
-        return [*self.structure, *self.rulings, *self.properties, *self.exhaustive, *self.z3, *self.consistency,
-                *self.conformance]
+        return [*self.structure, *(r for e in ENGINES for r in getattr(self, e.field))]
 
     @property
     def ok(self) -> bool:
@@ -269,7 +265,7 @@ def _ruling_properties(runs: list, arg: str) -> tuple[list[CheckResult], int]:
     return out, games
 
 
-def _hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
+def run_hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.generators.run import hypothesis_pass
 
     out = hypothesis_pass(rb, examples=opts["examples"], seed=opts.get("seed"), rulebook_arg=opts.get("rulebook_arg"),
@@ -279,7 +275,7 @@ def _hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
     return EngineRun("hypothesis", out.results, out.seconds, stats, cx, out)
 
 
-def _exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
+def run_exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.generators.bounded import bounded_worlds, worlds_scope
     from ruleproof.model.explore import Bounds, explore, explore_results
 
@@ -293,7 +289,7 @@ def _exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
     return EngineRun("exhaustive", explore_results(out, rb, replay), out.seconds, stats, cx)
 
 
-def _z3(rb: Rulebook, opts: dict) -> EngineRun:
+def run_z3(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.properties.prove import prove
 
     kw = {"timeout_ms": opts["timeout_ms"]} if opts.get("timeout_ms") else {}
@@ -305,7 +301,7 @@ def _z3(rb: Rulebook, opts: dict) -> EngineRun:
                                                       "scope": out.scope.to_json()}, cx)
 
 
-def _consistency(rb: Rulebook, opts: dict) -> EngineRun:
+def run_consistency(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.properties.consistency import consistency
 
     out = consistency(rb)
@@ -313,7 +309,7 @@ def _consistency(rb: Rulebook, opts: dict) -> EngineRun:
                      {"status": out.status, "z3_version": out.z3_version, "seed": out.seed})
 
 
-def _conformance(rb: Rulebook, opts: dict) -> EngineRun:
+def run_conformance(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.model.conformance import DEFAULT_RUNS, conformance
     from ruleproof.properties.form_conformance import form_check
 
@@ -322,11 +318,6 @@ def _conformance(rb: Rulebook, opts: dict) -> EngineRun:
                       rulebook_arg=opts.get("rulebook_arg"), also=form_check)
     return EngineRun("conformance", out.results, out.seconds, {"seed": out.seed, "runs": out.runs, "steps": out.steps},
                      outcome=out)
-
-
-_RUNNERS: dict[str, Callable[[Rulebook, dict], EngineRun]] = {
-    "rulings": run_rulings, "hypothesis": _hypothesis, "exhaustive": _exhaustive, "z3": _z3,
-    "consistency": _consistency, "conformance": _conformance}
 
 
 def distrust_proofs(z3_results: list[CheckResult], conformance_results: list[CheckResult]) -> list[CheckResult]:
@@ -358,7 +349,7 @@ def distrust_proofs(z3_results: list[CheckResult], conformance_results: list[Che
 
 def _worker(rb: Rulebook, opts: dict, group: str) -> EngineRun:
     """One engine in a worker process (no progress bar there)."""
-    run = _RUNNERS[group](rb, {**opts, "progress": None})
+    run = BY_NAME[group].load()(rb, {**opts, "progress": None})
     run.outcome = None  # not sent back between processes: the results and counterexamples are
     return run
 
@@ -380,7 +371,7 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     report = CheckReport(rb, G, run_structure_checks(G, rb.index))
     if engines is None:
         engines = ("hypothesis",) if examples > 0 else ()
-    wanted = [e for e in ENGINES if e in engines and e in _RUNNERS and (e != "hypothesis" or examples > 0)]
+    wanted = [e.name for e in ENGINES if e.name in engines and (e.name != "hypothesis" or examples > 0)]
     opts = {"examples": examples, "seed": seed, "rulebook_arg": str(path) if path else None, "bounds": bounds,
             "timeout_ms": timeout_ms, "progress": progress, "conformance_engine": "conformance" in wanted,
             "rulings": team}
@@ -389,20 +380,19 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
         from ruleproof.ground.forked import fork_map
 
         # longest first, so that the pool is busy to the end
-        order = sorted(wanted, key=lambda e: ("z3", "exhaustive", "hypothesis", "rulings", "conformance",
-                                                   "consistency").index(e))
+        order = longest_first(wanted)
         done = dict(zip(order, fork_map(lambda e: _worker(rb, opts, e), order, jobs)))
         runs = [done[e] for e in wanted]
     else:
         for e in wanted:
             if progress:
                 progress(e)
-            runs.append(_RUNNERS[e](rb, opts))
+            runs.append(BY_NAME[e].load()(rb, opts))
     for r in runs:
         report.runs[r.group] = r
         if r.group == "hypothesis":
             report.hypothesis = r.outcome
-        setattr(report, "properties" if r.group == "hypothesis" else r.group, r.results)
+        setattr(report, BY_NAME[r.group].field, r.results)
     if report.conformance and report.z3:
         report.z3 = distrust_proofs(report.z3, report.conformance)
     if rb.spec.readings:
@@ -421,7 +411,7 @@ def _finding_dependencies(report: CheckReport) -> None:
         if not run.counterexamples:
             continue
         deps = counterexample_dependencies(report.rulebook, run.counterexamples)
-        attr = "properties" if group == "hypothesis" else group
+        attr = BY_NAME[group].field
         results = []
         for r in getattr(report, attr):
             if r.check in deps:

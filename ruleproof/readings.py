@@ -28,7 +28,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
-from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_EXAMPLES, DiffOutcome, diff_rulebooks
+from ruleproof.diff import DiffOutcome, diff_rulebooks
+from ruleproof.engine_registry import DIFF_ENGINES, DIFF_EXAMPLES
 from ruleproof.model.readings import Reading, readings, variant
 from ruleproof.model.rulebook import Rulebook
 
@@ -81,7 +82,7 @@ class ReadingsOutcome:
         return out
 
 
-def compare_readings(rb: Rulebook, engines: tuple[str, ...] = DEFAULT_DIFF_ENGINES, bounds=None, jobs: int = 1,
+def compare_readings(rb: Rulebook, engines: tuple[str, ...] = DIFF_ENGINES, bounds=None, jobs: int = 1,
                      examples: int = DIFF_EXAMPLES, seed: int | None = None, cache_dir=None, only=None,
                      difference: bool = True, progress=None, rulings: tuple = ()) -> ReadingsOutcome:
     """Every reading of ``rb`` (or ``only`` these ids) against ``rb``'s own reading, with ``engines``.

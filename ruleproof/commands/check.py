@@ -11,7 +11,7 @@ from rich.console import Console
 
 from ruleproof.ground.errors import Localized, RuleproofError
 from ruleproof.ground.i18n import t
-from ruleproof.orchestrate import ENGINES
+from ruleproof.engine_registry import NAMES as ENGINES
 
 from .common import RULINGS_HELP, check_jobs, console, parse_names
 from .explore import parse_bounds
@@ -22,8 +22,8 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub, common, texts) -> None:
     p = sub.add_parser("check", parents=[common, texts], help="run every available check on a rulebook")
     p.add_argument("rulebook", nargs="?", help="rulebook YAML (default: the bundled РП 4.1-2)")
-    p.add_argument("--engines", default=",".join(ENGINES), metavar="E,…",
-                   help=f"which engines (default all): {', '.join(ENGINES)}; structure always runs")
+    p.add_argument("--engines", default=", ".join(ENGINES), metavar="E,…",
+                   help="which engines (default all): %(default)s; structure always runs")
     p.add_argument("--format", default="term", metavar="F,…",
                    help="term, md, html, json, junit, itf (comma-separated; default term). Without --report, "
                         "json is printed on stdout; files need --report DIR")

@@ -14,11 +14,13 @@ import sys
 from rich.markup import escape
 from rich.table import Table
 
+from ruleproof.engine_registry import DIFF_ENGINES, DIFF_EXAMPLES
 from ruleproof.ground.errors import EXIT_FINDING, EXIT_OK
 from ruleproof.ground.i18n import answers_text, t
 from ruleproof.reports.side_by_side import side_markdown, side_table
 
 from .common import RULINGS_HELP, check_jobs, clause_text_fn, console, parse_names
+from .explore import parse_bounds
 
 __all__ = ["add_parser", "add_engine_options", "engine_options", "run", "to_json", "to_markdown", "SCHEMA"]
 
@@ -29,10 +31,8 @@ _WHAT = {"added": "diff_added", "removed": "diff_removed", "moved": "diff_moved"
 def add_engine_options(p) -> None:
     """The options of a comparison of two rulebooks (``diff``, ``readings``): which engines, their bounds,
     the Hypothesis examples and seed, the worker processes."""
-    from ruleproof.diff import DEFAULT_DIFF_ENGINES, DIFF_ENGINES, DIFF_EXAMPLES
-
-    p.add_argument("--engines", default=",".join(DEFAULT_DIFF_ENGINES), metavar="E,…",
-                   help="engines run on both (default %(default)s; each of them: " + ", ".join(DIFF_ENGINES) + ")")
+    p.add_argument("--engines", default=", ".join(DIFF_ENGINES), metavar="E,…",
+                   help="engines run on both (default all: %(default)s)")
     p.add_argument("--bounds", default="", metavar="K=V,…",
                    help="bounds of the exhaustive pass and of the search for the smallest differing game "
                         "(default: explore's)")
@@ -48,9 +48,7 @@ def add_engine_options(p) -> None:
 
 def engine_options(args) -> tuple[tuple[str, ...], object, int]:
     """(engines, bounds, jobs) from the options of :func:`add_engine_options`, checked."""
-    from .explore import parse_bounds
-    from ruleproof.diff import DIFF_ENGINES
-    from ruleproof.model.explore import Bounds
+    from ruleproof.model.explore import Bounds  # start-up: the parser is built before any command runs
 
     return parse_names(args.engines, DIFF_ENGINES), parse_bounds(args.bounds, Bounds()), check_jobs(args.jobs)
 

@@ -13,15 +13,17 @@ import json
 
 from .common import write_text
 
-__all__ = ["add_parser", "run", "render"]
+__all__ = ["add_parser", "run", "render", "KINDS"]
+
+#: the file formats it writes a schema of (:data:`ruleproof.model.json_schema.SCHEMAS`; a test holds them equal:
+#: named here so that the command line starts without building the loader's models)
+KINDS = ("rulebook", "scenario")
 
 
 def add_parser(sub, common, texts) -> None:
-    from ruleproof.model.json_schema import SCHEMAS
-
     p = sub.add_parser("schema", parents=[common],
                        help="write the JSON Schema of the rulebook or the scenario format (for an editor)")
-    p.add_argument("kind", choices=SCHEMAS, help="which format")
+    p.add_argument("kind", choices=KINDS, help="which format")
     p.add_argument("--rulebook", help="scenario: the rulebook whose windows a response may name (default: bundled)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
     p.set_defaults(run=run)
@@ -29,17 +31,15 @@ def add_parser(sub, common, texts) -> None:
 
 def render(kind: str, lang: str, rulebook: str | None = None) -> str:
     """The schema of ``kind`` as the text ``schema`` writes."""
-    from ruleproof.model.json_schema import schema_of
+    from ruleproof.model.json_schema import schema_of  # start-up: only when the command runs
+    from ruleproof.model.rulebook import load_rulebook
+    from ruleproof.model.scenario import window_ids
 
     windows = None
     if kind == "scenario" and rulebook:
-        from ruleproof.model.rulebook import load_rulebook
-        from ruleproof.model.scenario import window_ids
-
         windows = window_ids(load_rulebook(rulebook))
     return json.dumps(schema_of(kind, lang, windows), ensure_ascii=False, indent=1) + "\n"
 
 
 def run(args, lang: str) -> int:
-
     return write_text(render(args.kind, lang, args.rulebook), args.output, lang)

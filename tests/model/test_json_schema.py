@@ -109,3 +109,9 @@ def test_cases_and_a_top_level_expect_exclude_each_other(validators):
     d = copy.deepcopy(sc)
     d["cases"][0]["cards"] = {"warden": {"wound": 0}}  # a misspelt card field in a case
     assert any("wound" in e for e in _errors(validators["scenario"], d))
+
+
+def test_the_schema_command_offers_every_schema():
+    from ruleproof.commands.schema import KINDS
+
+    assert KINDS == SCHEMAS

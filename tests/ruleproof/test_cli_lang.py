@@ -32,7 +32,7 @@ def _identifiers(parser: argparse.ArgumentParser) -> set[str]:
             if isinstance(a, argparse._SubParsersAction):
                 out |= set(a.choices)
                 stack += list(a.choices.values())
-    from ruleproof.orchestrate import ENGINES
+    from ruleproof.engine_registry import NAMES as ENGINES
 
     return out | set(ENGINES)
 
