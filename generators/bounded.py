@@ -26,9 +26,11 @@ from functools import lru_cache
 
 from ruleproof.model.features import Feature
 from ruleproof.model.menu import ATTACKS, action, card, uses_of, x_var
-from ruleproof.model.universe import feature as F
-from ruleproof.model.universe import plays_features
+from ruleproof.model.rulebook import load_rulebook
 from ruleproof.model.state import Card, State, XVar
+from ruleproof.model.universe import feature as F, plays_features, scope
+
+from .uses import uses
 
 __all__ = ["World", "LOADOUTS", "DEFENDERS", "ALLIES", "ROLE_CARDS", "bounded_worlds", "two_plays_worlds", "plays_searched", "PLAYS_CAP", "widenings", "widened_loadouts",
            "role_loadouts", "role_holdings", "loadout_names", "worlds_scope"]
@@ -136,16 +138,12 @@ def widenings(rb, base=None) -> tuple[tuple[str, str, str], ...]:
 
 def _what_admits(rb) -> tuple[dict, dict]:
     """(window -> the kinds it admits, the ``trigger_words`` rows) of ``rb``."""
-    from .uses import uses
-
     return dict(uses(rb).windows), rb.table("trigger_words")
 
 
 @lru_cache(maxsize=1)
 def _bundled_admits() -> tuple[dict, dict]:
     """:func:`_what_admits` of the bundled rulebook, loaded once (``bounded_worlds`` asks for every draft)."""
-    from ruleproof.model.rulebook import load_rulebook
-
     return _what_admits(load_rulebook())
 
 
@@ -244,8 +242,6 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
     ``rulebook``, also the worlds of its :func:`widened_loadouts` (unless ``loadouts`` names others), and
     for a rulebook that reads ``plays_at_least``, two plays per window in each world and the worlds of
     :func:`two_plays_worlds`."""
-    from .uses import uses
-
     out: list[World] = []
     widened = widened_loadouts(rulebook) if rulebook is not None else {}
     reads = uses(rulebook) if rulebook is not None else None  # what the rulebook's guards read
@@ -351,8 +347,6 @@ def two_plays_worlds(rulebook) -> list[World]:
     >>> [[f.id for f in c.features] for c in _plays_worlds((4,))[0].state.cards][:2]
     [['a_reroll', 'a_reroll2', 'a_plus', 'a_plus2', 'a_one'], ['b_reroll', 'b_reroll2', 'b_minus', 'b_minus2']]
     """
-    from .uses import uses
-
     return _plays_worlds(uses(rulebook).play_numbers) if rulebook is not None else []
 
 
@@ -400,6 +394,4 @@ def worlds_scope(rb, worlds: list[World]):
     >>> 0 < s.covered < s.admitted
     True
     """
-    from ruleproof.model.universe import scope
-
     return scope(rb, {(c.id, f) for w in worlds for c in w.state.cards for f in c.features})

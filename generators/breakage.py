@@ -34,9 +34,11 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ruleproof.model.clauses import ClauseIndex, default_index
+from ruleproof.model.readings import readings, variant
+from ruleproof.model.rulebook import load_rulebook
 from ruleproof.properties.catalogue import PROPERTIES
 
-from .selftest import by_property
+from .selftest import by_property, drafts
 
 __all__ = ["BreakRow", "CLASSES", "breakage", "draft_class", "reading_drafts"]
 
@@ -97,11 +99,6 @@ def reading_drafts(rb=None) -> dict[str, str]:
     >>> reading_drafts()["dice-never-skipped"]
     'R-dice-step-kept'
     """
-    from ruleproof.model.readings import readings, variant
-    from ruleproof.model.rulebook import load_rulebook
-
-    from .selftest import drafts
-
     rb = rb or load_rulebook()
     key = lambda d: (d["steps"], d["tables"])  # noqa: E731
     by_key = [(key(variant(rb, r.id).data), r.id) for r in readings(rb)]

@@ -21,15 +21,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from ruleproof.model.interpreter import Stepper
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.state import State
 from ruleproof.model.universe import played as played_combos
-from ruleproof.properties.catalogue import PROPERTIES, Property, Violation, tracker, violations
-from ruleproof.properties.catalogue import exercised as played_premise
+from ruleproof.properties.catalogue import (
+    PROPERTIES,
+    Property,
+    Violation,
+    exercised as played_premise,
+    tracker,
+    violations,
+)
 
 from .strategies import worlds
 from .uses import uses
@@ -64,7 +69,7 @@ def no_local_constants() -> Iterator[None]:
     loaded so far — which of ours are loaded, and whether ruleproof is installed as a local (editable) copy
     or in site-packages, would then change the games a seed draws (the same command gave other results
     inside pytest than on the command line).  Within this context it finds none: a seed means one thing."""
-    from hypothesis.internal.conjecture import providers
+    from hypothesis.internal.conjecture import providers  # hypothesis is slow to import: only when it is used
 
     found = getattr(providers, "_get_local_constants", None)
     cache = getattr(providers, "CONSTANTS_CACHE", None)

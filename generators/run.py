@@ -52,7 +52,7 @@ def load_profile() -> str:
 def _shrink_budget(shrinks: int, seconds: float = 120.0) -> Iterator[None]:
     """Bound the shrinking of one failure by a number of successful shrinks — a count, so the result
     stays reproducible — with a time cap as a safety net (Hypothesis's own bounds: 500 and 300 s)."""
-    from hypothesis.internal.conjecture import engine
+    from hypothesis.internal.conjecture import engine  # hypothesis is slow to import: only when it is used
 
     saved = {name: getattr(engine, name) for name in ("MAX_SHRINKS", "MAX_SHRINKING_SECONDS") if hasattr(engine, name)}
     engine.MAX_SHRINKS, engine.MAX_SHRINKING_SECONDS = shrinks, seconds
@@ -67,8 +67,8 @@ def reaching(rb: Rulebook, family: tuple, missing: frozenset, seed: int, tries: 
     """The worlds of ``family`` (groups of bounded worlds) in which one of ``tries`` seeded random plays
     reaches the situation of some property of ``missing``, as one group (``family`` itself if none
     does): the rounds for situations never played draw from them."""
-    from ruleproof.model.interpreter import RandomChoices, run
-    from ruleproof.properties.catalogue import BY_ID, exercised, tracker
+    from ruleproof.model.interpreter import RandomChoices, run  # looked up when called: a test replaces it
+    from ruleproof.properties.catalogue import BY_ID, exercised, tracker  # read when called (a test plants properties)
 
     props = [BY_ID[pid] for pid in sorted(missing)]
     out = []

@@ -25,6 +25,7 @@ from typing import Callable, Iterator
 import yaml
 
 from ruleproof.ground.errors import Localized, RuleproofError
+from ruleproof.model.explore import Bounds, explore
 from ruleproof.model.graph import build_graph
 from ruleproof.model.interpreter import RandomChoices, run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
@@ -34,7 +35,9 @@ from ruleproof.model.vocabulary import FEATURE_KINDS, GUARDS, parse_guard
 from ruleproof.properties.catalogue import PROPERTIES, check_all
 from ruleproof.properties.consistency import consistency
 
+from .bounded import bounded_worlds
 from .mutants import MUTANTS, bundled_data
+from .strategies import worlds
 
 __all__ = ["Draft", "MutantResult", "SelftestReport", "drafts", "selftest", "by_property"]
 
@@ -255,7 +258,7 @@ UNDECIDED = (("widen:", ":resource_modification"), "540.4: resource modification
 
 def _by_proof(rb, jobs: int) -> tuple[list[str], list[str], list[str]]:
     """Z3 on a draft nothing else killed: (violated, not proved, premise unreachable) property ids."""
-    from ruleproof.properties.prove import prove
+    from ruleproof.properties.prove import prove  # looked up when called: a test replaces it
 
     out = prove(rb, jobs=jobs)
     # a violation the interpreter does not replay settles nothing, nor a proof whose witness search was left open
@@ -322,7 +325,7 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
                 res.killed_by += [p.id for p, _ in check_all(part.events) if p.id not in res.killed_by]
         wanted = not by_property(res.killed_by) if every_property else not res.killed_by
         if wanted and hypothesis and examples > 0:
-            from .run import hypothesis_pass
+            from .run import hypothesis_pass  # Hypothesis is slow to import: only when its pass runs
 
             out = hypothesis_pass(rb, examples=examples, shrinks=10, cache_dir=None)
             # only a violation kills: "not exercised" (the draft's worlds never played a premise) says
@@ -358,10 +361,6 @@ def _explored_violations(rb) -> list[str]:
     draft's own worlds (a widened window gets the loadouts that play into it) — asked where neither the
     rulings' traces nor Hypothesis's sample showed a property violation, so that "only a check (or rulings)
     notices" means that no engine's property does."""
-    from ruleproof.model.explore import Bounds, explore
-
-    from .bounded import bounded_worlds
-
     b = Bounds()
     return sorted(explore(rb, bounded_worlds(b.x_max, b.loadouts, rb), b).violations)
 
@@ -394,9 +393,7 @@ def _decide(res: MutantResult, rb, same: bool, prove: bool, jobs: int, n_rulings
 
 def _random_worlds(n: int) -> list:
     """Worlds drawn reproducibly from the Hypothesis strategy (for the equivalence comparison)."""
-    from hypothesis import HealthCheck, Phase, given, settings
-
-    from .strategies import worlds
+    from hypothesis import HealthCheck, Phase, given, settings  # hypothesis is slow to import: only when it is used
 
     out = []
 

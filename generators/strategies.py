@@ -11,6 +11,7 @@ game test (:mod:`.machine`).
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import replace
 
 from hypothesis import strategies as st
@@ -181,8 +182,6 @@ def _spread(cs) -> int:
     spreads the aims of the examples over the list — Hypothesis draws an index of 0 in a large share of
     its examples, which would aim them all at one combination — and stays the same when an example is
     replayed (the cards are drawn from the same data)."""
-    import zlib
-
     return zlib.crc32(repr([(c.id, c.printed, c.modifiers, c.wounds, c.action_markers, c.resources,
                              [f.id for f in c.features]) for c in cs]).encode())
 

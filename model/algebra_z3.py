@@ -15,7 +15,7 @@ import z3
 
 from .algebra import OPAQUE
 from .fields import CARD_VARS, FIELDS, LEGAL, STATUS_CODES, SUMMARY_VARS as _SUMMARY
-from .menu import NOPT, ROLES
+from .menu import COST_ENTRIES, NOPT, ROLES
 
 __all__ = ["Symbolic", "Rec", "XVal", "X_READS", "bit"]
 
@@ -434,8 +434,6 @@ class Symbolic:
                 "cost_x": self.sy.t(self.S["x_cost_declared"])}
 
     def reserve(self, entry):
-        from .menu import COST_ENTRIES
-
         sy, present = self.sy, self._cost_present()
         bits, crystals = [], sy.val(0, 4)
         for card, res, amount, when in COST_ENTRIES:
@@ -460,8 +458,6 @@ class Symbolic:
         return es if card == "src" else ed
 
     def _pays(self, pays):
-        from .menu import COST_ENTRIES
-
         r = self.S["reserved"]
         return [(card, res, self.and_(self.sy.bit(r, i), pays(self, card, res)))
                 for i, (card, res, _, _) in enumerate(COST_ENTRIES)]
@@ -515,8 +511,6 @@ class Symbolic:
         return z3.ZeroExt(4, self.S["w_cost_x_value"])
 
     def cost_short(self, short):
-        from .menu import COST_ENTRIES
-
         present = self._cost_present()
         return z3.Or([z3.And(present[when], short(self, card, res, amount)) for card, res, amount, when in COST_ENTRIES])
 

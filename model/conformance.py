@@ -38,8 +38,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from .interpreter import Stepper
-from .paths import Located, locate
+from ruleproof.reports.finding import CheckResult, Finding
+
+from .interpreter import NotOffered, Stepper
+from .paths import Located, locate, same_step
 from .rulebook import Rulebook
 from .symbolic import OPTIONS, System, abstract, beyond_bounds, compile_rulebook, menu_world, world_state
 from .z3eval import compile_terms
@@ -260,9 +262,6 @@ def check_walk(checker: Checker, world_vars: dict, path: list, answers: list,
                stuck: int | None = None) -> Disagreement | None:
     """Replay a Z3 path on the interpreter: it must take the same steps (:func:`.paths.same_step`), and
     go no further where the path had nowhere to go (``stuck``)."""
-    from .interpreter import NotOffered
-    from .paths import same_step
-
     sy = checker.sy
     st = Stepper(sy.rb, world_state(world_vars))
     queue = list(answers)
@@ -319,8 +318,6 @@ def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: Sy
     ``walks`` random paths of the Z3 system (default: a third of ``runs``) replayed on the interpreter.
     ``also``: a further check of the same runs, made once per system; it is given the world variables
     and the :class:`Step` records of each run that agreed, and returns its disagreement or None."""
-    from ruleproof.reports.finding import CheckResult, Finding
-
     started = time.perf_counter()
     sy = sy or compile_rulebook(rb)
     checker = Checker(sy)

@@ -28,6 +28,7 @@ from .algebra import OPAQUE, Concrete, Ctx
 from .algebra_z3 import Rec, Symbolic, bit
 from .features import Feature
 from .fields import FIELDS, setter
+from .semantics import OPERATIONS, PLAYS
 
 __all__ = ["concrete_operation", "symbolic_operation", "concrete_play", "symbolic_play", "write"]
 
@@ -65,8 +66,6 @@ def _compiled_stages(stages: list[dict]):
 
 @lru_cache(maxsize=None)
 def _concrete_update(name: str, params: tuple):
-    from .semantics import OPERATIONS
-
     return _compiled_stages(_stages(OPERATIONS[name].update(_CONCRETE, dict(params))))
 
 
@@ -74,8 +73,6 @@ def concrete_operation(name: str):
     """The interpreter's handler ``(run, state, op, die=None) -> state`` of operation ``name``: the new
     values computed from the state before (stage by stage), set, then the event emitted with the
     values the meaning reports."""
-    from .semantics import OPERATIONS
-
     meaning = OPERATIONS[name]
     report = tuple((key, FIELDS[f].get if isinstance(f, str) else None, f) for key, f in meaning.report.items())
 
@@ -106,8 +103,6 @@ def concrete_operation(name: str):
 def concrete_play(feature: Feature):
     """What playing ``feature`` does, ``(state, card, die, strikes) -> state`` (``card``: the card
     holding it; ``die``: the new roll of a play that takes one)."""
-    from .semantics import PLAYS
-
     run = _compiled_stages(_stages(PLAYS[feature.kind].update(_CONCRETE, feature)))
 
     def play(s, card, die, strikes):
@@ -168,8 +163,6 @@ def _symbolic(sy, S, die, meaning, arg, role: str | None, word: str) -> tuple:
 
 def symbolic_operation(name: str):
     """The encoding's body ``(sy, S, die, params, step_kind) -> (guard, updates)`` of operation ``name``."""
-    from .semantics import OPERATIONS
-
     meaning = OPERATIONS[name]
 
     def body(sy, S, die, p, k):
@@ -181,6 +174,4 @@ def symbolic_operation(name: str):
 
 def symbolic_play(sy, S, die, feature: Feature, role: str):
     """(guard, updates) of playing ``feature`` held by the menu card ``role``."""
-    from .semantics import PLAYS
-
     return _symbolic(sy, S, die, PLAYS[feature.kind], feature, role, f"play of {feature.kind}")

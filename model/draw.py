@@ -90,11 +90,11 @@ def to_mermaid(G: nx.DiGraph, lang: str = "en", highlight: list[str] | None = No
 
 def to_image(G: nx.DiGraph, path: str | Path, lang: str = "en", highlight: list[str] | None = None) -> Path:
     """Draw the graph to ``path`` (.svg or .png) with matplotlib; steps top to bottom by rank."""
-    import matplotlib
+    import matplotlib  # matplotlib is slow to import: only when it is used
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import FancyBboxPatch
+    import matplotlib.pyplot as plt  # matplotlib is slow to import: only when it is used
+    from matplotlib.patches import FancyBboxPatch  # matplotlib is slow to import: only when it is used
 
     path = Path(path)
     rc = {"svg.fonttype": "none", "svg.hashsalt": "ruleproof",

@@ -32,6 +32,13 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ruleproof.generators.bounded import PLAYS_CAP
+from ruleproof.generators.uses import uses
+from ruleproof.ground.forked import fork_map
+from ruleproof.ground.i18n import answers_text
+from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.trace import trace_to_json
+
 from .interpreter import Cursor, Event, _Run, start
 from .rulebook import Rulebook
 
@@ -139,7 +146,7 @@ def _resident_mb() -> float:
         with open("/proc/self/statm", "rb") as fh:
             return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
     except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
-        import resource
+        import resource  # not on every system: only where /proc is missing
 
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -157,6 +164,7 @@ def _explore(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -
 
 
 def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -> ExploreOutcome:
+    # read when called (a test plants properties)
     from ruleproof.properties.catalogue import PROPERTIES, exercised, tracker, violations
 
     out = ExploreOutcome(worlds=len(indexed))
@@ -271,8 +279,6 @@ _NOT_OPS = frozenset({"enter", "goto", "end", "deadlock", "step_limit", "pass", 
 
 
 def _explore_parallel(rb: Rulebook, worlds: list, bounds: Bounds, only, jobs: int) -> ExploreOutcome:
-    from ruleproof.ground.forked import fork_map
-
     started = time.perf_counter()
     # one world per task, handed out as workers come free: worlds differ in size by an order of
     # magnitude, so fixed shares leave one process idle (measured: 8.9 s against 3.3 s of work)
@@ -343,9 +349,7 @@ def _finish(node: _Node, world, wi: int, out: ExploreOutcome, best: dict, found:
 def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozenset[str] | None = None) -> list:
     """The outcome as :class:`~ruleproof.reports.finding.CheckResult` records (engine ``exhaustive``):
     one per property, then termination (deadlocks), then action coverage."""
-    from ruleproof.properties.catalogue import PROPERTIES, not_exercised
-    from ruleproof.reports.finding import CheckResult, Finding
-    from ruleproof.reports.trace import trace_to_json
+    from ruleproof.properties.catalogue import PROPERTIES, not_exercised  # read when called (a test plants properties)
 
     bounded = "" if out.complete else f" (stopped at {out.stopped_by or 'max_nodes'}: bounded, incomplete)"
     note = f"{out.traces} runs, {out.states} states{bounded}"
@@ -381,9 +385,6 @@ def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozen
 def _plays_over_cap(rb: Rulebook) -> dict[str, str] | None:
     """Why a property that holds in the search says nothing past a ``plays_at_least(N)`` guard of ``rb``
     whose N is above the plays per window any world is searched with (None: no such guard)."""
-    from ruleproof.generators.bounded import PLAYS_CAP
-    from ruleproof.generators.uses import uses
-
     over = [n for n in uses(rb).play_numbers if n > PLAYS_CAP]
     if not over:
         return None
@@ -395,10 +396,6 @@ def _plays_over_cap(rb: Rulebook) -> dict[str, str] | None:
 
 
 def _termination(out: ExploreOutcome, rb: Rulebook, replay: str):
-    from ruleproof.reports.finding import CheckResult, Finding
-
-    from ruleproof.ground.i18n import answers_text
-
     findings = []
     for world, answers, outcome in out.deadlocks[:20]:
         findings.append(Finding(
@@ -417,8 +414,6 @@ def _termination(out: ExploreOutcome, rb: Rulebook, replay: str):
 def _coverage(out: ExploreOutcome, rb: Rulebook):
     """Every operation executed, every window opened and every feature kind it admits played; every
     guard of an operation or window both held and failed; every edge taken."""
-    from ruleproof.reports.finding import CheckResult, Finding
-
     findings, played = [], out.responses
     verdict = "violated" if out.complete else "unknown"  # a search stopped early cannot say "never"
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .menu import COST_ENTRIES, X_KINDS_SYM
 from .state import evolve
 
 #: how the vector holds the action's legality (None: not checked yet)
@@ -141,8 +142,6 @@ SUMMARY_VARS: dict[str, tuple[str, ...]] = {
 
 def _entry_bits(entries) -> int:
     """The cost entries present, one bit each in the order of the menu's COST_ENTRIES."""
-    from .menu import COST_ENTRIES
-
     keys = {(c, r) for c, r, *_ in entries}
     return sum(1 << i for i, (c, r, _, _) in enumerate(COST_ENTRIES) if (c, r) in keys)
 
@@ -165,8 +164,6 @@ def x_facts(s, k: str) -> dict[str, int]:
 
 def _x_summary(s) -> dict[str, int]:
     """Per X kind, :func:`x_facts`."""
-    from .menu import X_KINDS_SYM
-
     out: dict[str, int] = {}
     for k in X_KINDS_SYM:
         out.update(x_facts(s, k))

@@ -12,18 +12,23 @@ involved and the state after it.  The same rulebook, state and choices give the 
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable, NamedTuple, Protocol
 
+from .algebra import Concrete
+from .derive import concrete_operation, concrete_play
 from .features import Feature
 from .rulebook import Rulebook
 from .schema import OperationSpec
-from .state import Card, State, other_player
-from .state import evolve as replace  # the fast path: no per-call checks
-from .algebra import Concrete
-from .derive import concrete_operation, concrete_play
 from .semantics import OPERATIONS, PLAYS as SEM_PLAYS, guard_text, offer
+from .state import (
+    Card,
+    State,
+    evolve as replace,  # the fast path: no per-call checks
+    other_player,
+)
 from .vocabulary import parse_guard
 
 _CONCRETE = Concrete()
@@ -129,8 +134,6 @@ class RandomChoices:
     """
 
     def __init__(self, seed: int = 0, play: float = 0.5) -> None:
-        import random
-
         self.rng = random.Random(seed)
         self.play = play
         self.seed = seed

@@ -21,8 +21,8 @@ import re
 from typing import Any
 
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, EFFECTS
+from .scenario import ScenarioSpec, _bundled_windows
 from .schema import RulebookSpec
-from .scenario import ScenarioSpec
 from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, Param, guard_form
 
 __all__ = ["rulebook_schema", "scenario_schema", "SCHEMAS", "schema_of"]
@@ -123,9 +123,7 @@ def rulebook_schema(lang: str = "en") -> dict:
 def scenario_schema(lang: str = "en", windows: tuple[str, ...] | None = None) -> dict:
     """The scenario format (``ruleproof-scenario/1``); ``windows``: the window ids a response may name
     (the rulebook's; default the bundled rulebook's)."""
-    from ruleproof.properties.catalogue import PROPERTIES
-
-    from .scenario import _bundled_windows
+    from ruleproof.properties.catalogue import PROPERTIES  # read when called (a test plants properties)
 
     s = _base(ScenarioSpec, _d("Разъяснение ruleproof (ruleproof-scenario/1)", "ruleproof ruling (ruleproof-scenario/1)",
                                lang), lang)

@@ -21,8 +21,8 @@ from typing import Callable
 
 from .features import Feature
 from .state import Action, Card, State, XVar, use_key
-from .universe import feature
-from .vocabulary import ATTACKS, X_KINDS
+from .universe import feature, scope
+from .vocabulary import ATTACKS, X_KINDS, parse_guard
 
 __all__ = ["KINDS", "ATTACKS", "COST_ENTRIES", "X_KINDS_SYM", "ACTION_X_KINDS", "ROLES", "X_NAMES", "card", "x_var", "action", "MAGX", "RM_FORMS", "Option", "OPTIONS", "NOPT", "OPT_INDEX", "WORLD_DOMAINS",
            "menu_world", "WORLD_RULES", "WorldRule", "resource_modifier", "world_state", "world_of", "ACT", "ACT_KIN", "uses_of", "GUARD_CONDITIONS", "DEF_MOVEMENT",
@@ -393,8 +393,6 @@ def beyond_menu(rb) -> dict[str, str] | None:
     >>> beyond_menu(load_rulebook()) is None
     True
     """
-    from .vocabulary import parse_guard
-
     top_x = max(WORLD_DOMAINS["w_cost_x_value"])
     for sid, step in rb.spec.steps.items():
         places = [(i, op.when) for i, op in enumerate(step.operations)] + [(len(step.operations), e.when)
@@ -428,6 +426,4 @@ def menu_scope(rb):
     >>> 0 < s.covered < s.admitted
     True
     """
-    from .universe import scope
-
     return scope(rb, [(o.card, o.feature) for o in OPTIONS])

@@ -31,6 +31,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+import jsonpatch
+
 from ruleproof.ground.errors import Localized, Location, RuleproofError
 
 from .rulebook import Rulebook, validate_data
@@ -80,8 +82,6 @@ def variant(rb: Rulebook, rid: str) -> Rulebook:
 
 
 def _variant(rb: Rulebook, rid: str) -> Rulebook:
-    import jsonpatch
-
     data = copy.deepcopy(rb.data)
     data.pop("readings", None)
     for j, op in enumerate(rb.data["readings"][rid]["patch"]):
@@ -108,8 +108,6 @@ def _plain(value):
 
 
 def _problem(exc: Exception, op: dict, data: dict) -> Localized:
-    import jsonpatch
-
     path = op.get("path", "")
     if isinstance(exc, jsonpatch.JsonPatchTestFailed):
         found = jsonpatch.JsonPointer(path).resolve(data, None)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 import types
+import typing
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ruleproof.ground.errors import Localized, Location, RuleproofError, did_you_mean, one_of, suggest
 
@@ -164,10 +165,6 @@ def _choices(err: dict) -> list[str]:
 
 def _model_at(root: type, loc: tuple) -> type | None:
     """The pydantic model a location points into (for the list of allowed keys)."""
-    import typing
-
-    from pydantic import BaseModel
-
     def unwrap(t):
         while typing.get_origin(t) in (typing.Union, types.UnionType, typing.Annotated):
             t = [a for a in typing.get_args(t) if a is not type(None)][0]

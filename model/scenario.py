@@ -48,9 +48,9 @@ clauses and the offending events — the expectation of a counterexample saved a
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -62,7 +62,7 @@ from ruleproof.ground.i18n import word
 from .clauses import ClauseIndex, default_index
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, COUNTS, X_SOURCES, Effect, Feature
 from .interpreter import ScriptedChoices, Trace, run
-from .rulebook import Rulebook, check_clause_ids, describe_location, from_pydantic
+from .rulebook import Citation, Rulebook, check_clause_ids, describe_location, from_pydantic, load_rulebook
 from .schema import Text, Word
 from .state import Action, Card, State, XVar, use_key
 from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, X_KINDS
@@ -568,7 +568,7 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
                                  hint=suggest(f, scripted),
                                  known=", ".join(sorted(scripted)) or "— (script it under responses first)")
     if expect.properties:
-        from ruleproof.properties.catalogue import BY_ID
+        from ruleproof.properties.catalogue import BY_ID  # read when called (a test plants properties)
 
         for j, pid in enumerate(expect.properties):
             if pid not in BY_ID:
@@ -764,8 +764,6 @@ def window_ids(rb: Rulebook) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def _bundled_windows() -> tuple[str, ...]:
-    from .rulebook import load_rulebook
-
     return window_ids(load_rulebook())
 
 
@@ -873,7 +871,7 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
                          (hits[0].seq,), actual_ru=_Word(f"есть: №{hits[0].seq}, шаг {hits[0].step}"), expected_ru=_Word("нет"),
                          what_ru=f"нет события {_ru_event(want)}"))
     if exp.properties:
-        from ruleproof.properties.catalogue import BY_ID, View
+        from ruleproof.properties.catalogue import BY_ID, View  # read when called (a test plants properties)
 
         view = View(trace.events)
         for pid in exp.properties:
@@ -891,15 +889,11 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
 
 def shipped_rulings() -> list[Path]:
     """The ruling scenarios shipped with ruleproof (package data ``ruleproof.rulings``)."""
-    from importlib import resources
-
     return sorted(Path(str(resources.files("ruleproof.rulings"))).glob("**/*.yaml"))
 
 
 def ruling_citations(paths: list[Path] | None = None):
     """A Citation per ruling (for `clauses --against`: which rulings cite a changed clause)."""
-    from .rulebook import Citation
-
     for p in paths if paths is not None else shipped_rulings():
         for sc in load_rulings(p):
             yield Citation(f"ruling {sc.spec.id}", "ruling", tuple(sc.spec.clauses), sc.where(("clauses",)))

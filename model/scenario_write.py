@@ -46,11 +46,14 @@ import yaml
 
 from ruleproof.ground.errors import Location, RuleproofError
 from ruleproof.ground.fileio import atomic_path
+from ruleproof.properties.catalogue import View
 
 from .features import Effect, Feature
 from .interpreter import ScriptedChoices, Stepper, run
-from .rulebook import Rulebook
+from .rulebook import Rulebook, bundled_rulebook_path, load_rulebook
+from .scenario import Scenario, ScenarioSpec, load_scenario, run_scenario
 from .state import Action, Card, State, use_feature, use_kind
+from .yaml_source import LocMap
 
 __all__ = ["scenario_from_run", "scenario_from_trace", "save_ruling", "dump_ruling", "save_hypothesis_violation",
            "save_trace_violation", "shrink_world", "choices_from_trace", "world_from_trace", "replay_answers", "PaddedChoices"]
@@ -177,9 +180,6 @@ def scenario_from_run(world: State, dice: list[int], responses: list[tuple[str, 
 
 
 def _same_world(doc: dict, world: State) -> None:
-    from .scenario import Scenario, ScenarioSpec
-    from .yaml_source import LocMap
-
     back = Scenario(ScenarioSpec.model_validate(doc), LocMap(), "<doc>").initial_state()
     if back != _fresh(world):
         raise ValueError("the scenario format cannot express this world exactly "
@@ -263,8 +263,6 @@ def dump_ruling(doc: dict) -> str:
 
 def save_ruling(path: str | Path, doc: dict) -> Path:
     """Write ``doc`` to ``path`` atomically after checking that ``load_scenario`` accepts it."""
-    from .scenario import load_scenario
-
     with atomic_path(path) as tmp:
         tmp.write_text(dump_ruling(doc), encoding="utf-8")
         load_scenario(tmp)
@@ -296,8 +294,6 @@ def replay_answers(rb: Rulebook, world: State, answers: list) -> Stepper:
 
 
 def _rulebook_name(rb: Rulebook) -> str:
-    from .rulebook import bundled_rulebook_path
-
     return "bundled" if Path(rb.path).resolve() == bundled_rulebook_path().resolve() else str(rb.path)
 
 
@@ -315,8 +311,6 @@ def save_hypothesis_violation(violation, rb: Rulebook, path: str | Path, *, repl
 
 
 def _still_violates(rb: Rulebook, prop, world: State, dice: list, responses: list) -> bool:
-    from ruleproof.properties.catalogue import View
-
     try:
         trace = run(rb, world, PaddedChoices(list(dice), list(responses)))
     except (LookupError, RuleproofError):  # a removal left a feature naming a card that is gone
@@ -367,11 +361,7 @@ def save_trace_violation(events: list, rb: Rulebook, path: str | Path, *, proper
     """Save a trace of ``rb`` that violates ``property`` as a ruling at ``path`` (any engine: explore,
     prove, diff).  The trace may stop early: its world, dice and responses are replayed on ``rb`` and
     the action is completed (passes, lowest die face) before the property is checked again."""
-    from ruleproof.properties.catalogue import BY_ID, View
-
-    from .rulebook import load_rulebook
-    from .scenario import Scenario, ScenarioSpec, run_scenario
-    from .yaml_source import LocMap
+    from ruleproof.properties.catalogue import BY_ID, View  # read when called (a test plants properties)
 
     prop = BY_ID[property]
     world, dice, responses = shrink_world(rb, prop, world_from_trace(events), *choices_from_trace(events))

@@ -35,6 +35,7 @@ from .algebra import Concrete, dice_fold, exemptions, number, short_entries
 from .exempts import STRIKES, strikes
 from .features import condition_met
 from .fields import FIELDS
+from .state import evolve
 from .vocabulary import ATTACKS, SWAPPED, parse_guard
 
 __all__ = ["GUARDS", "OFFERS", "OPERATIONS", "PLAYS", "Operation", "Play", "PART_FIELDS", "guard", "guard_text", "offer", "per_turn_count",
@@ -224,8 +225,6 @@ def _applications(s) -> list[tuple[str, str, int]]:
 
 def _apply_effect(s, c):
     """The cards after :func:`_applications` (healing stops at no wounds)."""
-    from .state import evolve
-
     for card_id, effect, amount in _applications(s):
         card = s.card(card_id)
         wounds = max(0, card.wounds - amount) if effect == "heal" else card.wounds + amount

@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from .features import EFFECTS, Effect, Feature
@@ -150,8 +150,6 @@ def plays_features(n: int) -> tuple[tuple[Feature, ...], tuple[Feature, ...]]:
     >>> [[f.id for f in side] for side in plays_features(3)]
     [['a_reroll', 'a_reroll2', 'a_plus', 'a_plus2'], ['b_reroll', 'b_minus']]
     """
-    from dataclasses import replace
-
     def copies(fid: str, k: int) -> tuple[Feature, ...]:
         return tuple(replace(FEATURES[fid], id=fid if i == 0 else f"{fid}{i + 1}") for i in range(k))
 
@@ -330,8 +328,6 @@ def aimed_feature(combo: Combo, holder: str, fid: str) -> Feature:
     >>> f.effects
     (Effect(do='lose_markers', card='source', amount=1, prop=''),)
     """
-    from dataclasses import replace
-
     proto = next(f for f in FEATURES.values() if f.kind == combo.kind)
     if combo.effect == "-":
         return replace(proto, id=fid)

@@ -18,10 +18,14 @@ a faulty draft is caught.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Iterable
 
+from ruleproof.ground.errors import Location
+from ruleproof.model.rulebook import Citation
 from ruleproof.model.vocabulary import FEATURE_KINDS, STEP_KINDS, SWAPPED
+from ruleproof.reports.finding import Finding
 
 from .monitor import Bad, Monitor, counter, flag, pulse, value
 from .monitor_run import Track, Tracker, View, Violation, run
@@ -64,8 +68,6 @@ PROPERTIES: list[Property] = []
 
 def prop(pid: str, clauses: tuple[str, ...], ru: str, en: str, monitor: Monitor, obliges: tuple[str, ...] = ()) -> None:
     """A property: ``obliges`` — the clauses (of ``clauses``) whose «must» it holds the rules to."""
-    import inspect
-
     if not set(obliges) <= set(clauses):
         raise ValueError(f"{pid}: obliges {sorted(set(obliges) - set(clauses))}, which it does not cite")
     line = inspect.currentframe().f_back.f_lineno
@@ -1293,8 +1295,6 @@ def not_exercised(p: Property, engine: str, runs: int, hint: str | dict):
     """The finding of an engine none of whose ``runs`` played the situation property ``p`` speaks of (its
     premise): inconclusive, never "holds" (a vacuous "holds" is no verdict on the rules).  ``hint``: how to
     reach it (a command-line option, the same in both languages, or ``{"ru": …, "en": …}``)."""
-    from ruleproof.reports.finding import Finding
-
     m = p.monitor
     hints = hint if isinstance(hint, dict) else {"ru": hint, "en": hint}
     return Finding(kind="not_exercised", check=p.id, verdict="unknown", engine=engine, clauses=p.clauses, message={
@@ -1307,8 +1307,5 @@ def not_exercised(p: Property, engine: str, runs: int, hint: str | dict):
 
 def property_citations():
     """A Citation per property (for `clauses --against`: which properties cite a changed clause)."""
-    from ruleproof.ground.errors import Location
-    from ruleproof.model.rulebook import Citation
-
     for p in PROPERTIES:
         yield Citation(f"property {p.id}", "property", p.clauses, Location("properties/catalogue.py", p.line))

@@ -61,7 +61,7 @@ class Part:
 
 def parts() -> list[Part]:
     """Every property of the catalogue and every part it is proved in (``split``)."""
-    from .catalogue import PROPERTIES
+    from .catalogue import PROPERTIES  # read when called (a test plants properties)
 
     out = []
     for p in PROPERTIES:

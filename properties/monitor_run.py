@@ -26,18 +26,18 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
-from ruleproof.model.algebra import Concrete as Algebra
-from ruleproof.model.algebra import exemptions, marker_waived
+from ruleproof.model.algebra import Concrete as Algebra, exemptions, marker_waived
 from ruleproof.model.fields import FIELDS, resolve, x_facts
 from ruleproof.model.semantics import condition_holds, guard_text, return_modifiers, static_modifiers, strike_guards
 from ruleproof.model.vocabulary import ATTACKS, SWAPPED, X_KINDS
-
 
 
 @lru_cache(maxsize=None)
 def _guard_test(guard: str):
     """A guard word's compiled test (:meth:`Concrete.holds`)."""
     return guard_text(Algebra(), guard)
+
+from ruleproof.model.vocabulary import OPERATIONS
 
 from .monitor import PART_EVENT, Ev, Monitor
 
@@ -846,8 +846,6 @@ _SIG_PARAMS: dict[str, tuple] = {}
 def _sig_params(op: str) -> tuple:
     """The parameters of ``Ev.PARAMS`` operation ``op`` takes (the vocabulary's; the loader refuses
     others): those in the signature of its events."""
-    from ruleproof.model.vocabulary import OPERATIONS
-
     spec = OPERATIONS.get(op)
     return tuple(p for p in Ev.PARAMS if spec is None or p in spec.params)
 #: the events that are the rulebook's structure, not operations (they carry no operation parameters)

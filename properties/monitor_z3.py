@@ -19,12 +19,11 @@ from dataclasses import dataclass
 
 import z3
 
-from ruleproof.model.fields import LEGAL
-from ruleproof.model.fields import FIELDS
 from ruleproof.model.features import condition_met
-from ruleproof.model.vocabulary import SWAPPED
+from ruleproof.model.fields import FIELDS, LEGAL
 from ruleproof.model.menu import DEF_MOVEMENT, GUARD_CONDITIONS, OPTIONS, RM_FORMS, SRC_GUARD_CONDITION
 from ruleproof.model.symbolic import HistVar, System
+from ruleproof.model.vocabulary import SWAPPED
 
 from .monitor import PART_EVENT, Ev, Monitor
 
@@ -369,7 +368,7 @@ def form(m: Monitor) -> Form:
 
 
 def _catalogue() -> dict[str, Form]:
-    from .catalogue import PROPERTIES
+    from .catalogue import PROPERTIES  # read when called (a test plants properties)
 
     return {p.id: form(p.monitor) for p in PROPERTIES}
 

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 import z3
 
 from ruleproof.ground import interrupt
-
+from ruleproof.ground.forked import fork_map
 from ruleproof.ground.interrupt import context as z3_context
-
+from ruleproof.model.conformance import conformance
 from ruleproof.model.menu import beyond_menu, menu_scope
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System, compile_rulebook
@@ -38,14 +38,31 @@ from ruleproof.properties.catalogue import BY_ID, PROPERTIES
 from ruleproof.reports.finding import WITHIN_MENU, CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
-from .engines import (SPACER_OPTIONS, _change_ids, _deps, _options, _order, _set_seed, _steps, bmc, extract,
-                      find_violation, k_induction, spacer, spacer_refined)
-from .engines import _merged, _pc_successors, _Unroller, coi, follow  # noqa: F401 - the engines' API, re-exported
+from .engines import (  # noqa: F401 - the engines' API, re-exported
+    SPACER_OPTIONS,
+    _change_ids,
+    _deps,
+    _merged,
+    _options,
+    _order,
+    _pc_successors,
+    _set_seed,
+    _steps,
+    _Unroller,
+    bmc,
+    coi,
+    extract,
+    find_violation,
+    follow,
+    k_induction,
+    spacer,
+    spacer_refined,
+)
+from .form_conformance import form_check
+from .monitor_z3 import FORMS
 from .replay import Counterexample, replay
 from .schedule import Task, plan
-from .witnesses import witness
-from .witnesses import witnesses as find_witnesses
-from .monitor_z3 import FORMS
+from .witnesses import witness, witnesses as find_witnesses
 
 __all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
            "shared_system", "Task", "plan", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]
@@ -293,10 +310,6 @@ def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], kw: dict) -> list[Ve
 def _disagreement(rb: Rulebook, seed: int):
     """Where the interpreter and the Z3 model of ``rb`` disagree (:mod:`ruleproof.model.conformance`), or
     where a property's Z3 form and its monitor do on the same runs (:mod:`.form_conformance`), or None."""
-    from ruleproof.model.conformance import conformance
-
-    from .form_conformance import form_check  # the property forms, on the same runs
-
     return conformance(rb, seed=seed, also=form_check).disagreement
 
 
@@ -322,8 +335,6 @@ def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task]
     of ``sy``, compiled once here), then put together: a split form's parts as :func:`_prove_split`
     would (the first violated part), the witnesses on the proved properties.  Returns the verdicts and
     the conformance task's disagreement (None: agreed, or not asked)."""
-    from ruleproof.ground.forked import fork_map
-
     _steps(sy), _deps(sy), _pc_successors(sy), _change_ids(sy)  # computed once, inherited by every worker
     done = dict(zip(tasks, fork_map(lambda task: _run_task(rb, sy, task, kw), tasks, jobs)))
     proofs = {(t.pids[0], t.part): out[0] for t, out in done.items() if t.kind == "prove"}

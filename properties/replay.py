@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ruleproof.model.interpreter import ScriptedChoices, Stepper, run
+from ruleproof.model.paths import locate, same_step
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.state import State
 from ruleproof.model.symbolic import System
@@ -39,8 +40,6 @@ def follows(rb: Rulebook, sy: System, cx: Counterexample) -> bool:
     """Does the interpreter, given the answers of Z3's path in order, take the same steps (the same
     operation, window turn or edge at the same place, the same feature played)?  A witness or a
     counterexample that does not is a path of the Z3 model only: it proves nothing about the rules."""
-    from ruleproof.model.paths import locate, same_step
-
     trace, _ = _replay_exact(rb, cx.world, cx.answers)
     located = list(locate(sy, trace.events))
     if len(located) < len(cx.path):

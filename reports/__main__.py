@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rules-text", metavar="PATH", help="official rules text: quote its wording")
     args = p.parse_args(argv)
     try:
-        from ruleproof.orchestrate import run_check
+        from ruleproof.orchestrate import run_check  # start-up: only when the command runs
 
         formats = parse_formats(args.format)  # bad input fails before anything runs
         clause_text = make_clause_text(args.rules_text)

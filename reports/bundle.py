@@ -19,12 +19,18 @@ writer prints it in one marked place so that two runs compare equal once it is m
 from __future__ import annotations
 
 import dataclasses
+import platform
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from importlib import metadata
 from typing import Callable
 
 from ruleproof.engine_registry import ENGINES, NAMES
+from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
+from ruleproof.model.clauses import default_index
+from ruleproof.model.draw import _edge_label, _ordered_edges
+from ruleproof.model.rules_text import load_rules_text
 
 from .coverage import Coverage, build_coverage
 from .finding import CheckResult, Finding
@@ -97,8 +103,6 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
-
         return {"holds": EXIT_OK, "violated": EXIT_FINDING, "unknown": EXIT_INCONCLUSIVE}[self.verdict]
 
     def section(self, group: str) -> Section | None:
@@ -107,9 +111,6 @@ class Report:
 
 def versions() -> dict[str, str]:
     """ruleproof, z3-solver, hypothesis and Python versions (read from the installed metadata)."""
-    import platform
-    from importlib import metadata
-
     out = {}
     for name in ("ruleproof", "z3-solver", "hypothesis"):
         try:
@@ -122,8 +123,6 @@ def versions() -> dict[str, str]:
 
 def graph_data(G) -> dict:
     """The phase graph as plain data: steps (name, kind, rank, clauses) and edges (guard label)."""
-    from ruleproof.model.draw import _edge_label, _ordered_edges
-
     nodes = [{"id": n, "name": dict(G.nodes[n]["name"]), "kind": G.nodes[n]["kind"], "rank": G.nodes[n]["rank"],
               "stage": G.nodes[n]["stage"], "cites": list(G.nodes[n]["cites"]),
               "terminal": bool(G.nodes[n]["terminal"])} for n in G]
@@ -135,13 +134,9 @@ def graph_data(G) -> dict:
 def make_clause_text(rules_text=None, index=None) -> ClauseText:
     """``clause_text(cid, lang)``: the official Russian wording when a rules text is given (a path
     or a loaded RulesText) and has the unit, else ruleproof's own summary in ``lang``."""
-    from ruleproof.model.clauses import default_index
-
     index = index or default_index()
     rules = rules_text
     if isinstance(rules_text, (str, bytes)) or hasattr(rules_text, "__fspath__"):
-        from ruleproof.model.rules_text import load_rules_text
-
         rules = load_rules_text(rules_text)
 
     def clause_text(cid: str, lang: str = "en") -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ruleproof.ground.i18n import t
+from ruleproof.model.universe import Combo
 
 from .bundle import ClauseText, Report
 from .finding import WITHIN_MENU, CheckResult, Finding
@@ -122,8 +123,6 @@ def group_stats(section, lang: str) -> str:
 
 def outside_text(outside: dict, lang: str, most: int = 3) -> str:
     """The rulings whose games the Z3 proofs do not cover, with what their games play outside the menu."""
-    from ruleproof.model.universe import Combo
-
     items = [f"{rid} ({'; '.join(Combo.parse(c).text(lang) for c in combos)})" for rid, combos in
              list(outside.items())[:most]]
     return t("rep_outside_menu", lang, n=len(outside), rulings=", ".join(items) + (" …" if len(outside) > most else ""))
@@ -132,8 +131,6 @@ def outside_text(outside: dict, lang: str, most: int = 3) -> str:
 def scope_text(scope: dict, lang: str, group: str = "z3", most: int = 4) -> str:
     """What an engine's games cover of the combinations the rulebook admits (model/universe.py), and the
     first ``most`` left out; a Z3 or exhaustive verdict over less than the whole is *within the menu*."""
-    from ruleproof.model.universe import Combo
-
     missing = scope.get("missing", [])
     left = "; ".join(Combo.parse(c).text(lang) for c in missing[:most]) + (" …" if len(missing) > most else "")
     key = "rep_scope_whole" if not missing else "rep_scope_partial"

@@ -20,6 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from ruleproof.model.clauses import default_index
+from ruleproof.model.scenario import ruling_citations
+from ruleproof.model.structure import STRUCTURE_CHECKS
+from ruleproof.properties.catalogue import property_citations
+
 from .finding import Finding
 
 __all__ = ["CoverageRow", "Coverage", "build_coverage"]
@@ -82,20 +87,12 @@ def build_coverage(index=None, assumptions: dict | None = None, properties: Iter
     """Coverage of ``index`` (default: the bundled clause index).  ``properties``/``rulings`` are
     Citations (default: the catalogue's and the shipped rulings'); ``checks`` are (id, clauses) pairs
     (default: the structural checks); ``assumptions``: the rulebook's, id → {about: [...], ...}."""
-    from ruleproof.model.clauses import default_index
-
     index = index or default_index()
     if properties is None:
-        from ruleproof.properties.catalogue import property_citations
-
         properties = property_citations()
     if rulings is None:
-        from ruleproof.model.scenario import ruling_citations
-
         rulings = ruling_citations()
     if checks is None:
-        from ruleproof.model.structure import STRUCTURE_CHECKS
-
         checks = [(c.id, c.clauses) for c in STRUCTURE_CHECKS]
     by: dict[str, dict[str, list[str]]] = {}
 

@@ -21,8 +21,9 @@ replays it (``replay`` command, ``seed``, ``scenario`` file) and the ``assumptio
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
+
+from ruleproof.ground.i18n import t
 
 __all__ = ["Finding", "CheckResult", "KINDS", "VERDICTS", "INCONCLUSIVE", "ENGINES", "WITHIN_MENU"]
 
@@ -72,7 +73,6 @@ class Finding:
         ids stay as the rulebook spells them."""
         if lang == "en" or not self.element:
             return self.element
-        from ruleproof.ground.i18n import t
 
         return _ELEMENT_WORD.sub(lambda m: t(f"el_{m.group(1)}", lang), self.element)
 

@@ -17,7 +17,10 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, fields
 
+from ruleproof.ground.errors import Localized, RuleproofError
+
 from .bundle import ClauseText, Report, Section
+from .common import quoted_clauses
 from .coverage import Coverage, CoverageRow
 from .finding import CheckResult, Finding
 
@@ -103,16 +106,12 @@ def report_to_json(report: Report, clause_text: ClauseText | None = None, lang: 
            "coverage": _coverage_to_json(report.coverage) if report.coverage else None,
            "graph": report.graph, "meta": report.meta}
     if clause_text is not None:
-        from .common import quoted_clauses
-
         doc["quotes"] = {"lang": lang, "clauses": dict(quoted_clauses(report, clause_text, lang))}
     return doc
 
 
 def load_json(text: str | bytes | dict) -> Report:
     """Read a ``ruleproof-report/1`` document back into the :class:`Report` that was written."""
-    from ruleproof.ground.errors import Localized, RuleproofError
-
     doc = text if isinstance(text, dict) else json.loads(text)
     if not isinstance(doc, dict) or doc.get("schema") != REPORT_SCHEMA:
         found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__

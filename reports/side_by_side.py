@@ -19,6 +19,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from .html_report import _e, _table
 from .trace import MARK, format_values
 
 __all__ = ["side_rows", "side_table", "side_markdown", "side_html"]
@@ -68,8 +69,6 @@ def side_markdown(d, heads: tuple[str, str], lang: str = "en") -> list[str]:
 
 def side_html(d, heads: tuple[str, str], lang: str = "en") -> str:
     """The rows as an HTML table (``heads``: each run's heading), the first difference ``on-path``."""
-    from .html_report import _e, _table
-
     rows = [(' class="on-path"' if k == d.first else "", [_e(_seq(k, d)), _e(a), _e(b)])
             for k, a, b in side_rows(d, lang)]
     return _table(["#", *heads], rows, "rp-side")

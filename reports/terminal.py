@@ -5,6 +5,7 @@ terminal writer writes no file: ``write_reports`` prints it)."""
 
 from __future__ import annotations
 
+import io
 from typing import Callable
 
 from rich.console import Console
@@ -13,7 +14,23 @@ from rich.table import Table
 
 from ruleproof.ground.i18n import t
 
+from .common import (
+    READING_COLS,
+    depends_line,
+    engine_label,
+    generated_line,
+    group_stats,
+    group_title,
+    kind_label,
+    note_text,
+    overall_line,
+    readings_rows,
+    replay_lines,
+    trace_heading,
+    verdict_label,
+)
 from .finding import CheckResult
+from .trace import print_offending, print_trace
 
 __all__ = ["print_check_results", "print_assumptions", "print_report", "render"]
 
@@ -22,8 +39,6 @@ ClauseText = Callable[[str], str | None]
 
 def _statement(r: CheckResult, lang: str) -> str:
     """A check's statement, and (dim, on its own line) the readings it depends on, where asked."""
-    from .common import depends_line
-
     deps = depends_line(r, lang)
     return escape(r.statement.get(lang, "")) + (f"\n[dim]{escape(deps)}[/]" if deps else "")
 
@@ -31,8 +46,6 @@ def _statement(r: CheckResult, lang: str) -> str:
 def print_check_results(console: Console, title: str, results: list[CheckResult], lang: str,
                         clause_text: ClauseText) -> None:
     """One row per check, then each finding: where, element, message, and the clauses it cites."""
-    from .common import note_text, verdict_label
-
     table = Table(title=title, show_lines=False)
     table.add_column(t("check", lang), no_wrap=True)
     table.add_column(t("clauses", lang))
@@ -57,8 +70,6 @@ def print_check_results(console: Console, title: str, results: list[CheckResult]
                 if text:
                     console.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
             if f.trace:
-                from .trace import print_offending, print_trace
-
                 print_offending(console, f.trace, f.highlight, lang)
                 print_trace(console, list(f.trace), lang, title=t("counterexample", lang, check=f.check),
                             highlight=f.highlight)
@@ -83,10 +94,6 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
     """The whole report bundle on a terminal: a summary table per engine, each finding with the
     clauses it cites, its failing trace as a table (with the state changes) and its replay, the
     clause coverage figures and the assumptions.  (Progress while engines run is the caller's.)"""
-    from .common import (trace_heading, engine_label, generated_line, group_stats, group_title, kind_label, overall_line,
-                         replay_lines, verdict_label)
-    from .trace import print_offending, print_trace
-
     rb = report.rulebook
     console.print(f"[bold]{escape(rb.get('title', {}).get(lang, rb['id']))}[/]")
     counts = rb.get("counts") or {}
@@ -142,8 +149,6 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
                           escape(a["reason"][lang]))
         console.print(table)
     if report.readings:
-        from .common import READING_COLS, readings_rows
-
         table = Table(title=t("rep_readings", lang), caption=t("rep_readings_note", lang))
         for key in READING_COLS:
             table.add_column(t(key, lang), no_wrap=key == "rd_col_reading")
@@ -160,8 +165,6 @@ _STYLE = {"holds": "green", "violated": "bold red", "unknown": "yellow", "timeou
 
 def render(report, lang: str, clause_text, width: int = 140) -> str:
     """The terminal report as plain text (no colours)."""
-    import io
-
     buf = io.StringIO()
     print_report(Console(file=buf, width=width, color_system=None, highlight=False, emoji=False), report, lang,
                  clause_text)

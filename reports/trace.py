@@ -21,6 +21,7 @@ initial state, so the states can be rebuilt from the dicts alone (:func:`states_
 
 from __future__ import annotations
 
+import copy
 from dataclasses import fields, is_dataclass
 
 from rich.console import Console
@@ -253,8 +254,6 @@ def state_diff(old: dict, new: dict) -> list[dict]:
 
 def apply_diff(state: dict, diff: list[dict]) -> dict:
     """A nested state (dicts) with ``diff`` applied: removals first, then new values."""
-    import copy
-
     state = copy.deepcopy(state)
     for d in diff:
         if "new" not in d and "append" not in d:

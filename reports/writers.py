@@ -19,7 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from rich.console import Console
+
 from ruleproof.ground.errors import Localized, Location, RuleproofError
+from ruleproof.ground.fileio import atomic_path, no_interrupts
 
 from . import html_report, itf, json_report, junit, markdown, terminal
 from .bundle import ClauseText, Report, make_clause_text
@@ -78,8 +81,6 @@ def render_reports(report: Report, formats, lang: str, clause_text: ClauseText |
 def write_files(files: dict[str, str], out_dir: str | Path) -> list[Path]:
     """Write ``files`` (name -> text) into the folder ``out_dir`` (created if missing), all or none:
     every file goes to a temporary file first, and all are renamed at the end."""
-    from ruleproof.ground.fileio import atomic_path, no_interrupts
-
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise RuleproofError("RP150", Location(str(out)), problem=Localized(f"{out} — файл, а не папка",
@@ -106,7 +107,5 @@ def write_reports(report: Report, out_dir: str | Path, formats, lang: str, claus
     files = render_reports(report, [f for f in formats if f != "term"] or ["term"], lang, clause_text)
     written = write_files(files, out_dir) if files else []
     if "term" in formats:
-        from rich.console import Console
-
         WRITERS["term"].show(console or Console(highlight=False, emoji=False), report, lang, clause_text)
     return written

@@ -23,6 +23,11 @@ from rich.markup import escape
 
 from ruleproof.ground.errors import EXIT_OK, RuleproofError, did_you_mean
 from ruleproof.ground.i18n import t
+from ruleproof.model.clause_diff import citing
+from ruleproof.model.clauses import default_index
+from ruleproof.model.rulebook import load_rulebook
+from ruleproof.model.scenario import ruling_citations
+from ruleproof.properties.catalogue import property_citations
 
 __all__ = ["lookup", "every_citation"]
 
@@ -30,18 +35,11 @@ __all__ = ["lookup", "every_citation"]
 def every_citation(rulebook: str | None) -> list:
     """Everything that cites a clause: the rulebook's elements (steps, operations, windows, edges, tables,
     assumptions, readings), the catalogue's properties and the shipped rulings."""
-    from ruleproof.model.rulebook import load_rulebook
-    from ruleproof.model.scenario import ruling_citations
-    from ruleproof.properties.catalogue import property_citations
-
     return [*load_rulebook(rulebook).citations(), *property_citations(), *ruling_citations()]
 
 
 def lookup(units: list[str], rulebook: str | None, rules, lang: str, fmt: str) -> int:
     """Print each of ``units`` with what cites it; an id the index does not hold is error RP121."""
-    from ruleproof.model.clause_diff import citing
-    from ruleproof.model.clauses import default_index
-
     index = default_index()
     for u in units:
         if index.get(u) is None:

@@ -22,9 +22,15 @@ from pathlib import Path
 from typing import Callable
 
 from ruleproof.engine_registry import BY_NAME, DIFF_ENGINES, DIFF_EXAMPLES, longest_first
+from ruleproof.generators.bounded import bounded_worlds
+from ruleproof.ground.forked import fork_map
+from ruleproof.model.explore import Bounds
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rulebook_diff import Change, Difference, behaviour, smallest_difference, structural_diff
+from ruleproof.orchestrate import distrust_proofs
+from ruleproof.properties.consistency import consistency
 from ruleproof.reports.finding import WITHIN_MENU
+from ruleproof.runcache import cached_run
 
 __all__ = ["VerdictChange", "RulingChange", "ConflictChange", "DiffOutcome", "diff_rulebooks"]
 
@@ -111,8 +117,6 @@ def _message(result) -> dict:
 def _cores(rb: Rulebook) -> tuple[str, dict]:
     """The consistency status of ``rb`` and its minimal cores: sorted claims -> clauses (plain data:
     it comes back from a worker process)."""
-    from ruleproof.properties.consistency import consistency
-
     out = consistency(rb)
     return out.status, {tuple(sorted(c.claims)): tuple(c.clauses) for c in out.cores}
 
@@ -140,11 +144,6 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
     the engines whose base results came from it; ``progress(task, finished, total)`` is told as each
     task ("z3/draft", "difference", …) finishes.  ``rulings``: a team's ruling files
     (:func:`ruleproof.orchestrate.team_rulings`), compared with the shipped ones."""
-    from ruleproof.generators.bounded import bounded_worlds
-    from ruleproof.model.explore import Bounds
-    from ruleproof.orchestrate import distrust_proofs
-    from ruleproof.runcache import cached_run
-
     started = time.perf_counter()
     bounds = bounds or Bounds()
     out = DiffOutcome(base, draft, structural_diff(base, draft), engines=engines,
@@ -188,8 +187,6 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
             progress(f"{engine}/{side}" if side else engine, len(finished), len(tasks))
 
     if jobs > 1 and len(tasks) > 1:
-        from ruleproof.ground.forked import fork_map
-
         done = dict(zip(tasks, fork_map(run, tasks, jobs, tell)))
     else:
         done = {}
@@ -215,7 +212,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
         if b_run.stats.get("scope") or d_run.stats.get("scope"):
             out.scopes[engine] = (b_run.stats.get("scope"), d_run.stats.get("scope"))
         if engine == "rulings":
-            from ruleproof.properties.catalogue import BY_ID
+            from ruleproof.properties.catalogue import BY_ID  # read when called (a test plants properties)
 
             for rid in d_res.keys() | b_res.keys():
                 if rid in BY_ID:  # a property on the rulings' games: its verdict, as for the other engines

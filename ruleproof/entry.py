@@ -10,7 +10,7 @@ __all__ = ["run"]
 
 def run() -> int:
     try:
-        from ruleproof.cli import main
+        from ruleproof.cli import main  # start-up: only when the command runs
 
         code = main()
         if code == 130:
@@ -19,10 +19,10 @@ def run() -> int:
     except BaseException as exc:  # before main() could handle it: while modules load, options are parsed
         if not _interrupted(exc):
             raise
-        from ruleproof.ground import interrupt
+        from ruleproof.ground import interrupt  # start-up: only when the command runs
 
         interrupt.taken()  # first: until then the watcher (if main installed it) interrupts again every 50 ms
-        from ruleproof.ground.i18n import default_lang
+        from ruleproof.ground.i18n import default_lang  # start-up: only when the command runs
 
         print("прервано" if default_lang() == "ru" else "interrupted", file=sys.stderr)
         return 130
@@ -54,7 +54,7 @@ def _leave_now(code: int) -> None:
     """Exit an interrupted run at once: the one line is printed, the reports are as they were; the
     interpreter's exit hooks are skipped — concurrent.futures' hook would write to the wakeup pipe of a
     worker pool the interrupt already tore down and print "Exception ignored … Bad file descriptor"."""
-    import os
+    import os  # start-up: only when the command runs
 
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -17,17 +17,39 @@ results come back as from one process.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
 
+from ruleproof.dependencies import counterexample_dependencies, reading_labels, ruling_dependencies
 from ruleproof.engine_registry import BY_NAME, ENGINES, longest_first
+from ruleproof.generators.bounded import bounded_worlds, worlds_scope
+from ruleproof.generators.run import hypothesis_pass
+from ruleproof.ground.errors import Localized, RuleproofError
+from ruleproof.ground.forked import fork_map
+from ruleproof.model.conformance import DEFAULT_RUNS, conformance
+from ruleproof.model.explore import Bounds, explore, explore_results
 from ruleproof.model.graph import build_graph
+from ruleproof.model.readings import readings, variant
 from ruleproof.model.rulebook import Rulebook, load_rulebook
+from ruleproof.model.scenario import (
+    check_assumptions,
+    check_windows,
+    load_rulings,
+    ruling_files,
+    run_scenario,
+    shipped_scenarios,
+)
 from ruleproof.model.structure import run_structure_checks
-from ruleproof.reports.finding import CheckResult
+from ruleproof.model.universe import played
+from ruleproof.properties import catalogue
+from ruleproof.properties.consistency import consistency
+from ruleproof.properties.form_conformance import form_check
+from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.trace import trace_to_json
 
 __all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "run_hypothesis", "run_exhaustive", "run_z3",
            "run_consistency", "run_conformance", "team_rulings", "rulings_outside_menu", "distrust_proofs"]
@@ -94,11 +116,7 @@ def team_rulings(folders, *rulebooks: Rulebook) -> tuple[tuple[str, str], ...]:
     other ruling (shipped or the team's) and no property of the catalogue has (RP167: results are named
     by id).  Returns (file, digest of its content) per file: the engines' option ``rulings`` — a run
     cache key that changes when a file does."""
-    import hashlib
-
-    from ruleproof.ground.errors import Localized, RuleproofError
-    from ruleproof.model.scenario import check_assumptions, check_windows, load_rulings, ruling_files, shipped_scenarios
-    from ruleproof.properties.catalogue import BY_ID
+    from ruleproof.properties.catalogue import BY_ID  # read when called (a test plants properties)
 
     if not folders:
         return ()
@@ -127,8 +145,6 @@ def team_rulings(folders, *rulebooks: Rulebook) -> tuple[tuple[str, str], ...]:
 def _rulings_of(rb: Rulebook, opts: dict) -> list[tuple[str, object, bool]]:
     """(the file as a replay names it, the ruling, whether it is the team's) for every shipped ruling, then
     every ruling of the team's folders (option ``rulings``: :func:`team_rulings`)."""
-    from ruleproof.model.scenario import load_rulings, shipped_scenarios
-
     return [*((f"rulings/{p.name}", sc, False) for p, sc in shipped_scenarios(rb.index)),
             *((path, sc, True) for path, _ in opts.get("rulings") or () for sc in load_rulings(path, rb.index))]
 
@@ -141,10 +157,6 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
     game violates it: the property or the rulebook is wrong there.  Where the rulebook has alternative
     readings, each ruling is also run under each of them, and its result names the readings that change
     its outcome (``depends_on``; option ``readings`` false: not)."""
-    from ruleproof.model.scenario import run_scenario
-    from ruleproof.reports.finding import Finding
-    from ruleproof.reports.trace import trace_to_json
-
     started = time.perf_counter()
     results = []
     scenarios = []
@@ -167,8 +179,6 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
                                    findings, seconds=time.perf_counter() - one))
     stats = {"rulings": len(results)}
     if rb.spec.readings and opts.get("readings", True):
-        from ruleproof.dependencies import reading_labels, ruling_dependencies
-
         label = reading_labels(rb)
         deps = ruling_dependencies(rb, scenarios, {r.check: r.holds for r in results})
         results = [dataclasses.replace(r, depends_on=tuple(label[x] for x in deps[r.check])) for r in results]
@@ -185,8 +195,7 @@ def rulings_outside_menu(rb: Rulebook, runs: list) -> dict[str, list[str]]:
     """Each ruling's game projected into the universe (model/universe.py): the rulings whose game actions
     play a combination the Z3 worlds do not hold, with those combinations — the proofs do not cover
     those games (``runs``: (file, ruling, its result, whether it is the team's))."""
-    from ruleproof.model.menu import menu_scope
-    from ruleproof.model.universe import played
+    from ruleproof.model.menu import menu_scope  # looked up when called: a test replaces it
 
     missing = set(menu_scope(rb).missing)
     out: dict[str, list[str]] = {}
@@ -209,10 +218,6 @@ def _ruling_properties(runs: list, arg: str) -> tuple[list[CheckResult], int]:
     :data:`TRACED_RULINGS` of them, the team's first.  Each game action is judged on its own trace (a
     property speaks of one action; the actions of a turn are played one after the other).  Returns the
     results and the number of game actions judged."""
-    from ruleproof.properties import catalogue
-    from ruleproof.reports.finding import Finding
-    from ruleproof.reports.trace import trace_to_json
-
     props = list(catalogue.PROPERTIES)
     broken: dict[str, list[tuple]] = {p.id: [] for p in props}  # property -> (run, game action, violation)
     premised = dict.fromkeys(broken, 0)
@@ -266,8 +271,6 @@ def _ruling_properties(runs: list, arg: str) -> tuple[list[CheckResult], int]:
 
 
 def run_hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
-    from ruleproof.generators.run import hypothesis_pass
-
     out = hypothesis_pass(rb, examples=opts["examples"], seed=opts.get("seed"), rulebook_arg=opts.get("rulebook_arg"),
                           progress=opts.get("progress"), **({"shrinks": opts["shrinks"]} if "shrinks" in opts else {}))
     cx = {pid: list(exc.events) for pid, exc in out.violations.items()}
@@ -276,9 +279,6 @@ def run_hypothesis(rb: Rulebook, opts: dict) -> EngineRun:
 
 
 def run_exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
-    from ruleproof.generators.bounded import bounded_worlds, worlds_scope
-    from ruleproof.model.explore import Bounds, explore, explore_results
-
     bounds = opts.get("bounds") or Bounds()
     worlds = bounded_worlds(bounds.x_max, bounds.loadouts, rb)
     out = explore(rb, worlds, bounds)
@@ -290,7 +290,7 @@ def run_exhaustive(rb: Rulebook, opts: dict) -> EngineRun:
 
 
 def run_z3(rb: Rulebook, opts: dict) -> EngineRun:
-    from ruleproof.properties.prove import prove
+    from ruleproof.properties.prove import prove  # looked up when called: a test replaces it
 
     kw = {"timeout_ms": opts["timeout_ms"]} if opts.get("timeout_ms") else {}
     # the conformance engine of the same run judges the agreement (distrust_proofs), not prove again
@@ -302,17 +302,12 @@ def run_z3(rb: Rulebook, opts: dict) -> EngineRun:
 
 
 def run_consistency(rb: Rulebook, opts: dict) -> EngineRun:
-    from ruleproof.properties.consistency import consistency
-
     out = consistency(rb)
     return EngineRun("consistency", out.results, out.seconds,
                      {"status": out.status, "z3_version": out.z3_version, "seed": out.seed})
 
 
 def run_conformance(rb: Rulebook, opts: dict) -> EngineRun:
-    from ruleproof.model.conformance import DEFAULT_RUNS, conformance
-    from ruleproof.properties.form_conformance import form_check
-
     # the property forms are checked on the same runs (RC8: a Z3 form and its monitor read them otherwise)
     out = conformance(rb, runs=opts.get("conformance_runs") or DEFAULT_RUNS, seed=opts.get("seed") or 0,
                       rulebook_arg=opts.get("rulebook_arg"), also=form_check)
@@ -325,8 +320,6 @@ def distrust_proofs(z3_results: list[CheckResult], conformance_results: list[Che
     concluded there rests on a second meaning that was shown wrong, so a result that holds and a
     vacuity claim (an unreachable premise, never replayed) become inconclusive — never "proved",
     never "vacuous"; a violation stays (its counterexample was replayed on the interpreter)."""
-    from ruleproof.reports.finding import Finding
-
     bad = [f for r in conformance_results for f in r.findings if f.failed]
     if not bad:
         return z3_results
@@ -362,7 +355,6 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     ``rulings``: a team's folders of rulings, run by the rulings engine after the shipped ones."""
     rb = load_rulebook(path)
     if rb.spec.readings:  # a reading whose patch does not apply is bad input, said before any engine runs
-        from ruleproof.model.readings import readings, variant
 
         for r in readings(rb):
             variant(rb, r.id)
@@ -377,8 +369,6 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
             "rulings": team}
     runs: list[EngineRun] = []
     if jobs > 1 and len(wanted) > 1:
-        from ruleproof.ground.forked import fork_map
-
         # longest first, so that the pool is busy to the end
         order = longest_first(wanted)
         done = dict(zip(order, fork_map(lambda e: _worker(rb, opts, e), order, jobs)))
@@ -403,9 +393,6 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
 def _finding_dependencies(report: CheckReport) -> None:
     """Each property a counterexample breaks: the readings under which the same game no longer breaks
     it — on its result (``depends_on``) and, as the assumptions they replace, on its findings."""
-    from ruleproof.model.readings import readings
-    from ruleproof.dependencies import counterexample_dependencies, reading_labels
-
     label, of = reading_labels(report.rulebook), {r.id: r.of for r in readings(report.rulebook)}
     for group, run in report.runs.items():
         if not run.counterexamples:

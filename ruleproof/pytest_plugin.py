@@ -50,7 +50,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _lang() -> str:
-    from ruleproof.ground.i18n import default_lang
+    from ruleproof.ground.i18n import default_lang  # start-up: pytest loads this plugin in every run
 
     return default_lang()
 
@@ -72,8 +72,8 @@ def pytest_configure(config: pytest.Config) -> None:
     arg = _rulebook_arg(config)
     if arg is None:
         return
-    from ruleproof.ground.errors import RuleproofError
-    from ruleproof.model.rulebook import load_rulebook
+    from ruleproof.ground.errors import RuleproofError  # start-up: pytest loads this plugin in every run
+    from ruleproof.model.rulebook import load_rulebook  # start-up: pytest loads this plugin in every run
 
     try:
         rb = load_rulebook(arg)
@@ -85,7 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _rulebook(config: pytest.Config):
     state = config.stash[_KEY]
     if state["rb"] is None:
-        from ruleproof.model.rulebook import load_rulebook
+        from ruleproof.model.rulebook import load_rulebook  # start-up: pytest loads this plugin in every run
 
         state["rb"] = load_rulebook()
     return state["rb"]
@@ -135,14 +135,14 @@ class ScenarioFile(pytest.File):
     one item per case, ``file-id/case-id``)."""
 
     def collect(self):
-        from ruleproof.model.scenario import load_rulings
+        from ruleproof.model.scenario import load_rulings  # start-up: pytest loads this plugin in every run
 
         rb = self.config.stash[_KEY]["rb"]
         for sc in load_rulings(self.path, rb.index if rb is not None else None):
             yield ScenarioItem.from_parent(self, name=sc.spec.id, scenario=sc)
 
     def repr_failure(self, excinfo, style=None):
-        from ruleproof.ground.errors import RuleproofError
+        from ruleproof.ground.errors import RuleproofError  # start-up: pytest loads this plugin in every run
 
         if isinstance(excinfo.value, RuleproofError):
             return excinfo.value.render(_lang())
@@ -156,7 +156,7 @@ class ScenarioItem(pytest.Item):
         self.add_marker("ruling")
 
     def runtest(self) -> None:
-        from ruleproof.model.scenario import run_scenario
+        from ruleproof.model.scenario import run_scenario  # start-up: pytest loads this plugin in every run
 
         result = run_scenario(self.scenario, _rulebook(self.config))
         if not result.passed:
@@ -167,7 +167,7 @@ class ScenarioItem(pytest.Item):
         return f"ruleproof run {self.path}{self.scenario.case_option}" + (f" --rulebook {arg}" if arg else "")
 
     def repr_failure(self, excinfo, style=None):
-        from ruleproof.ground.errors import RuleproofError
+        from ruleproof.ground.errors import RuleproofError  # start-up: pytest loads this plugin in every run
 
         lang = _lang()
         if isinstance(excinfo.value, RuleproofError):
@@ -184,10 +184,10 @@ class ScenarioItem(pytest.Item):
 
 def failure_text(result, rb, replay: str, lang: str = "en", width: int = 120) -> str:
     """A failed ruling as plain text: clauses, expected, actual, the trace table, the replay command."""
-    from rich.console import Console
+    from rich.console import Console  # start-up: pytest loads this plugin in every run
 
-    from ruleproof.ground.i18n import t
-    from ruleproof.reports.trace import print_trace, trace_to_json
+    from ruleproof.ground.i18n import t  # start-up: pytest loads this plugin in every run
+    from ruleproof.reports.trace import print_trace, trace_to_json  # start-up: pytest loads this plugin in every run
 
     sc = result.scenario
     spec = sc.spec

@@ -31,6 +31,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+import z3
+
+from ruleproof.generators.run import load_profile
+from ruleproof.ground.errors import RuleproofError
+from ruleproof.ground.fileio import write_atomic
+
 __all__ = ["cached_run", "code_digest", "run_key"]
 
 #: the packages whose files decide a run (code, the clause index, the bundled rulebook, the rulings)
@@ -54,10 +60,7 @@ def code_digest() -> str:
 
 
 def _versions() -> str:
-    import hypothesis
-    import z3
-
-    from ruleproof.generators.run import load_profile
+    import hypothesis  # hypothesis is slow to import: only when it is used
 
     return f"z3 {z3.get_full_version()}; hypothesis {hypothesis.__version__}; profile {load_profile()}"
 
@@ -73,9 +76,6 @@ def cached_run(run: Callable, rb, engine: str, opts: dict, cache_dir) -> tuple[o
     """``run(rb, opts)``, or its result kept under ``cache_dir`` from an earlier call with the same key;
     returns (result, whether it came from the cache).  ``rb``: a rulebook (its spec is the content) or
     the content itself."""
-    from ruleproof.ground.errors import RuleproofError
-    from ruleproof.ground.fileio import write_atomic
-
     content = rb if isinstance(rb, str) else rb.spec.model_dump_json()
     path = Path(cache_dir) / "runs" / f"{engine}-{run_key(content, engine, opts)}.pickle"
     if path.exists():

@@ -98,3 +98,35 @@ def test_an_upward_import_breaks_the_contract(tmp_path):
     out = _probe(staged)
     assert out["code"] != 0
     assert "ruleproof.model.fields is not allowed to import ruleproof.reports.terminal" in out["report"]
+
+
+def _local_imports_without_a_reason() -> list[str]:
+    """Imports inside a function with no comment on their line or just above their block of imports."""
+    import ast
+    import re
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    found = []
+    for folder in sorted(set(project["tool"]["setuptools"]["package-dir"].values())):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            text = path.read_text("utf-8")
+            lines = text.splitlines()
+            for fn in ast.walk(ast.parse(text)):
+                if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for node in ast.walk(fn):
+                    if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                        continue
+                    i = node.lineno - 1
+                    while "#" not in lines[i] and i > 0 and re.match(r"\s*(from \S+ )?import ", lines[i - 1]):
+                        i -= 1  # the block of imports this one belongs to
+                    if "#" not in lines[i] and not (i > 0 and lines[i - 1].strip().startswith("#")):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
+    return sorted(set(found))
+
+
+def test_a_function_imports_only_with_a_reason():
+    """Imports are at the top of a module; one inside a function says why in a comment (start-up time of the
+    command line or the pytest plugin, a slow optional library, a name a test replaces, a module only some
+    systems have)."""
+    assert _local_imports_without_a_reason() == []

@@ -9,9 +9,9 @@ import sys
 
 from rich.console import Console
 
+from ruleproof.engine_registry import NAMES as ENGINES
 from ruleproof.ground.errors import Localized, RuleproofError
 from ruleproof.ground.i18n import t
-from ruleproof.engine_registry import NAMES as ENGINES
 
 from .common import RULINGS_HELP, check_jobs, console, parse_names
 from .explore import parse_bounds
@@ -42,9 +42,9 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.orchestrate import run_check
-    from ruleproof.reports.bundle import make_clause_text, report_from_check
-    from ruleproof.reports.writers import parse_formats, write_reports
+    from ruleproof.orchestrate import run_check  # start-up: only when the command runs
+    from ruleproof.reports.bundle import make_clause_text, report_from_check  # start-up: only when the command runs
+    from ruleproof.reports.writers import parse_formats, write_reports  # start-up: only when the command runs
 
     # bad input fails before any engine runs
     formats = parse_formats(args.format)
@@ -66,6 +66,7 @@ def run(args, lang: str) -> int:
     if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
         check = run_check(args.rulebook, args.examples, args.seed, **kw)
     else:
+        # start-up: only when the command runs
         from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         steps = [e for e in engines if e != "structure" and (e != "hypothesis" or args.examples)]
@@ -88,7 +89,7 @@ def run(args, lang: str) -> int:
     if args.save_ruling:
         found = check.counterexample()
         if found is not None:
-            from ruleproof.model.scenario_write import save_trace_violation
+            from ruleproof.model.scenario_write import save_trace_violation  # start-up: only when the command runs
 
             engine, pid, events = found
             saved = save_trace_violation(events, check.rulebook, args.save_ruling, property=pid, engine=engine,
@@ -101,7 +102,7 @@ def run(args, lang: str) -> int:
         if "itf" in formats and not report.counterexamples:  # the ITF writer has nothing to write: say so
             print(t("rep_no_itf", lang), file=sys.stderr)
     elif "json" in formats:
-        from ruleproof.reports.json_report import render as render_json
+        from ruleproof.reports.json_report import render as render_json  # start-up: only when the command runs
 
         sys.stdout.write(next(iter(render_json(report, lang, clause_text).values())))
     else:

@@ -36,9 +36,9 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.model.clause_diff import citing, diff_texts
-    from ruleproof.model.clauses import default_index
-    from ruleproof.model.rules_text import load_rules_text
+    from ruleproof.model.clause_diff import citing, diff_texts  # start-up: only when the command runs
+    from ruleproof.model.clauses import default_index  # start-up: only when the command runs
+    from ruleproof.model.rules_text import load_rules_text  # start-up: only when the command runs
 
     index = default_index()
     if args.against and not args.rules_text:
@@ -50,11 +50,11 @@ def run(args, lang: str) -> int:
     if args.broken:
         return _print_breakage(index, lang, args.format, args.examples)
     if args.units:
-        from ruleproof.clause_lookup import lookup
+        from ruleproof.clause_lookup import lookup  # start-up: only when the command runs
 
         return lookup(args.units, args.rulebook, rules, lang, args.format)
     if args.against:
-        from ruleproof.clause_lookup import every_citation
+        from ruleproof.clause_lookup import every_citation  # start-up: only when the command runs
 
         new = load_rules_text(args.against)
         diff = diff_texts(rules, new)
@@ -92,8 +92,8 @@ def run(args, lang: str) -> int:
 
 
 def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
-    from ruleproof.generators.breakage import CLASSES, breakage, reading_drafts
-    from ruleproof.generators.selftest import selftest
+    from ruleproof.generators.breakage import CLASSES, breakage, reading_drafts  # start-up: only when the command runs
+    from ruleproof.generators.selftest import selftest  # start-up: only when the command runs
 
     if fmt == "json" or not sys.stderr.isatty():
         rep = selftest(examples=examples, every_property=True)

@@ -82,7 +82,7 @@ def console() -> Console:
 
 def clause_text_fn(args, lang: str):
     """clause id -> the official wording (when --rules-text is given) or ruleproof's summary in ``lang``."""
-    from ruleproof.reports.bundle import make_clause_text
+    from ruleproof.reports.bundle import make_clause_text  # start-up: only when the command runs
 
     text = make_clause_text(getattr(args, "rules_text", None))
     return lambda cid: text(cid, lang)

@@ -17,7 +17,6 @@ from rich.table import Table
 from ruleproof.engine_registry import DIFF_ENGINES, DIFF_EXAMPLES
 from ruleproof.ground.errors import EXIT_FINDING, EXIT_OK
 from ruleproof.ground.i18n import answers_text, t
-from ruleproof.reports.side_by_side import side_markdown, side_table
 
 from .common import RULINGS_HELP, check_jobs, clause_text_fn, console, parse_names
 from .explore import parse_bounds
@@ -68,21 +67,23 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.diff import diff_rulebooks
-    from ruleproof.model.rulebook import load_rulebook
+    from ruleproof.diff import diff_rulebooks  # start-up: only when the command runs
+    from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
 
     clause_text = clause_text_fn(args, lang)
     engines, bounds, jobs = engine_options(args)
     base, draft = load_rulebook(args.base), load_rulebook(args.draft)
-    from ruleproof.generators.run import CACHE_DIR
-    from ruleproof.orchestrate import team_rulings
+    from ruleproof.generators.run import CACHE_DIR  # start-up: only when the command runs
+    from ruleproof.orchestrate import team_rulings  # start-up: only when the command runs
 
     kw = dict(jobs=jobs, examples=args.examples, seed=args.seed, cache_dir=None if args.no_cache else CACHE_DIR,
               rulings=team_rulings(args.rulings, base, draft))
     if args.format == "json" or not sys.stderr.isatty():
         out = diff_rulebooks(base, draft, engines, bounds, **kw)
     else:  # a bar on the terminal: the tasks (each engine on each rulebook, …) as they finish
-        from rich.console import Console
+        from rich.console import Console  # start-up: only when the command runs
+
+        # start-up: only when the command runs
         from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
@@ -97,7 +98,7 @@ def run(args, lang: str) -> int:
     saved = None
     if args.save_ruling:
         if out.counterexamples:
-            from ruleproof.model.scenario_write import save_trace_violation
+            from ruleproof.model.scenario_write import save_trace_violation  # start-up: only when the command runs
 
             pid, (engine, events) = next(iter(out.counterexamples.items()))
             saved = save_trace_violation(events, draft, args.save_ruling, property=pid, engine=engine,
@@ -106,7 +107,7 @@ def run(args, lang: str) -> int:
             print(t("diff_nothing_to_save", lang), file=sys.stderr)
     text_json = json.dumps(to_json(out, clause_text), ensure_ascii=False, indent=2) + "\n"
     if args.report:
-        from ruleproof.reports.writers import write_files
+        from ruleproof.reports.writers import write_files  # start-up: only when the command runs
 
         write_files({"diff.md": to_markdown(out, lang, clause_text), "diff.json": text_json}, args.report)
     if args.format == "json":
@@ -119,7 +120,9 @@ def run(args, lang: str) -> int:
 
 
 def _print(con, out, lang: str, clause_text, args) -> None:
-    from ruleproof.model.rulebook_diff import by_clause
+    from ruleproof.reports.side_by_side import side_table  # start-up: only when the command runs
+
+    from ruleproof.model.rulebook_diff import by_clause  # start-up: only when the command runs
 
     con.print(f"[bold]{t('diff_title', lang)}[/]")
     con.print(f"{t('diff_base', lang)}: {escape(str(out.base.path))} ({out.base.spec.id})")
@@ -174,7 +177,7 @@ def scope_line(scopes: tuple, lang: str) -> str:
     ...             {"admitted": 310, "covered": 19, "missing": ["calculation:sudden_action:heal@tgt"]}), "en")
     '    the games cover 19 of 310 combinations on the base, 19 of 310 on the draft; not played on the draft: calculation window: sudden game action without a condition — heals — the target'
     """
-    from ruleproof.model.universe import Combo
+    from ruleproof.model.universe import Combo  # start-up: only when the command runs
 
     b, d = (s or {"admitted": 0, "covered": 0, "missing": []} for s in scopes)
     left = "; ".join(Combo.parse(c).text(lang) for c in d["missing"][:3]) + (" …" if len(d["missing"]) > 3 else "")
@@ -206,7 +209,7 @@ def _section(con, title: str, rows: list[tuple], cols: tuple[str, ...], lang: st
 
 
 def to_json(out, clause_text) -> dict:
-    from ruleproof.model.rulebook_diff import by_clause
+    from ruleproof.model.rulebook_diff import by_clause  # start-up: only when the command runs
 
     d = out.difference
 
@@ -239,7 +242,9 @@ def to_json(out, clause_text) -> dict:
 
 
 def to_markdown(out, lang: str, clause_text) -> str:
-    from ruleproof.model.rulebook_diff import by_clause
+    from ruleproof.reports.side_by_side import side_markdown  # start-up: only when the command runs
+
+    from ruleproof.model.rulebook_diff import by_clause  # start-up: only when the command runs
 
     lines = [f"# {t('diff_title', lang)}", "",
              f"- {t('diff_base', lang)}: `{out.base.path}` ({out.base.spec.id})",

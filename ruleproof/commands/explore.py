@@ -76,10 +76,10 @@ def parse_bounds(text: str, base=None):
     >>> parse_bounds("loadouts=none", Bounds(x_max=0)).x_max
     0
     """
-    from dataclasses import replace
+    from dataclasses import replace  # start-up: only when the command runs
 
-    from ruleproof.generators.bounded import loadout_names
-    from ruleproof.model.explore import Bounds
+    from ruleproof.generators.bounded import loadout_names  # start-up: only when the command runs
+    from ruleproof.model.explore import Bounds  # start-up: only when the command runs
 
     values: dict = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
@@ -104,10 +104,10 @@ def _bounds_arg(b) -> str:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.generators.bounded import bounded_worlds, worlds_scope
-    from ruleproof.model.explore import explore, explore_results
-    from ruleproof.reports.common import scope_text
-    from ruleproof.model.rulebook import load_rulebook
+    from ruleproof.generators.bounded import bounded_worlds, worlds_scope  # start-up: only when the command runs
+    from ruleproof.model.explore import explore, explore_results  # start-up: only when the command runs
+    from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
+    from ruleproof.reports.common import scope_text  # start-up: only when the command runs
 
     clause_text = clause_text_fn(args, lang)
     bounds = parse_bounds(args.bounds)
@@ -124,7 +124,7 @@ def run(args, lang: str) -> int:
     results = explore_results(out, rb, replay, only)
     saved = None
     if args.save_ruling and out.violations:
-        from ruleproof.model.scenario_write import save_trace_violation
+        from ruleproof.model.scenario_write import save_trace_violation  # start-up: only when the command runs
 
         pid = next(r.check for r in results if r.check in out.violations)
         cx = out.violations[pid]
@@ -142,7 +142,7 @@ def run(args, lang: str) -> int:
                "worlds_more_plays": sum(map(len, more.values())),
                "scope": worlds_scope(rb, worlds).to_json()}  # what the worlds cover of the universe
     if args.format == "json":
-        from ruleproof.reports.json_report import results_to_json
+        from ruleproof.reports.json_report import results_to_json  # start-up: only when the command runs
 
         doc = results_to_json(results, {"id": rb.spec.id, "path": rb.path, "bounds": _bounds_arg(bounds),
                                         **figures, "saved_ruling": str(saved) if saved else None},
@@ -150,7 +150,7 @@ def run(args, lang: str) -> int:
         doc["schema"] = SCHEMA
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
     else:
-        from ruleproof.reports.terminal import print_check_results
+        from ruleproof.reports.terminal import print_check_results  # start-up: only when the command runs
 
         con = console()
         con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")

@@ -24,10 +24,10 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.ground.fileio import atomic_path
-    from ruleproof.model.draw import to_dot, to_image, to_mermaid
-    from ruleproof.model.graph import build_graph
-    from ruleproof.model.rulebook import load_rulebook
+    from ruleproof.ground.fileio import atomic_path  # start-up: only when the command runs
+    from ruleproof.model.draw import to_dot, to_image, to_mermaid  # start-up: only when the command runs
+    from ruleproof.model.graph import build_graph  # start-up: only when the command runs
+    from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
 
     G = build_graph(load_rulebook(args.rulebook))
     if args.format in ("dot", "mermaid"):

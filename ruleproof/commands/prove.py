@@ -75,7 +75,7 @@ def _verdict_text(v, lang: str, within_menu: bool = False) -> str:
 def _cx_json(cx) -> dict | None:
     if cx is None:
         return None
-    from ruleproof.reports.trace import trace_to_json
+    from ruleproof.reports.trace import trace_to_json  # start-up: only when the command runs
 
     return {"dice": cx.dice, "responses": [list(r) for r in cx.responses], "steps": cx.steps,
             "reproduced": cx.reproduced, "replay_mode": cx.replay_mode,
@@ -93,8 +93,8 @@ def _world_json(world) -> dict:
 
 
 def outcome_to_json(outcome, rb) -> dict:
-    from ruleproof.properties.prove import verdict_name
-    from ruleproof.reports.json_report import results_to_json
+    from ruleproof.properties.prove import verdict_name  # start-up: only when the command runs
+    from ruleproof.reports.json_report import results_to_json  # start-up: only when the command runs
 
     doc = results_to_json(outcome.results, {"id": rb.spec.id, "path": rb.path, "z3_version": outcome.z3_version,
                                             "seed": outcome.seed, "timeout_ms": outcome.timeout_ms,
@@ -117,10 +117,10 @@ def outcome_to_json(outcome, rb) -> dict:
 
 
 def run(args, lang: str) -> int:
-    from contextlib import nullcontext
+    from contextlib import nullcontext  # start-up: only when the command runs
 
-    from ruleproof.model.rulebook import load_rulebook
-    from ruleproof.properties.prove import prove
+    from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
+    from ruleproof.properties.prove import prove  # start-up: only when the command runs
 
     clause_text = clause_text_fn(args, lang)
     if args.depth < 1:
@@ -154,7 +154,7 @@ def _save(args, rb, out):
     v = next((v for v in out.verdicts if v.verdict == "violated" and v.counterexample), None)
     if v is None:
         return None
-    from ruleproof.model.scenario_write import save_trace_violation
+    from ruleproof.model.scenario_write import save_trace_violation  # start-up: only when the command runs
 
     replay = f"ruleproof prove {rb.path} --only {v.pid}"
     return save_trace_violation(list(v.counterexample.trace.events), rb, args.save_ruling, property=v.pid,
@@ -162,8 +162,8 @@ def _save(args, rb, out):
 
 
 def _print(con, rb, out, lang: str, clause_text) -> None:
-    from ruleproof.properties.catalogue import BY_ID
-    from ruleproof.reports.trace import print_offending, print_trace
+    from ruleproof.properties.catalogue import BY_ID  # start-up: only when the command runs
+    from ruleproof.reports.trace import print_offending, print_trace  # start-up: only when the command runs
 
     if out.disagreement is not None:
         con.print(f"[bold yellow]{escape(t('prove_disagreement', lang, text=out.disagreement.text(lang)))}[/]")
@@ -177,7 +177,7 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
         elif v.vacuous is None:
             witness = t("prove_witness_unknown", lang) if v.verdict == "proved" else ""
         else:
-            from ruleproof.properties.monitor_z3 import FORMS
+            from ruleproof.properties.monitor_z3 import FORMS  # start-up: only when the command runs
 
             f = FORMS[v.pid]
             witness = escape(f.premise_ru if lang == "ru" else f.premise_en) + f" ({len(v.witness.steps)})"

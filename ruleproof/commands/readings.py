@@ -17,11 +17,9 @@ from rich.table import Table
 
 from ruleproof.ground.errors import EXIT_INCONCLUSIVE, EXIT_OK
 from ruleproof.ground.i18n import answers_text, t
-from ruleproof.reports.side_by_side import side_html, side_markdown, side_table
-
-from .diff import _v, add_engine_options, engine_options, to_json as diff_json
 
 from .common import clause_text_fn, console
+from .diff import _v, add_engine_options, engine_options, to_json as diff_json
 
 __all__ = ["add_parser", "run", "to_json", "to_markdown", "to_html", "SCHEMA"]
 
@@ -40,10 +38,10 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.ground.errors import RuleproofError
-    from ruleproof.model.readings import readings, variant
-    from ruleproof.model.rulebook import load_rulebook
-    from ruleproof.readings import compare_readings
+    from ruleproof.ground.errors import RuleproofError  # start-up: only when the command runs
+    from ruleproof.model.readings import readings, variant  # start-up: only when the command runs
+    from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
+    from ruleproof.readings import compare_readings  # start-up: only when the command runs
 
     clause_text = clause_text_fn(args, lang)
     engines, bounds, jobs = engine_options(args)
@@ -51,26 +49,26 @@ def run(args, lang: str) -> int:
     known = [r.id for r in readings(rb)]
     for rid in args.only or ():
         if rid not in known:
-            from ruleproof.ground.errors import suggest
+            from ruleproof.ground.errors import suggest  # start-up: only when the command runs
 
             raise RuleproofError("RP139", None, reading=rid, known=", ".join(known) or "—",
                                  hint=suggest(rid, known))
     others = [variant(rb, rid) for rid in known]  # every patch applies before anything runs
-    from ruleproof.orchestrate import team_rulings
+    from ruleproof.orchestrate import team_rulings  # start-up: only when the command runs
 
     team = team_rulings(args.rulings, rb, *others)  # and every ruling of the team's folders loads
 
     def progress(i: int, n: int, rid: str) -> None:
         print(t("rd_progress", lang, i=i + 1, n=n, id=rid), file=sys.stderr, flush=True)
 
-    from ruleproof.generators.run import CACHE_DIR
+    from ruleproof.generators.run import CACHE_DIR  # start-up: only when the command runs
 
     out = compare_readings(rb, engines, bounds, jobs=jobs, examples=args.examples, seed=args.seed,
                            cache_dir=CACHE_DIR, only=args.only, progress=progress, rulings=team)
     doc = to_json(out, clause_text)
     text_json = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     if args.report:
-        from ruleproof.reports.writers import write_files
+        from ruleproof.reports.writers import write_files  # start-up: only when the command runs
 
         write_files({"readings.md": to_markdown(out, lang), "readings.json": text_json,
                      "readings.html": to_html(out, lang)}, args.report)
@@ -108,6 +106,8 @@ _COLS = ("rd_col_reading", "rd_col_of", "rd_col_says", "rd_col_status", "rd_col_
 
 
 def _print(con, out, lang: str) -> None:
+    from ruleproof.reports.side_by_side import side_table  # start-up: only when the command runs
+
     con.print(f"[bold]{escape(t('rd_title', lang, id=out.rulebook.spec.id, n=len(out.rows)))}[/]")
     table = Table()
     for c in _COLS:
@@ -152,6 +152,8 @@ def to_json(out, clause_text) -> dict:
 
 
 def to_markdown(out, lang: str) -> str:
+    from ruleproof.reports.side_by_side import side_markdown  # start-up: only when the command runs
+
     def cell(x: str) -> str:
         return x.replace("|", "\\|")
 
@@ -172,7 +174,9 @@ def to_markdown(out, lang: str) -> str:
 
 
 def to_html(out, lang: str) -> str:
-    from ruleproof.reports.html_report import CSS, _e, _table
+    from ruleproof.reports.side_by_side import side_html  # start-up: only when the command runs
+
+    from ruleproof.reports.html_report import CSS, _e, _table  # start-up: only when the command runs
 
     title = t("rd_title", lang, id=out.rulebook.spec.id, n=len(out.rows))
     rows = [(f' data-reading="{_e(row.reading.id)}" class="rp-verdict-'

@@ -27,9 +27,9 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.model.rulebook import load_rulebook
-    from ruleproof.model.scenario import load_scenario, run_scenario
-    from ruleproof.reports.trace import trace_to_json
+    from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
+    from ruleproof.model.scenario import load_scenario, run_scenario  # start-up: only when the command runs
+    from ruleproof.reports.trace import trace_to_json  # start-up: only when the command runs
 
     clause_text = clause_text_fn(args, lang)
     rb = load_rulebook(args.rulebook)
@@ -74,7 +74,7 @@ def run(args, lang: str) -> int:
 
 def _print_run(con, sc, res, rb, replay: str, clause_text, lang: str) -> None:
     """One ruling's run on the terminal: title, trace, and what passed or failed."""
-    from ruleproof.reports.trace import print_offending, print_trace
+    from ruleproof.reports.trace import print_offending, print_trace  # start-up: only when the command runs
 
     con.print(f"[bold]{escape(sc.spec.title.model_dump()[lang])}[/]  ({escape(sc.spec.id)})")
     con.print(f"{t('source', lang)}: {escape(sc.spec.source)}")

@@ -33,7 +33,7 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.generators.selftest import selftest
+    from ruleproof.generators.selftest import selftest  # start-up: only when the command runs
 
     if args.format == "json" or not sys.stderr.isatty():
         rep = selftest(examples=args.examples, only=args.only, prove=args.prove, jobs=check_jobs(args.jobs))

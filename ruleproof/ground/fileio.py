@@ -11,7 +11,9 @@ An error or Ctrl-C never leaves a half-written report.
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -27,9 +29,6 @@ def no_interrupts() -> Iterator[None]:
     there, and no temporary file is left behind; the interrupt is raised right after (exit 130).
     (Python's handler is swapped, not the signal mask: another thread may be the one that receives
     the signal.)"""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -11,7 +11,11 @@ travel between processes.  Items are handed out one at a time as workers come fr
 
 from __future__ import annotations
 
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Sequence
+
+from ruleproof.ground.interrupt import install
 
 __all__ = ["fork_map"]
 
@@ -19,8 +23,6 @@ _FN: list = []  # the function a forked worker inherits
 
 
 def _call(item):
-    from ruleproof.ground.interrupt import install
-
     install()  # a forked worker has no watcher thread of its own yet: Ctrl-C must stop its Z3 too
     return _FN[0](item)
 
@@ -30,9 +32,6 @@ def fork_map(fn: Callable, items: Sequence, jobs: int, done: Callable[[int], Non
     results come back in the order of ``items`` (``done(i)`` is told as each item ``i`` finishes).  When
     the caller stops (Ctrl-C sent to this process only, or an error), the workers are terminated at
     once — not left to finish the items already handed to them."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
     _FN[:] = [fn]
     # an executor's workers may fork workers of their own (a multiprocessing Pool's may not)
     pool = ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("fork"))

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import sys
@@ -46,8 +47,6 @@ def context() -> z3.Context:
 
 
 def _watch(fd: int) -> None:
-    import _thread
-
     while True:
         try:
             data = os.read(fd, 64)

@@ -29,3 +29,17 @@ def test_another_error_is_not_taken_for_an_interrupt(monkeypatch):
     monkeypatch.setattr(cli, "main", broken)
     with pytest.raises(RuntimeError, match="something else"):
         entry.run()
+
+
+def test_the_command_line_starts_without_loading_the_rulebook_or_an_engine():
+    """``ruleproof --version`` and ``--help`` build the parser only: no rulebook, engine or report module is
+    imported until a command runs (start-up time; measured in benchmarks, not asserted here).  Z3 itself is
+    loaded: the Ctrl-C handler stops its solvers."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from ruleproof.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('ruleproof.model', 'ruleproof.properties', "
+            "'ruleproof.generators', 'ruleproof.reports', 'ruleproof.orchestrate', 'hypothesis', 'networkx'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
