@@ -258,66 +258,13 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         if any(ally_feats):  # and a bystander of each side
             pair += tuple(_card(cid, fs, wounds=0) for cid, fs in zip(("allyA", "allyB"), ally_feats))
         if loadout in roles:
-            for kind, defender in ROLE_ACTIONS:
-                cards = (*pair, _card("def", d_feats)) if defender else pair
-                name = "/".join((kind, "defender", loadout) if defender else (kind, loadout))
-                out.append(World(name, State(cards=cards, action=action(kind, defender=defender, magnitude_base=1))))
+            out += _role_worlds(loadout, pair, d_feats)
             continue
-        for kind in ("simple_strike", "attack", "spell", "effect"):
-            setups = ("none", "cost", "targets") + (() if kind in ATTACKS else ("chosen", "computed", "implicit"))
-            for setup in setups:
-                # 542.3: the player chooses exactly X targets — among the target and its ally, if it has one
-                foes = tuple(c.id for c in pair if c.id in ("tgt", "allyB"))
-                values = {"cost": range(0, x_max + 1), "targets": range(1, min(max(x_max, 1), len(foes)) + 1),
-                          "chosen": range(0, x_max + 1)}.get(setup, (None,))
-                for value in values:
-                    for defender in ((False, True) if kind in ATTACKS else (False,)):
-                        xs = _xs(setup, value, kind)
-                        cards = (*pair, _card("def", d_feats)) if defender else pair
-                        act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1,
-                                     targets=foes[:value] if setup == "targets" else foes[:1], **_bare(kind, setup))
-                        name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
-                                                    "defender" if defender else "", loadout) if p and p != "none")
-                        out.append(World(name or kind, State(cards=cards, action=act)))
-        # 540.2/542.2: a cost-X above what the card has (the declaration must not stand)
-        variants = [("spell", "no-magnitude", {"needs_magnitude": False}),
-                    ("spell", "cost-over", {"xs": (x_var("cost", chosen=CRYSTALS + 1),)})]
-        for n in numbers:
-            rich = tuple(c.with_resource("crystal", n) if c.id == "src" else c for c in pair)
-            name = "/".join(p for p in ("spell", f"cost={n}", loadout) if p != "none")
-            out.append(World(name, State(cards=rich, action=action("spell", (x_var("cost", chosen=n),)))))
-        if loadout != "dice":  # a compound strike rolls twice: with rerolls that squares the dice paths
-            variants.append(("simple_strike", "compound", {"parts_left": 1}))
-        for kind, variant, changes in variants:
-            name = "/".join(p for p in (kind, variant, loadout) if p != "none")
-            out.append(World(name, State(cards=pair, action=action(kind, **changes))))
-        # 540.1.3: a «X раз за ход» source that has used its feature this turn already (up to X, and beyond)
-        # — by the feature it declares now, or (used-kin) by another feature of the same kind of game action
-        for n in range(1, max((f.times or 0 for f in a_feats), default=0) + 1):
-            for own, kin, tag in ((n, 0, f"used={n}"), (n - 1, 1, f"used={n}/kin")):
-                used = (replace(pair[0], uses=uses_of("simple_strike", own, kin)), *pair[1:])
-                name = "/".join(p for p in ("simple_strike", tag, loadout) if p != "none")
-                out.append(World(name, State(cards=used, action=action("simple_strike"))))
-        # 540.3.1 with 510.4 (A-lost-markers): a source under a marker limit that has acted once this turn
-        # (one action marker), whose ally may take that marker away during the action
-        if any(f.limit for f in a_feats):
-            marked = (replace(pair[0], uses=uses_of("simple_strike", 1), action_markers=1), pair[1],
-                      _card("allyA", (F("xa_unmark"),), wounds=0))
-            name = "/".join(p for p in ("simple_strike", "marker-lost", loadout) if p != "none")
-            out.append(World(name, State(cards=marked, action=action("simple_strike"))))
-        # 512.7 «всеми доступными ресурсами из числа зарезервированных» with 510.4: a spell whose one reserved
-        # crystal the source's ally may take away before payment (the payment then has none to take)
+        out += _action_worlds(loadout, pair, d_feats, x_max)
+        out += _cost_worlds(loadout, pair, numbers)
+        out += _turn_worlds(loadout, pair, a_feats)
         if loadout == "payment":
-            drained = (pair[0].with_resource("crystal", 1), pair[1], _card("allyA", (F("xa_drain"),), wounds=0))
-            out.append(World("spell/cost=1/crystal-lost/payment",
-                             State(cards=drained, action=action("spell", (x_var("cost", chosen=1),)))))
-            # A-closed-no-close: a compound strike whose source its ally may close before the second part
-            shut = (*pair[:2], _card("allyA", (F("xa_close"),), wounds=0))
-            out.append(World("simple_strike/compound/source-closed/payment",
-                             State(cards=shut, action=action("simple_strike", parts_left=1))))
-            # … and a source closed already, whose simple strike costs it «закрыться» (540.2)
-            out.append(World("simple_strike/closed-source/payment",
-                             State(cards=(replace(pair[0], closed=True), *pair[1:]), action=action("simple_strike"))))
+            out += _payment_worlds(pair)
         # 512.6.2/b4.2: a simple strike at a closed card is no fight (no strike table, no return strike)
         closed = (pair[0], replace(pair[1], closed=True), *pair[2:])
         out.append(World("/".join(p for p in ("simple_strike", "closed-target", loadout) if p != "none"),
@@ -328,6 +275,95 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         out = [replace(w, plays=max(w.plays, 2)) for w in out]
         if loadouts is None or "dice" in loadouts:
             out += _plays_worlds(reads.play_numbers)
+    return out
+
+
+def _role_worlds(loadout: str, pair: tuple, d_feats) -> list[World]:
+    """A role loadout: each kind of action of :data:`ROLE_ACTIONS`, with its defender where it has one."""
+    out = []
+    for kind, defender in ROLE_ACTIONS:
+        cards = (*pair, _card("def", d_feats)) if defender else pair
+        name = "/".join((kind, "defender", loadout) if defender else (kind, loadout))
+        out.append(World(name, State(cards=cards, action=action(kind, defender=defender, magnitude_base=1))))
+    return out
+
+
+def _action_worlds(loadout: str, pair: tuple, d_feats, x_max: int) -> list[World]:
+    """Each kind of action with each setup of its X (none, a cost-X, a target-count X and, for a non-attack, a
+    magnitude chosen, computed or bare), each X value up to ``x_max``, with and without a defender."""
+    out = []
+    for kind in ("simple_strike", "attack", "spell", "effect"):
+        setups = ("none", "cost", "targets") + (() if kind in ATTACKS else ("chosen", "computed", "implicit"))
+        for setup in setups:
+            # 542.3: the player chooses exactly X targets — among the target and its ally, if it has one
+            foes = tuple(c.id for c in pair if c.id in ("tgt", "allyB"))
+            values = {"cost": range(0, x_max + 1), "targets": range(1, min(max(x_max, 1), len(foes)) + 1),
+                      "chosen": range(0, x_max + 1)}.get(setup, (None,))
+            for value in values:
+                for defender in ((False, True) if kind in ATTACKS else (False,)):
+                    xs = _xs(setup, value, kind)
+                    cards = (*pair, _card("def", d_feats)) if defender else pair
+                    act = action(kind, xs, defender=defender, magnitude_base=None if xs else 1,
+                                 targets=foes[:value] if setup == "targets" else foes[:1], **_bare(kind, setup))
+                    name = "/".join(p for p in (kind, setup if value is None else f"{setup}={value}",
+                                                "defender" if defender else "", loadout) if p and p != "none")
+                    out.append(World(name or kind, State(cards=cards, action=act)))
+    return out
+
+
+def _cost_worlds(loadout: str, pair: tuple, numbers: list[int]) -> list[World]:
+    """540.2/542.2: a spell with no magnitude, a cost-X above what the card has (the declaration must not stand),
+    a cost-X at each number a guard compares it with (with the crystals for it); a compound strike."""
+    out = []
+    # 540.2/542.2: a cost-X above what the card has (the declaration must not stand)
+    variants = [("spell", "no-magnitude", {"needs_magnitude": False}),
+                ("spell", "cost-over", {"xs": (x_var("cost", chosen=CRYSTALS + 1),)})]
+    for n in numbers:
+        rich = tuple(c.with_resource("crystal", n) if c.id == "src" else c for c in pair)
+        name = "/".join(p for p in ("spell", f"cost={n}", loadout) if p != "none")
+        out.append(World(name, State(cards=rich, action=action("spell", (x_var("cost", chosen=n),)))))
+    if loadout != "dice":  # a compound strike rolls twice: with rerolls that squares the dice paths
+        variants.append(("simple_strike", "compound", {"parts_left": 1}))
+    for kind, variant, changes in variants:
+        name = "/".join(p for p in (kind, variant, loadout) if p != "none")
+        out.append(World(name, State(cards=pair, action=action(kind, **changes))))
+    return out
+
+
+def _turn_worlds(loadout: str, pair: tuple, a_feats) -> list[World]:
+    """What happened earlier this turn: uses of a «X раз за ход» source (540.1.3), a marker an ally may take
+    away (540.3.1 with 510.4)."""
+    out = []
+    # 540.1.3: a «X раз за ход» source that has used its feature this turn already (up to X, and beyond)
+    # — by the feature it declares now, or (used-kin) by another feature of the same kind of game action
+    for n in range(1, max((f.times or 0 for f in a_feats), default=0) + 1):
+        for own, kin, tag in ((n, 0, f"used={n}"), (n - 1, 1, f"used={n}/kin")):
+            used = (replace(pair[0], uses=uses_of("simple_strike", own, kin)), *pair[1:])
+            name = "/".join(p for p in ("simple_strike", tag, loadout) if p != "none")
+            out.append(World(name, State(cards=used, action=action("simple_strike"))))
+    # 540.3.1 with 510.4 (A-lost-markers): a source under a marker limit that has acted once this turn
+    # (one action marker), whose ally may take that marker away during the action
+    if any(f.limit for f in a_feats):
+        marked = (replace(pair[0], uses=uses_of("simple_strike", 1), action_markers=1), pair[1],
+                  _card("allyA", (F("xa_unmark"),), wounds=0))
+        name = "/".join(p for p in ("simple_strike", "marker-lost", loadout) if p != "none")
+        out.append(World(name, State(cards=marked, action=action("simple_strike"))))
+    return out
+
+
+def _payment_worlds(pair: tuple) -> list[World]:
+    """The payment loadout's worlds where a card's ally changes what the payment finds (512.7, 540.2)."""
+    out = []
+    drained = (pair[0].with_resource("crystal", 1), pair[1], _card("allyA", (F("xa_drain"),), wounds=0))
+    out.append(World("spell/cost=1/crystal-lost/payment",
+                     State(cards=drained, action=action("spell", (x_var("cost", chosen=1),)))))
+    # A-closed-no-close: a compound strike whose source its ally may close before the second part
+    shut = (*pair[:2], _card("allyA", (F("xa_close"),), wounds=0))
+    out.append(World("simple_strike/compound/source-closed/payment",
+                     State(cards=shut, action=action("simple_strike", parts_left=1))))
+    # … and a source closed already, whose simple strike costs it «закрыться» (540.2)
+    out.append(World("simple_strike/closed-source/payment",
+                     State(cards=(replace(pair[0], closed=True), *pair[1:]), action=action("simple_strike"))))
     return out
 
 

@@ -118,6 +118,22 @@ def games_test(rb: Rulebook, only: frozenset[str] | None = None, skip: frozenset
     return play_games
 
 
+def _answer(ask, draw: Callable, eager: bool, answered: int):
+    """What ``draw`` answers the interpreter's question ``ask`` (None: nothing asked, or a pass): a die within its
+    faces; a response by its index, passing first — or, ``eager``, last — while fewer than ANSWERS were given."""
+    if ask is None:
+        return None
+    if ask.kind == "die":
+        return draw(st.integers(*ask.faces), label="die")
+    if ask.kind == "respond" and ask.options and answered < ANSWERS:
+        plays = [f.id for _, f in ask.options]
+        i = draw(st.integers(0, len(plays)), label=f"{ask.window}:{ask.player}")
+        return (plays + [None])[i] if eager else ([None] + plays)[i]
+    if ask.kind == "respond":
+        return None
+    raise AssertionError(f"unexpected ask {ask.kind!r}")  # pragma: no cover - the interpreter asks for nothing else
+
+
 def play_game(rb: Rulebook, props: list[Property], world: State, draw: Callable, eager: bool = False,
               exercised: Counter | None = None, combos_played: set | None = None) -> Played:
     """One game action of ``rb`` from ``world``, every choice taken by ``draw`` (a die within the rulebook's
@@ -129,18 +145,7 @@ def play_game(rb: Rulebook, props: list[Property], world: State, draw: Callable,
     seen = 0
     while True:
         ask = stepper.ask
-        if ask is None:
-            value = None
-        elif ask.kind == "die":
-            value = draw(st.integers(*ask.faces), label="die")
-        elif ask.kind == "respond" and ask.options and len(played.answers) < ANSWERS:
-            plays = [f.id for _, f in ask.options]
-            i = draw(st.integers(0, len(plays)), label=f"{ask.window}:{ask.player}")
-            value = (plays + [None])[i] if eager else ([None] + plays)[i]
-        elif ask.kind == "respond":
-            value = None
-        else:  # pragma: no cover - the interpreter asks for nothing else
-            raise AssertionError(f"unexpected ask {ask.kind!r}")
+        value = _answer(ask, draw, eager, len(played.answers))
         events = stepper.trace.events
         if len(events) > seen and (ask is None or any(
                 e.op in ("goto", "end", "deadlock", "step_limit") for e in events[seen:])):

@@ -99,19 +99,87 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
                     progress: Callable[[str], None] | None = None,
                     only: frozenset[str] | None = None) -> HypothesisOutcome:
     """Check the properties on ``examples`` generated worlds and plays of ``rb``."""
-    profile = load_profile()
-    database = None
-    if profile != "ci" and cache_dir is not None:
-        database = DirectoryBasedExampleDatabase(str(Path(cache_dir) / "hypothesis"))
     if seed is None:
         seed = DEFAULT_SEED  # deterministic by default (under CI too), and still able to keep failures in the database
-    base = settings(settings.get_profile(profile), max_examples=examples,
-                    **({"database": database} if profile != "ci" else {}))
+    base = _base_settings(examples, cache_dir)
     found: dict[str, PropertyViolated] = {}
     exercised: Counter = Counter()  # property -> finished runs that played its premise ("": all finished runs)
     started = time.perf_counter()
     first: float | None = None
     wanted = [p for p in PROPERTIES if only is None or p.id in only]
+    extra = 0
+    combos_played: set = set()
+    every = admitted(rb)
+    for world_family, n, phase_seed, top_up, aimed in _rounds(examples, seed, _family(rb)):
+        checked = only
+        aims = tuple(sorted(every - combos_played)) if aimed else ()
+        if aimed and (not aims or n < 1):
+            continue
+        if top_up is not None:
+            missing = _unplayed(wanted, found, exercised)
+            if not missing:
+                break
+            checked, extra = missing, extra + n
+            if world_family:
+                world_family = reaching(rb, world_family, missing, phase_seed)
+        phase = settings(base, max_examples=max(n, 1), **({"derandomize": False} if top_up else {}))
+
+        def make_test(checked=checked, world_family=world_family, eager=top_up is not None or bool(aims), aims=aims):
+            return games_test(rb, only=checked, skip=frozenset(found), exercised=exercised, family=world_family,
+                              eager=eager, aims=aims, combos_played=combos_played)
+
+        told = (lambda: progress(f"{len(wanted) - len(found)} properties, {examples + extra} examples")) if progress else None
+        when = _play(make_test, phase, phase_seed, found, len(wanted), shrinks, told)
+        if first is None and when is not None:
+            first = when - started
+    elapsed = time.perf_counter() - started
+    results = _results(rb, wanted, found, exercised, examples, extra, _replay(rulebook_arg, examples, seed))
+    return HypothesisOutcome(results, examples, seed, elapsed, first, found, Scope.of(every, combos_played))
+
+
+def _replay(rulebook_arg: str | None, examples: int, seed: int | None) -> str:
+    return "ruleproof check" + (f" {rulebook_arg}" if rulebook_arg else "") + f" --engines hypothesis --examples {examples}" + (
+        f" --seed {seed}" if seed is not None else "")
+
+
+def _unplayed(wanted: list, found: dict, exercised: Counter) -> frozenset[str]:
+    """The properties not broken whose situation no run has played yet."""
+    return frozenset(p.id for p in wanted if p.id not in found and not exercised[p.id])
+
+
+def _play(make_test, phase: settings, phase_seed: int | None, found: dict, wanted: int, shrinks: int,
+          told: Callable[[], None] | None) -> float | None:
+    """One round: the test run again after each violation (the property it broke left out) until a run finds
+    none or every property is broken; returns when the first violation of the round was found (None: none)."""
+    first = None
+    while len(found) < wanted:
+        test = phase(make_test())
+        if phase_seed is not None:
+            test = hyp_seed(phase_seed)(test)
+        if told:
+            told()
+        try:
+            with _shrink_budget(shrinks), with_reporter(lambda _msg: None):
+                test()
+            break
+        except PropertyViolated as exc:
+            found[exc.prop.id] = exc
+            first = first if first is not None else time.perf_counter()
+    return first
+
+
+def _base_settings(examples: int, cache_dir: Path | None) -> settings:
+    """The profile's settings with ``examples``; outside CI, a database of failures under ``cache_dir``."""
+    profile = load_profile()
+    database = None
+    if profile != "ci" and cache_dir is not None:
+        database = DirectoryBasedExampleDatabase(str(Path(cache_dir) / "hypothesis"))
+    return settings(settings.get_profile(profile), max_examples=examples,
+                    **({"database": database} if profile != "ci" else {}))
+
+
+def _family(rb: Rulebook) -> tuple:
+    """The bounded worlds' states grouped by loadout."""
     # two phases, half the examples each: worlds drawn for the rulebook, then the bounded worlds (their
     # loadouts put each feature kind before the window that admits it; Hypothesis draws the plays)
     groups: dict[str, list] = {}
@@ -121,7 +189,11 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         last = w.name.rsplit("/", 1)[-1]
         mine = last in LOADOUTS or last in ALLIES or last.endswith("-rerolls")
         groups.setdefault(last if mine else "none", []).append(w.state)
-    family = tuple(tuple(ws) for ws in groups.values())
+    return tuple(tuple(ws) for ws in groups.values())
+
+
+def _rounds(examples: int, seed: int, family: tuple) -> list[tuple]:
+    """(worlds: a family or () for drawn ones, examples, seed, top-up round number or None, aimed) per round."""
     # then, only while some property's situation was never played: up to four more rounds of half the
     # examples — the bounded worlds in which a random play reaches such a situation, then worlds drawn
     # for the rulebook, twice — each with a seed of its own (a rare situation, such as a defender's
@@ -133,39 +205,12 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
     rounds = [((), first - first // 2, seed, None, False), ((), first // 2, seed, None, True),
               (family, examples // 2, seed, None, False),
               *(((family, ())[(k - 1) % 2], examples // 2, (seed or 0) + k, k, False) for k in range(1, 5))]
-    extra = 0
-    combos_played: set = set()
-    every = admitted(rb)
-    for world_family, n, phase_seed, top_up, aimed in rounds:
-        checked = only
-        aims = tuple(sorted(every - combos_played)) if aimed else ()
-        if aimed and (not aims or n < 1):
-            continue
-        if top_up is not None:
-            missing = frozenset(p.id for p in wanted if p.id not in found and not exercised[p.id])
-            if not missing:
-                break
-            checked, extra = missing, extra + n
-            if world_family:
-                world_family = reaching(rb, world_family, missing, phase_seed)
-        phase = settings(base, max_examples=max(n, 1), **({"derandomize": False} if top_up else {}))
-        while len(found) < len(wanted):
-            test = phase(games_test(rb, only=checked, skip=frozenset(found), exercised=exercised, family=world_family,
-                                    eager=top_up is not None or bool(aims), aims=aims, combos_played=combos_played))
-            if phase_seed is not None:
-                test = hyp_seed(phase_seed)(test)
-            if progress:
-                progress(f"{len(wanted) - len(found)} properties, {examples + extra} examples")
-            try:
-                with _shrink_budget(shrinks), with_reporter(lambda _msg: None):
-                    test()
-                break
-            except PropertyViolated as exc:
-                found[exc.prop.id] = exc
-                first = first if first is not None else time.perf_counter() - started
-    elapsed = time.perf_counter() - started
-    replay = "ruleproof check" + (f" {rulebook_arg}" if rulebook_arg else "") + f" --engines hypothesis --examples {examples}" + (
-        f" --seed {seed}" if seed is not None else "")
+    return rounds
+
+
+def _results(rb: Rulebook, wanted: list, found: dict, exercised: Counter, examples: int, extra: int,
+             replay: str) -> list[CheckResult]:
+    """A result per property: violated (with its game), not exercised (no run played its situation), or holds."""
     results = []
     for p in wanted:
         exc = found.get(p.id)
@@ -182,4 +227,4 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "hypothesis", findings,
                                    note=f"{examples} examples; premise in {exercised[p.id]} of {exercised['']} runs"
                                    + (f"; {extra} more examples drawn for situations not yet played" if extra else "")))
-    return HypothesisOutcome(results, examples, seed, elapsed, first, found, Scope.of(every, combos_played))
+    return results

@@ -109,63 +109,101 @@ def _label(op: dict) -> str:
 
 
 def drafts(base: dict | None = None) -> Iterator[Draft]:
-    """Every one-fault draft the operators make of ``base`` (the bundled rulebook by default)."""
+    """Every one-fault draft the operators make of ``base`` (the bundled rulebook by default): the named
+    mutants, then per operation (:data:`_OPERATION_FAULTS`), then per edge, step and table (:data:`_RULEBOOK_FAULTS`)."""
     base = base if base is not None else bundled_data()
+    yield from _named(base)
+    for sid, i, op in list(_ops_of(base)):
+        for fault in _OPERATION_FAULTS:
+            yield from fault(base, sid, i, op)
+    for fault in _RULEBOOK_FAULTS:
+        yield from fault(base)
+
+
+def _named(base: dict) -> Iterator[Draft]:
+    """The named mutants (:mod:`.mutants`)."""
     for mid, m in MUTANTS.items():
         d = _copy(base)
         m.edit(d)
         yield Draft(mid, "named", m.en, m.ru, d, m.clauses)
-    for sid, i, op in list(_ops_of(base)):
-        if op["op"] != "window":
+
+
+def _drop(base: dict, sid: str, i: int, op: dict) -> Iterator[Draft]:
+    """The operation left out (a window is not: leaving it out is narrowing it to nothing)."""
+    if op["op"] != "window":
+        d = _copy(base)
+        d["steps"][sid]["operations"].pop(i)
+        yield Draft(f"drop:{sid}:{i}", "drop operation", f"drop {_label(op)} from {sid}",
+                    f"убрать {_label(op)} из {sid}", d, _cites(op))
+
+
+def _swap(base: dict, sid: str, i: int, op: dict) -> Iterator[Draft]:
+    """The operation and the next one of its step in the other order."""
+    n = len(base["steps"][sid]["operations"])
+    if i + 1 < n:
+        d = _copy(base)
+        ops = d["steps"][sid]["operations"]
+        ops[i], ops[i + 1] = ops[i + 1], ops[i]
+        yield Draft(f"swap:{sid}:{i}", "swap operations", f"swap {_label(op)} and {_label(ops[i])} in {sid}",
+                    f"поменять местами {_label(op)} и {_label(ops[i])} в {sid}", d,
+                    _cites(op, ops[i]))
+
+
+def _move_fixation(base: dict, sid: str, i: int, op: dict) -> Iterator[Draft]:
+    """An X fixed in another step (one with edges)."""
+    if op["op"] == "fix_x":
+        for target in base["steps"]:
+            if target == sid or not base["steps"][target].get("next"):
+                continue
             d = _copy(base)
-            d["steps"][sid]["operations"].pop(i)
-            yield Draft(f"drop:{sid}:{i}", "drop operation", f"drop {_label(op)} from {sid}",
-                        f"убрать {_label(op)} из {sid}", d, _cites(op))
-        n = len(base["steps"][sid]["operations"])
-        if i + 1 < n:
+            moved = d["steps"][sid]["operations"].pop(i)
+            d["steps"][target].setdefault("operations", []).append(moved)
+            yield Draft(f"move:{sid}:{i}:{target}", "move fixation", f"fix {op['x']} X in {target} instead of {sid}",
+                        f"фиксировать X {op['x']} в {target}, а не в {sid}", d, _cites(op))
+
+
+def _window_faults(base: dict, sid: str, i: int, op: dict) -> Iterator[Draft]:
+    """A window: the other player first, a kind it no longer admits, one it also admits."""
+    if op["op"] == "window":
+        d = _copy(base)
+        d["steps"][sid]["operations"][i]["first"] = "non_active_player"
+        yield Draft(f"first:{op['id']}", "priority", f"the other player first in window {op['id']}",
+                    f"в окне {op['id']} первым — другой игрок", d, _cites(op))
+        for kind in op["allows"]:
             d = _copy(base)
-            ops = d["steps"][sid]["operations"]
-            ops[i], ops[i + 1] = ops[i + 1], ops[i]
-            yield Draft(f"swap:{sid}:{i}", "swap operations", f"swap {_label(op)} and {_label(ops[i])} in {sid}",
-                        f"поменять местами {_label(op)} и {_label(ops[i])} в {sid}", d,
-                        _cites(op, ops[i]))
-        if op["op"] == "fix_x":
-            for target in base["steps"]:
-                if target == sid or not base["steps"][target].get("next"):
-                    continue
+            d["steps"][sid]["operations"][i]["allows"] = [k for k in op["allows"] if k != kind]
+            yield Draft(f"narrow:{op['id']}:{kind}", "narrow window", f"window {op['id']} no longer admits {kind}",
+                        f"окно {op['id']} больше не допускает {kind}", d, _cites(op))
+        for kind in FEATURE_KINDS:
+            if kind not in op["allows"]:
                 d = _copy(base)
-                moved = d["steps"][sid]["operations"].pop(i)
-                d["steps"][target].setdefault("operations", []).append(moved)
-                yield Draft(f"move:{sid}:{i}:{target}", "move fixation", f"fix {op['x']} X in {target} instead of {sid}",
-                            f"фиксировать X {op['x']} в {target}, а не в {sid}", d, _cites(op))
-        if op["op"] == "window":
+                d["steps"][sid]["operations"][i]["allows"] = [*op["allows"], kind]
+                yield Draft(f"widen:{op['id']}:{kind}", "widen window", f"window {op['id']} also admits {kind}",
+                            f"окно {op['id']} допускает и {kind}", d, _cites(op))
+
+
+def _flip_parameters(base: dict, sid: str, i: int, op: dict) -> Iterator[Draft]:
+    """Each yes/no parameter flipped, printed and current values swapped."""
+    for key, value in op.items():
+        if isinstance(value, bool) or value in ("printed", "current"):
             d = _copy(base)
-            d["steps"][sid]["operations"][i]["first"] = "non_active_player"
-            yield Draft(f"first:{op['id']}", "priority", f"the other player first in window {op['id']}",
-                        f"в окне {op['id']} первым — другой игрок", d, _cites(op))
-            for kind in op["allows"]:
-                d = _copy(base)
-                d["steps"][sid]["operations"][i]["allows"] = [k for k in op["allows"] if k != kind]
-                yield Draft(f"narrow:{op['id']}:{kind}", "narrow window", f"window {op['id']} no longer admits {kind}",
-                            f"окно {op['id']} больше не допускает {kind}", d, _cites(op))
-            for kind in FEATURE_KINDS:
-                if kind not in op["allows"]:
-                    d = _copy(base)
-                    d["steps"][sid]["operations"][i]["allows"] = [*op["allows"], kind]
-                    yield Draft(f"widen:{op['id']}:{kind}", "widen window", f"window {op['id']} also admits {kind}",
-                                f"окно {op['id']} допускает и {kind}", d, _cites(op))
-        for key, value in op.items():
-            if isinstance(value, bool) or value in ("printed", "current"):
-                d = _copy(base)
-                flipped = (not value) if isinstance(value, bool) else ("current" if value == "printed" else "printed")
-                d["steps"][sid]["operations"][i][key] = flipped
-                yield Draft(f"param:{sid}:{i}:{key}", "flip parameter", f"{_label(op)} {key}={flipped}",
-                            f"{_label(op)} {key}={flipped}", d, _cites(op))
-        if op.get("when", "always") != "always":
-            d = _copy(base)
-            d["steps"][sid]["operations"][i]["when"] = _negate(op["when"])
-            yield Draft(f"guard:{sid}:{i}", "flip guard", f"{_label(op)} when {_negate(op['when'])}",
-                        f"{_label(op)} при {_negate(op['when'])}", d, _cites(op))
+            flipped = (not value) if isinstance(value, bool) else ("current" if value == "printed" else "printed")
+            d["steps"][sid]["operations"][i][key] = flipped
+            yield Draft(f"param:{sid}:{i}:{key}", "flip parameter", f"{_label(op)} {key}={flipped}",
+                        f"{_label(op)} {key}={flipped}", d, _cites(op))
+
+
+def _flip_guard(base: dict, sid: str, i: int, op: dict) -> Iterator[Draft]:
+    """The operation's guard negated."""
+    if op.get("when", "always") != "always":
+        d = _copy(base)
+        d["steps"][sid]["operations"][i]["when"] = _negate(op["when"])
+        yield Draft(f"guard:{sid}:{i}", "flip guard", f"{_label(op)} when {_negate(op['when'])}",
+                    f"{_label(op)} при {_negate(op['when'])}", d, _cites(op))
+
+
+def _flip_edges(base: dict) -> Iterator[Draft]:
+    """Each guarded edge's guard negated."""
     for sid, step in base["steps"].items():
         for j, edge in enumerate(step.get("next", [])):
             if edge.get("when", "always") != "always":
@@ -174,6 +212,10 @@ def drafts(base: dict | None = None) -> Iterator[Draft]:
                 yield Draft(f"edge:{sid}:{j}", "flip guard", f"edge {sid} → {edge['to']} when {_negate(edge['when'])}",
                             f"переход {sid} → {edge['to']} при {_negate(edge['when'])}", d,
                             _cites(edge))
+
+
+def _skip_steps(base: dict) -> Iterator[Draft]:
+    """A step left out, its edges leading where its one default edge led."""
     for sid, step in base["steps"].items():
         default = [e for e in step.get("next", []) if e.get("when", "always") == "always"]
         if sid == base["start"] or len(default) != 1:
@@ -188,14 +230,21 @@ def drafts(base: dict | None = None) -> Iterator[Draft]:
         yield Draft(f"skip:{sid}", "skip step", f"leave out step {sid} (its edges lead to {default[0]['to']})",
                     f"убрать шаг {sid} (переходы в него ведут в {default[0]['to']})", d,
                     _cites(step, *step.get("operations", []), *into))
+
+
+def _miss_exits(base: dict) -> Iterator[Draft]:
+    """512.6.6/b2, 512.6.1: a miss is a status, not a way out — a draft that leaves the later steps out on it."""
     for sid, step in base["steps"].items():
-        # 512.6.6/b2, 512.6.1: a miss is a status, not a way out — a draft that leaves the later steps out on it
         if step.get("kind") in ("calculation", "blocking"):
             d = _copy(base)
             d["steps"][sid].setdefault("next", []).insert(0, {"to": _completion(base), "when": "missed",
                                                                "cites": ["512.6.6/b2"]})
             yield Draft(f"miss-exit:{sid}", "miss exit", f"a miss goes from {sid} straight to completion",
                         f"при промахе — из {sid} сразу к завершению способности", d, ("512.6.6/b2", "512.6.1"))
+
+
+def _strike_table(base: dict) -> Iterator[Draft]:
+    """The strike table loses its miss (512.6.6/b2 names it)."""
     for die, row in base["tables"]["strike_table"]["rows"].items():
         if row[0] == "miss":  # the strike table loses its miss (512.6.6/b2 names it)
             d = _copy(base)
@@ -203,6 +252,10 @@ def drafts(base: dict | None = None) -> Iterator[Draft]:
             yield Draft(f"strike:{die}:weak", "strike table", f"strike table row {die}: a weak strike, not a miss",
                         f"строка {die} Таблицы ударов: слабый удар, а не промах", d,
                         _cites(base["tables"]["strike_table"]))
+
+
+def _word_tables(base: dict) -> Iterator[Draft]:
+    """A trigger word or an assault without one of the strikes it names, or with the other."""
     for table, label, en, ru in (("trigger_words", "words", "«{word}» triggers now {now}", "«{word}» теперь срабатывает на {now}"),
                                  ("assault_strikes", "assault", "«{word}»: the card's assault is now {now}",
                                   "«{word}»: нападение карты теперь — {now}")):
@@ -214,6 +267,12 @@ def drafts(base: dict | None = None) -> Iterator[Draft]:
                 yield Draft(f"{label}:{word}:{strike}", "trigger words" if table == "trigger_words" else "assault strikes",
                             en.format(word=word, now=rows[word]), ru.format(word=word, now=rows[word]), d,
                             _cites(base["tables"][table]))
+
+
+#: the faults made of each operation, in this order
+_OPERATION_FAULTS = (_drop, _swap, _move_fixation, _window_faults, _flip_parameters, _flip_guard)
+#: the faults made of the rulebook's edges, steps and tables, in this order
+_RULEBOOK_FAULTS = (_flip_edges, _skip_steps, _miss_exits, _strike_table, _word_tables)
 
 
 PROPERTY_IDS = frozenset(p.id for p in PROPERTIES)
@@ -285,6 +344,19 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
     apart is *undecided*."""
     started = time.perf_counter()
     every = list(drafts())
+    _check_only(only, every)
+    ref = _reference(random_plays)
+    results = []
+    all_drafts = [d for d in every if only is None or d.id in only]
+    for n, draft in enumerate(all_drafts, 1):
+        if progress:
+            progress(f"{n}/{len(all_drafts)} {draft.id}")
+        results.append(_run_draft(draft, ref, examples, hypothesis, every_property, prove, jobs))
+    return SelftestReport(results, time.perf_counter() - started)
+
+
+def _check_only(only: list[str] | None, every: list) -> None:
+    """``--only`` names drafts that exist (RP150 otherwise, with how they are named)."""
     unknown = [i for i in only or () if i not in {d.id for d in every}]
     if unknown:
         listed, first = ", ".join(unknown), ", ".join(d.id for d in every[:5])
@@ -292,63 +364,88 @@ def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = Tru
                                                               f"unknown draft {listed} in --only"),
                              fix=Localized(f"называйте варианты так, как их перечисляет ruleproof selftest, например {first}",
                                            f"name drafts as `ruleproof selftest` lists them, e.g. {first}"))
+
+
+@dataclass(frozen=True)
+class _Reference:
+    """What the bundled rulebook does, once for every draft: the shipped rulings (and each one's turn) and the
+    random plays (each one's run)."""
+
+    scenarios: list
+    turns: dict
+    worlds: list
+    runs: list
+
+
+def _reference(random_plays: int) -> _Reference:
     bundled = load_rulebook()
     scenarios = [sc for _, sc in shipped_scenarios()]
-    reference = {sc.spec.id: _turn_signature(sc, bundled) for sc in scenarios}
     worlds = _random_worlds(random_plays)
-    random_ref = [_signature(run(bundled, w, RandomChoices(seed=n))) for n, w in enumerate(worlds)]
-    results = []
-    all_drafts = [d for d in every if only is None or d.id in only]
-    for n, draft in enumerate(all_drafts, 1):
-        t0 = time.perf_counter()
-        if progress:
-            progress(f"{n}/{len(all_drafts)} {draft.id}")
-        res = MutantResult(draft.id, draft.operator, draft.en, "survived", clauses=draft.clauses)
-        try:
-            rb = load_rulebook_text(yaml.safe_dump(draft.data, allow_unicode=True, sort_keys=False), draft.id)
-        except RuleproofError as err:
-            res.status, res.reason = "invalid", f"not a loadable rulebook: {err.code} {err.what('en')}"
-            res.reason_ru = f"свод не загружается: {err.code} {err.what('ru')}"
-            results.append(res)
-            continue
-        res.killed_by += [r.check for r in run_structure_checks(build_graph(rb), rb.index) if not r.holds]
-        res.killed_by += [r.check for r in consistency(rb).results if not r.holds]  # the clauses' claims
-        for sc in scenarios:
-            try:
-                outcome = run_scenario(sc, rb)
-            except RuleproofError:
-                res.killed_by.append(f"ruling:{sc.spec.id}")
-                continue
-            if not outcome.passed:
-                res.killed_by.append(f"ruling:{sc.spec.id}")
-            for part in outcome.parts:  # each game action of the turn: a property speaks of one action
-                res.killed_by += [p.id for p, _ in check_all(part.events) if p.id not in res.killed_by]
-        wanted = not by_property(res.killed_by) if every_property else not res.killed_by
-        if wanted and hypothesis and examples > 0:
-            from .run import hypothesis_pass  # Hypothesis is slow to import: only when its pass runs
+    return _Reference(scenarios, {sc.spec.id: _turn_signature(sc, bundled) for sc in scenarios}, worlds,
+                      [_signature(run(bundled, w, RandomChoices(seed=n))) for n, w in enumerate(worlds)])
 
-            out = hypothesis_pass(rb, examples=examples, shrinks=10, cache_dir=None)
-            # only a violation kills: "not exercised" (the draft's worlds never played a premise) says
-            # nothing of the draft
-            res.killed_by += [r.check for r in out.results if r.verdict == "violated" and r.check not in res.killed_by]
-        if every_property and not by_property(res.killed_by):
-            res.killed_by += [p for p in _explored_violations(rb) if p not in res.killed_by]
-        if every_property and prove and not by_property(res.killed_by) and res.killed_by:
-            # last, Z3 — as `check` reports it: a replayed violation, or a premise the draft makes unreachable
-            # (reachable on the rules: none is vacuous there), is a property that fails on the draft
-            violated, _, vacuous = _by_proof(rb, jobs)
-            res.killed_by += [p for p in (*violated, *vacuous) if p not in res.killed_by]
-        if res.killed_by:
-            res.status = "killed"
-        elif draft.id.startswith(UNDECIDED[0][0]) and draft.id.endswith(UNDECIDED[0][1]):
-            res.status, res.reason, res.reason_ru = "undecided", UNDECIDED[1], UNDECIDED[2]
-        else:
-            same = all(_turn_signature(sc, rb) == reference[sc.spec.id] for sc in scenarios) and all(
-                _signature(run(rb, w, RandomChoices(seed=k))) == random_ref[k] for k, w in enumerate(worlds))
-            _decide(res, rb, same, prove, jobs, len(scenarios), len(worlds))
-        res.seconds = time.perf_counter() - t0
-        results.append(res)
-    return SelftestReport(results, time.perf_counter() - started)
+
+def _run_draft(draft, ref: _Reference, examples: int, hypothesis: bool, every_property: bool, prove: bool,
+               jobs: int) -> MutantResult:
+    """One draft through the checks: killed by what, or why it survives (see :func:`selftest`)."""
+    t0 = time.perf_counter()
+    res = MutantResult(draft.id, draft.operator, draft.en, "survived", clauses=draft.clauses)
+    try:
+        rb = load_rulebook_text(yaml.safe_dump(draft.data, allow_unicode=True, sort_keys=False), draft.id)
+    except RuleproofError as err:
+        res.status, res.reason = "invalid", f"not a loadable rulebook: {err.code} {err.what('en')}"
+        res.reason_ru = f"свод не загружается: {err.code} {err.what('ru')}"
+        return res
+    _checks_and_rulings(rb, ref.scenarios, res)
+    _engines(rb, res, examples, hypothesis, every_property, prove, jobs)
+    if res.killed_by:
+        res.status = "killed"
+    elif draft.id.startswith(UNDECIDED[0][0]) and draft.id.endswith(UNDECIDED[0][1]):
+        res.status, res.reason, res.reason_ru = "undecided", UNDECIDED[1], UNDECIDED[2]
+    else:
+        same = all(_turn_signature(sc, rb) == ref.turns[sc.spec.id] for sc in ref.scenarios) and all(
+            _signature(run(rb, w, RandomChoices(seed=k))) == ref.runs[k] for k, w in enumerate(ref.worlds))
+        _decide(res, rb, same, prove, jobs, len(ref.scenarios), len(ref.worlds))
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _checks_and_rulings(rb, scenarios: list, res: MutantResult) -> None:
+    """What kills a draft cheaply: the structural checks, the clauses' claims, the shipped rulings and every
+    property on each ruling's game actions."""
+    res.killed_by += [r.check for r in run_structure_checks(build_graph(rb), rb.index) if not r.holds]
+    res.killed_by += [r.check for r in consistency(rb).results if not r.holds]  # the clauses' claims
+    for sc in scenarios:
+        try:
+            outcome = run_scenario(sc, rb)
+        except RuleproofError:
+            res.killed_by.append(f"ruling:{sc.spec.id}")
+            continue
+        if not outcome.passed:
+            res.killed_by.append(f"ruling:{sc.spec.id}")
+        for part in outcome.parts:  # each game action of the turn: a property speaks of one action
+            res.killed_by += [p.id for p, _ in check_all(part.events) if p.id not in res.killed_by]
+
+
+def _engines(rb, res: MutantResult, examples: int, hypothesis: bool, every_property: bool, prove: bool,
+             jobs: int) -> None:
+    """The engines on a draft the cheap checks left alive (with ``every_property``: that no property killed):
+    Hypothesis, then the exhaustive pass, then Z3."""
+    wanted = not by_property(res.killed_by) if every_property else not res.killed_by
+    if wanted and hypothesis and examples > 0:
+        from .run import hypothesis_pass  # Hypothesis is slow to import: only when its pass runs
+
+        out = hypothesis_pass(rb, examples=examples, shrinks=10, cache_dir=None)
+        # only a violation kills: "not exercised" (the draft's worlds never played a premise) says
+        # nothing of the draft
+        res.killed_by += [r.check for r in out.results if r.verdict == "violated" and r.check not in res.killed_by]
+    if every_property and not by_property(res.killed_by):
+        res.killed_by += [p for p in _explored_violations(rb) if p not in res.killed_by]
+    if every_property and prove and not by_property(res.killed_by) and res.killed_by:
+        # last, Z3 — as `check` reports it: a replayed violation, or a premise the draft makes unreachable
+        # (reachable on the rules: none is vacuous there), is a property that fails on the draft
+        violated, _, vacuous = _by_proof(rb, jobs)
+        res.killed_by += [p for p in (*violated, *vacuous) if p not in res.killed_by]
 
 
 def by_property(killed_by) -> bool:

@@ -153,20 +153,9 @@ def actions(draw, has_defender: bool, crystals: int = 3, cost_x: int | None = No
     if cost_x is not None and "cost" not in x_kinds:
         x_kinds.append("cost")
     for k in x_kinds:
-        if k == "cost" and cost_x is not None:
-            xs.append(x_var("cost", chosen=cost_x))
-        elif k == "cost":
-            over = draw(st.integers(0, 3)) == 0
-            xs.append(x_var("cost", chosen=draw(st.integers(crystals + 1, crystals + 2) if over
-                                                else st.integers(0, crystals))))
-        elif k == "targets":
-            xs.append(x_var("targets", chosen=draw(st.integers(1, 2))))
-        elif k == "magnitude_chosen" and kind not in ATTACKS:
-            xs.append(x_var("magnitude_chosen", chosen=draw(st.integers(0, 3))))
-        elif k in ("magnitude_computed", "implicit") and kind not in ATTACKS:
-            compute = draw(st.sampled_from([("wounds", "source", ""), ("property", "target", "movement"),
-                                            ("resource", "source", "crystal"), ("wounds", "target", "")]))
-            xs.append(x_var(k, compute=compute))
+        x = _x_of(draw, k, kind, crystals, cost_x)
+        if x is not None:
+            xs.append(x)
     magnitude_x = any(x.name == X_NAMES["magnitude_chosen"] for x in xs)
     effect = draw(st.sampled_from(["damage", "heal"])) if kind not in ATTACKS else "damage"
     needs_magnitude = True if kind in ATTACKS else draw(st.booleans())
@@ -175,6 +164,24 @@ def actions(draw, has_defender: bool, crystals: int = 3, cost_x: int | None = No
     n = next((x.chosen for x in xs if x.kind == "targets"), 1)
     return action(kind, xs, defender=has_defender and kind in ATTACKS, magnitude_base=base, effect=effect,
                   needs_magnitude=needs_magnitude, parts_left=draw(st.integers(0, 1)), targets=("tgt", "allyB")[:n])
+
+
+def _x_of(draw, k: str, kind: str, crystals: int, cost_x: int | None):
+    """An X of kind ``k`` for an action of ``kind`` (None: an attack has no magnitude X)."""
+    if k == "cost" and cost_x is not None:
+        return x_var("cost", chosen=cost_x)
+    if k == "cost":
+        over = draw(st.integers(0, 3)) == 0
+        return x_var("cost", chosen=draw(st.integers(crystals + 1, crystals + 2) if over else st.integers(0, crystals)))
+    if k == "targets":
+        return x_var("targets", chosen=draw(st.integers(1, 2)))
+    if k == "magnitude_chosen" and kind not in ATTACKS:
+        return x_var("magnitude_chosen", chosen=draw(st.integers(0, 3)))
+    if k in ("magnitude_computed", "implicit") and kind not in ATTACKS:
+        compute = draw(st.sampled_from([("wounds", "source", ""), ("property", "target", "movement"),
+                                        ("resource", "source", "crystal"), ("wounds", "target", "")]))
+        return x_var(k, compute=compute)
+    return None
 
 
 def _spread(cs) -> int:
@@ -230,6 +237,24 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
         triggers = used.triggers or TRIGGERS
     has_defender = draw(st.booleans())
     cs = [draw(cards(role, kinds=kinds, triggers=triggers)) for role in ("src", "tgt", "allyA", "allyB")]
+    _now_and_then(draw, cs, used)
+    cost_x = _cost_x(draw, cs, used)
+    plays_world = _plays_world(draw, cs, used)
+    if used is not None and not plays_world:
+        cs = _aimed(draw, cs, used, aims, has_defender)
+    if has_defender:
+        cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
+    seen: set[str] = set()
+    for c in cs:  # feature ids are unique per card already; keep them unique overall
+        assert not seen & {f.id for f in c.features}
+        seen |= {f.id for f in c.features}
+    act = draw(actions(has_defender, cs[0].resource("crystal"), cost_x))
+    return State(cards=tuple(_keyed(c, act.kind) for c in cs), action=act)
+
+
+def _now_and_then(draw, cs: list, used: Uses | None) -> None:
+    """Now and then (in place): a closed target, a source at its «X раз за ход», a miss then blocked (a rulebook
+    whose «после …» reads the last status), a target that can leave the active zone."""
     if draw(st.integers(0, 7)) == 0:  # now and then a closed target (512.6.2/b4.2: a strike at it is no fight)
         cs[1] = replace(cs[1], closed=True)
     if draw(st.integers(0, 7)) == 0:  # now and then a source whose «X раз за ход» is at its X (540.1.3)
@@ -246,6 +271,10 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
     if draw(st.integers(0, 7)) == 0:  # now and then a target that can leave the active zone (542.3: not re-checked)
         cs[1] = replace(cs[1], features=(*cs[1].features, Feature(TARGET_FLEES, "sudden_action",
                                                                   effects=(Effect("leave_zone", "self"),))))
+
+
+def _cost_x(draw, cs: list, used: Uses | None) -> int | None:
+    """The cost-X of the action (None: none chosen here)."""
     cost_x = None
     if used is not None and used.cost_numbers and draw(st.integers(0, 2)) == 0:
         # a rulebook that turns on «X ≥ N» (cost_x_at_least): a cost-X at N or just below it, which the
@@ -254,6 +283,11 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
         cost_x = draw(st.sampled_from(sorted({max(n - 1, 0), n})))
         if cs[0].resource("crystal") < cost_x:
             cs[0] = cs[0].with_resource("crystal", cost_x)
+    return cost_x
+
+
+def _plays_world(draw, cs: list, used: Uses | None) -> bool:
+    """Whether this is a world of many plays per window (the features added in place)."""
     plays_world = bool(used is not None and used.play_numbers and draw(st.integers(0, 2)) == 0)
     if plays_world:
         # a rulebook that turns on how many features a window played (512.6.2/b2: «после разрешения всех таких
@@ -262,7 +296,13 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
         n = max(2, draw(st.sampled_from(used.play_numbers)))
         for at, side in enumerate(plays_features(n)):  # the same features as the explorer's worlds
             cs[at] = replace(cs[at], features=(*cs[at].features, *side))
-    if used is not None and not plays_world and aims:
+    return plays_world
+
+
+def _aimed(draw, cs: list, used: Uses, aims: tuple, has_defender: bool) -> list:
+    """A world aimed at combinations of the universe: each of ``aims`` (an aimed round) or, one world in three,
+    one the rulebook admits."""
+    if aims:
         # an aimed round (model/universe.py): every world holds AIMS_PER_WORLD features, each made for a combination not
         # yet played (an index over all of them, not an effect first: each is as likely), held by any card
         every = sorted(c for c in aims if has_defender or c.role != "def") \
@@ -271,7 +311,7 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
         for k in range(AIMS_PER_WORLD):
             i = (draw(st.integers(0, len(every) - 1), label="aim") + spread * (k + 1)) % len(every)
             cs = _aim(cs, every[i], draw(st.integers(0, len(cs) - 1)), _nth(AIMED, k))
-    elif used is not None and not plays_world and draw(st.integers(0, 2)) == 0:
+    elif draw(st.integers(0, 2)) == 0:
         # one world in three (not one with many rerolls) holds a feature made for one combination the rulebook
         # admits — an effect first, then the card it touches, then the kind and window — held by any card
         every = sorted(c for c in combos(used.windows) if has_defender or c.role != "def")
@@ -279,11 +319,4 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
         role = draw(st.sampled_from(sorted({c.role for c in every if c.effect == effect})), label="aim-role")
         aim = draw(st.sampled_from([c for c in every if c.effect == effect and c.role == role]), label="aim")
         cs = _aim(cs, aim, draw(st.integers(0, len(cs) - 1)), AIMED)
-    if has_defender:
-        cs.append(draw(cards("def", kinds=defender_kinds, triggers=triggers, least=1)))  # a defender that can respond
-    seen: set[str] = set()
-    for c in cs:  # feature ids are unique per card already; keep them unique overall
-        assert not seen & {f.id for f in c.features}
-        seen |= {f.id for f in c.features}
-    act = draw(actions(has_defender, cs[0].resource("crystal"), cost_x))
-    return State(cards=tuple(_keyed(c, act.kind) for c in cs), action=act)
+    return cs

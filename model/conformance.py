@@ -157,56 +157,70 @@ def check_trace(checker: Checker, world_vars: dict, events: list,
     pre = abstract(sy, world_state(world_vars), world_vars, sy.start_pc)
     n = 0
     for at in locate(sy, events):
-        e, loc, nxt, wpl, wps, played = at
-        die = chosen = None
-        if e.op == "pass":
-            chosen = "pass"
-        elif e.op == "play":
-            chosen = e.values["feature"]
-            if e.values["kind"] == "reroll":
-                die = e.state.action.die_rolls[-1]
-        elif e.op == "roll_die" and not e.values.get("skipped"):
-            die = e.values["die"]
-        def bad(code: str, interp, z3_) -> tuple[int, Disagreement]:
-            """``interp``, ``z3_``: a text in no language (names and values), or (English, Russian)."""
+        e, loc = at[0], at[1]
+        found = _check_event(checker, pre, at, world_vars)
+        if isinstance(found[0], str):  # (code, the interpreter's side, Z3's side): a text, or (English, Russian)
+            code, interp, z3_ = found
             i_en, i_ru = (interp, "") if isinstance(interp, str) else interp
             z_en, z_ru = (z3_, "") if isinstance(z3_, str) else z3_
             return n, Disagreement(code, e.op, e.step, sy.loc_name(loc), e.seq, i_en, z_en, dict(world_vars),
                                    interpreter_ru=i_ru, z3_ru=z_ru)
-
-        beyond = beyond_bounds(e.state)
-        if beyond is not None:
-            return bad("RC6", (beyond["en"], beyond["ru"]), ("bounded", "ограничена"))
-        post = abstract(sy, e.state, world_vars, nxt, wpl, wps, played)
-        succ = checker.successors(pre, loc, die)
-
-        if chosen is not None:  # a choice: the enabled responses are the interpreter's
-            offered = set(e.values.get("offered", ())) | {"pass"}
-            enabled = {"pass" if d.event == "pass" else OPTIONS[d.option].feature.id for d, _ in succ}
-            if enabled != offered:
-                return bad("RC4", (f"offers {sorted(offered)}", f"предлагает {sorted(offered)}"),
-                           (f"enables {sorted(enabled)}", f"допускает {sorted(enabled)}"))
-            succ = [(d, s) for d, s in succ if (d.event == "pass") == (chosen == "pass") and (
-                d.event != "play" or OPTIONS[d.option].feature.id == chosen)]
-        elif die is not None:  # a die: every face is a successor; this one is the interpreter's
-            for face in sy.faces:
-                if not checker.successors(pre, loc, face):
-                    return bad("RC5", (f"rolls {die}", f"выпало {die}"), (f"allows no {face}", f"не допускает {face}"))
-        if not succ:
-            to = sy.loc_name(nxt) if nxt < len(sy.locs) else nxt
-            return bad("RC1", (f"{e.op} to {to}", f"{e.op} → {to}"), ("no transition", "нет перехода"))
-        if len(succ) > 1:
-            return bad("RC2", e.op, ", ".join(d.label for d, _ in succ))
-        d, got = succ[0]
-        if got != post:
-            delta = _diff(got, post)
-            return bad("RC3", ", ".join(f"{k}={v[1]}" for k, v in delta.items()),
-                       ", ".join(f"{k}={v[0]}" for k, v in delta.items()) + f" ({d.label})")
+        d, post = found
         if record is not None:
             record.append(Step(at, d, pre, post))
         pre = post
         n += 1
     return n, None
+
+
+def _answer(e) -> tuple[str | None, int | None]:
+    """(the response an event chose — a feature or "pass" —, the die it showed); None where it has none."""
+    die = chosen = None
+    if e.op == "pass":
+        chosen = "pass"
+    elif e.op == "play":
+        chosen = e.values["feature"]
+        if e.values["kind"] == "reroll":
+            die = e.state.action.die_rolls[-1]
+    elif e.op == "roll_die" and not e.values.get("skipped"):
+        die = e.values["die"]
+    return chosen, die
+
+
+def _check_event(checker: Checker, pre, at: tuple, world_vars: dict) -> tuple:
+    """One event against the system from state ``pre``: (the transition taken, the state after), or a
+    disagreement as (code, the interpreter's side, Z3's side)."""
+    sy = checker.sy
+    e, loc, nxt, wpl, wps, played = at
+    chosen, die = _answer(e)
+    beyond = beyond_bounds(e.state)
+    if beyond is not None:
+        return "RC6", (beyond["en"], beyond["ru"]), ("bounded", "ограничена")
+    post = abstract(sy, e.state, world_vars, nxt, wpl, wps, played)
+    succ = checker.successors(pre, loc, die)
+    if chosen is not None:  # a choice: the enabled responses are the interpreter's
+        offered = set(e.values.get("offered", ())) | {"pass"}
+        enabled = {"pass" if d.event == "pass" else OPTIONS[d.option].feature.id for d, _ in succ}
+        if enabled != offered:
+            return "RC4", (f"offers {sorted(offered)}", f"предлагает {sorted(offered)}"), \
+                (f"enables {sorted(enabled)}", f"допускает {sorted(enabled)}")
+        succ = [(d, s) for d, s in succ if (d.event == "pass") == (chosen == "pass") and (
+            d.event != "play" or OPTIONS[d.option].feature.id == chosen)]
+    elif die is not None:  # a die: every face is a successor; this one is the interpreter's
+        for face in sy.faces:
+            if not checker.successors(pre, loc, face):
+                return "RC5", (f"rolls {die}", f"выпало {die}"), (f"allows no {face}", f"не допускает {face}")
+    if not succ:
+        to = sy.loc_name(nxt) if nxt < len(sy.locs) else nxt
+        return "RC1", (f"{e.op} to {to}", f"{e.op} → {to}"), ("no transition", "нет перехода")
+    if len(succ) > 1:
+        return "RC2", e.op, ", ".join(d.label for d, _ in succ)
+    d, got = succ[0]
+    if got != post:
+        delta = _diff(got, post)
+        return "RC3", ", ".join(f"{k}={v[1]}" for k, v in delta.items()), \
+            ", ".join(f"{k}={v[0]}" for k, v in delta.items()) + f" ({d.label})"
+    return d, post
 
 
 def sample_play(rb: Rulebook, rng: random.Random, world_vars: dict | None = None) -> tuple[dict, list, list]:

@@ -104,6 +104,10 @@ def to_image(G: nx.DiGraph, path: str | Path, lang: str = "en", highlight: list[
     return path
 
 
+#: the size of a step's box
+_BOX = (4.4, 0.9)
+
+
 def _draw(G: nx.DiGraph, path: Path, highlight: list[str] | None, lang: str, plt, FancyBboxPatch) -> None:
     hl_nodes = set(highlight or [])
     hl_edges = set(zip(highlight or [], (highlight or [])[1:]))
@@ -113,45 +117,16 @@ def _draw(G: nx.DiGraph, path: Path, highlight: list[str] | None, lang: str, plt
     for y, r in enumerate(ranks):
         for x, n in enumerate(layer[r]):
             pos[n] = (x * 5.4 - (len(layer[r]) - 1) * 2.7, -y * 1.6)
-    width, height = 4.4, 0.9
+    width, height = _BOX
     fig, ax = plt.subplots(figsize=(12, 1.0 * len(ranks) + 1.2))
     ax.set_axis_off()
     ax.set_aspect("equal")
     for n, (x, y) in pos.items():
-        name, cites = _label(G, n, lang)
-        ax.add_patch(FancyBboxPatch((x - width / 2, y - height / 2), width, height,
-                                    boxstyle="round,pad=0.02,rounding_size=0.15",
-                                    fc="#ffe08a" if n in hl_nodes else "#eef3fb",
-                                    ec="#d62728" if n in hl_nodes else "#4a6fa5",
-                                    lw=2 if n in hl_nodes else 1.2))
-        ax.text(x, y + 0.13, name, ha="center", va="center", fontsize=10, weight="bold")
-        ax.text(x, y - 0.2, f"{n} · {cites}", ha="center", va="center", fontsize=7.5, color="#333")
+        _draw_step(ax, G, n, x, y, n in hl_nodes, lang, FancyBboxPatch)
     side = 1
     for u, v, d in _ordered_edges(G):
-        (x1, y1), (x2, y2) = pos[u], pos[v]
         adjacent = abs(ranks.index(G.nodes[u]["rank"]) - ranks.index(G.nodes[v]["rank"])) == 1
-        if adjacent and not d["loop"]:
-            start, end, style = (x1, y1 - height / 2), (x2, y2 + height / 2), "arc3,rad=0"
-            lx, ly, ha = (x1 + x2) / 2 + 0.08, (y1 + y2) / 2, "left"
-        elif d["loop"]:  # the compound-feature return: far right, entering the boxes off-centre
-            start, end = (x1 + width / 2, y1 - 0.3), (x2 + width / 2, y2 - 0.25)
-            style = "arc3,rad=0.45" if y2 > y1 else "arc3,rad=-0.45"
-            lx, ly, ha = x1 + width / 2 + 0.2 + 0.24 * abs(y2 - y1), (y1 + y2) / 2, "left"
-        else:  # skip edges alternate left and right of the column
-            sgn, side = -side, -side
-            start, end = (x1 + sgn * width / 2, y1 - 0.15), (x2 + sgn * width / 2, y2 + 0.15)
-            style = f"arc3,rad={-0.4 * sgn if y2 < y1 else 0.4 * sgn}"  # bulge away from the column
-            reach = width / 2 + 0.1 + 0.2 * abs(y2 - y1)
-            lx, ly, ha = x1 + sgn * reach, (y1 + y2) / 2, "left" if sgn > 0 else "right"
-        color = "#d62728" if (u, v) in hl_edges else ("#555" if d["loop"] else "#222")
-        ax.annotate("", xy=end, xytext=start,
-                    arrowprops=dict(arrowstyle="-|>", color=color, lw=2.2 if (u, v) in hl_edges else 1.1,
-                                    linestyle="--" if d["loop"] else "-", connectionstyle=style,
-                                    shrinkA=2, shrinkB=2))
-        label = _edge_label(d, lang, "\n")
-        if label:
-            ax.text(lx, ly, label, fontsize=8, ha=ha, va="center", color=color,
-                    bbox=dict(fc="white", ec="none", alpha=0.85, pad=0.5))
+        side = _draw_edge(ax, pos[u], pos[v], d, adjacent, (u, v) in hl_edges, side, lang)
     xs = [p[0] for p in pos.values()]
     ys = [p[1] for p in pos.values()]
     ax.set_xlim(min(xs) - width / 2 - 4.8, max(xs) + width / 2 + 4.8)
@@ -160,6 +135,47 @@ def _draw(G: nx.DiGraph, path: Path, highlight: list[str] | None, lang: str, plt
     fig.tight_layout()
     fig.savefig(path, format=path.suffix.lstrip(".") or "svg", dpi=130, metadata=_metadata(path))
     plt.close(fig)
+
+
+def _draw_step(ax, G: nx.DiGraph, n: str, x: float, y: float, hl: bool, lang: str, FancyBboxPatch) -> None:
+    """A step's box: its name, its id and first citations (on the path: highlighted)."""
+    width, height = _BOX
+    name, cites = _label(G, n, lang)
+    ax.add_patch(FancyBboxPatch((x - width / 2, y - height / 2), width, height,
+                                boxstyle="round,pad=0.02,rounding_size=0.15",
+                                fc="#ffe08a" if hl else "#eef3fb", ec="#d62728" if hl else "#4a6fa5",
+                                lw=2 if hl else 1.2))
+    ax.text(x, y + 0.13, name, ha="center", va="center", fontsize=10, weight="bold")
+    ax.text(x, y - 0.2, f"{n} · {cites}", ha="center", va="center", fontsize=7.5, color="#333")
+
+
+def _draw_edge(ax, p1: tuple, p2: tuple, d: dict, adjacent: bool, hl: bool, side: int, lang: str) -> int:
+    """An edge and its guard: straight to the next row, the compound-feature loop far right, a skip edge on
+    alternate sides of the column; returns the side the next skip edge takes."""
+    width, height = _BOX
+    (x1, y1), (x2, y2) = p1, p2
+    if adjacent and not d["loop"]:
+        start, end, style = (x1, y1 - height / 2), (x2, y2 + height / 2), "arc3,rad=0"
+        lx, ly, ha = (x1 + x2) / 2 + 0.08, (y1 + y2) / 2, "left"
+    elif d["loop"]:  # the compound-feature return: far right, entering the boxes off-centre
+        start, end = (x1 + width / 2, y1 - 0.3), (x2 + width / 2, y2 - 0.25)
+        style = "arc3,rad=0.45" if y2 > y1 else "arc3,rad=-0.45"
+        lx, ly, ha = x1 + width / 2 + 0.2 + 0.24 * abs(y2 - y1), (y1 + y2) / 2, "left"
+    else:  # skip edges alternate left and right of the column
+        sgn, side = -side, -side
+        start, end = (x1 + sgn * width / 2, y1 - 0.15), (x2 + sgn * width / 2, y2 + 0.15)
+        style = f"arc3,rad={-0.4 * sgn if y2 < y1 else 0.4 * sgn}"  # bulge away from the column
+        reach = width / 2 + 0.1 + 0.2 * abs(y2 - y1)
+        lx, ly, ha = x1 + sgn * reach, (y1 + y2) / 2, "left" if sgn > 0 else "right"
+    color = "#d62728" if hl else ("#555" if d["loop"] else "#222")
+    ax.annotate("", xy=end, xytext=start,
+                arrowprops=dict(arrowstyle="-|>", color=color, lw=2.2 if hl else 1.1,
+                                linestyle="--" if d["loop"] else "-", connectionstyle=style, shrinkA=2, shrinkB=2))
+    label = _edge_label(d, lang, "\n")
+    if label:
+        ax.text(lx, ly, label, fontsize=8, ha=ha, va="center", color=color,
+                bbox=dict(fc="white", ec="none", alpha=0.85, pad=0.5))
+    return side
 
 
 def _metadata(path: Path) -> dict:

@@ -36,6 +36,7 @@ from ruleproof.generators.bounded import PLAYS_CAP
 from ruleproof.generators.uses import uses
 from ruleproof.ground.forked import fork_map
 from ruleproof.ground.i18n import answers_text
+from ruleproof.properties import catalogue
 from ruleproof.reports.finding import CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
@@ -164,62 +165,78 @@ def _explore(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -
 
 
 def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) -> ExploreOutcome:
-    # read when called (a test plants properties)
-    from ruleproof.properties.catalogue import PROPERTIES, exercised, tracker, violations
+    # the catalogue as it is now (a test plants properties in it)
+    search = _Search(rb, bounds, [p for p in catalogue.PROPERTIES if only is None or p.id in only], len(indexed))
+    for n, (wi, world) in enumerate(indexed):
+        if search.out.stopped_by == "memory":
+            break  # the memory is spent: no further world
+        if progress:
+            progress(f"{n + 1}/{len(indexed)} {world.name}: {search.out.states} states")
+        search.world(wi, world)
+    search.out.seconds = time.perf_counter() - search.started
+    return search.out
 
-    out = ExploreOutcome(worlds=len(indexed))
-    props = [p for p in PROPERTIES if only is None or p.id in only]
-    monitors = None  # the world's property monitors (made per world: they know its features)
-    die_values: tuple[int, ...] = ()  # the faces the world being searched shows (set per world)
-    seen: set = set()
-    started = time.perf_counter()
-    runner = _Run(rb)
-    best: dict[str, tuple[int, int]] = {}  # property -> (choices, events) of its shortest counterexample
 
-    ppw = bounds.plays_per_window
+class _Search:
+    """The breadth-first search over the worlds, one at a time: its outcome, the configurations seen, the runs
+    kept for reuse, the shortest counterexample found per property."""
 
-    def visit(configurations) -> None:
+    def __init__(self, rb: Rulebook, bounds: Bounds, props: list, worlds: int) -> None:
+        self.rb, self.bounds, self.props = rb, bounds, props
+        self.out = ExploreOutcome(worlds=worlds)
+        self.monitors = None  # the world's property monitors (made per world: they know its features)
+        self.seen: set = set()
+        self.started = time.perf_counter()
+        self.runner = _Run(rb)
+        self.runner.auto_pass = bounds.plays_per_window  # forced passes are taken inside the interpreter
+        self.best: dict[str, tuple[int, int]] = {}  # property -> (choices, events) of its shortest counterexample
+        self.done: dict = {}  # (state, cursor, answer, seq) -> what advancing from there gave (per world)
+        self.total = 0  # nodes of every world (the memory is the process's)
+
+    def visit(self, configurations) -> None:
         """Count the (state, cursor) pairs not seen before as states."""
+        seen = self.seen
         n = len(seen)
         seen.update(configurations)
-        out.states += len(seen) - n
+        self.out.states += len(seen) - n
 
-    done: dict = {}  # (state, cursor, answer, seq) -> what advancing from there gave (per world)
-    runner.auto_pass = ppw  # forced passes are taken inside the interpreter (listed in runner.passed)
-
-    def advance(s, cur, answer, options, seq: int) -> tuple:
+    def advance(self, s, cur, answer, options, seq: int) -> tuple:
         """The interpreter's :meth:`~.interpreter._Run.advance` from a configuration whose events
         start at ``seq``, run once: a configuration reached again by another history with a trace
         of the same length gives the same events (the run is deterministic), so they are reused.
         The configurations of the forced passes on the way are visited when the run is made (a reuse
         finds them in ``seen`` already: ``seen`` outlives ``done``)."""
         key = (s, cur, answer, seq)
+        done = self.done
         found = done.get(key)
         if found is None:
             if len(done) >= _REUSE_LIMIT:  # a cache, not a record: wide bounds must not keep every event
                 done.clear()
+            runner = self.runner
             runner.restart(seq)
             runner.passed = passed = []
             s, cur, ask = runner.advance(s, cur, answer, options)
             events = tuple(runner.trace.events)
             found = done[key] = (s, cur, ask, events, len(passed), _covered(events), {})
             if passed:
-                visit(passed)
+                self.visit(passed)
         return found
 
-    def step(node: _Node, answer, choice: bool = True) -> _Node:
+    def step(self, node: _Node, answer, choice: bool = True) -> _Node:
         """Take ``answer`` (``choice``: the node waits for one; else it is a world's start) and run to
         the next choice.  The forced passes on the way (a player offered nothing, or the window's
         plays used up) are not choices, so they make no node of their own."""
-        s, cur, ask, new, passes, (ops, windows, plays, skips, edges), tracks = advance(
+        s, cur, ask, new, passes, covered, tracks = self.advance(
             node.state, node.cursor, answer, node.ask.options if choice else None, len(node.events))
-        if props:  # the monitors along the run: fed once per run and track before it
+        if self.props:  # the monitors along the run: fed once per run and track before it
             key = node.track.key()
             track = tracks.get(key)
             if track is None:
-                track = tracks[key] = monitors.feed(node.track, new)
+                track = tracks[key] = self.monitors.feed(node.track, new)
         else:
             track = node.track
+        out = self.out
+        ops, windows, plays, skips, edges = covered
         out.forced += passes
         out.ops_fired.update(ops)  # action coverage: each event of the search tree counted once
         if windows:
@@ -233,41 +250,34 @@ def _search(rb: Rulebook, indexed: list, bounds: Bounds, only, progress=None) ->
         answers = node.answers + ((answer,) if choice else ()) + (None,) * passes
         return _Node(s, cur, ask, node.events + new, answers, track)
 
-    total = 0
-    for n, (wi, world) in enumerate(indexed):
-        if out.stopped_by == "memory":
-            break  # the memory is spent: no further world
-        if progress:
-            progress(f"{n + 1}/{len(indexed)} {world.name}: {out.states} states")
-        done.clear()
-        runner.auto_pass = bounds.plays_in(world)
-        die_values = bounds.die_values(rb, world)
-        monitors = tracker(props, world.state)
-        queue = deque([step(_Node(*start(rb, world.state), None, (), (), monitors.start()), None, choice=False)])
+    def world(self, wi: int, world) -> None:
+        """Every play of one world, breadth first, within the bounds' node and memory budgets."""
+        out, bounds, props = self.out, self.bounds, self.props
+        self.done.clear()
+        self.runner.auto_pass = bounds.plays_in(world)
+        die_values = bounds.die_values(self.rb, world)
+        self.monitors = catalogue.tracker(props, world.state)
+        queue = deque([self.step(_Node(*start(self.rb, world.state), None, (), (), self.monitors.start()), None,
+                                 choice=False)])
         nodes = 0  # the budget is per world, so one process and --jobs (a world per task) stop alike
         while queue:
             node = queue.popleft()
             nodes += 1
-            total += 1  # the memory is the process's: looked at every 256 nodes of any world
-            if nodes > bounds.max_nodes or total % 256 == 0 and _resident_mb() > bounds.max_memory_mb:
+            self.total += 1  # the memory is the process's: looked at every 256 nodes of any world
+            if nodes > bounds.max_nodes or self.total % 256 == 0 and _resident_mb() > bounds.max_memory_mb:
                 out.complete = False
                 out.stopped_by = "max_nodes" if nodes > bounds.max_nodes else "memory"
-                queue.clear()
-                break
-            visit(((node.state, node.cursor),))
+                return
+            self.visit(((node.state, node.cursor),))
             if node.ask is None:
-                _finish(node, world, wi, out, best, violations(props, node.track))
-                out.exercised.update(p.id for p in exercised(props, node.track))
+                # the catalogue's functions looked up when called: a benchmark times the first violation
+                _finish(node, world, wi, out, self.best, catalogue.violations(props, node.track))
+                out.exercised.update(p.id for p in catalogue.exercised(props, node.track))
                 continue
-            if node.ask.kind == "die":
-                answers = die_values
-            else:
-                answers = (None, *(f.id for _, f in node.ask.options))
+            answers = die_values if node.ask.kind == "die" else (None, *(f.id for _, f in node.ask.options))
             for answer in answers:
                 out.transitions += 1
-                queue.append(step(node, answer))
-    out.seconds = time.perf_counter() - started
-    return out
+                queue.append(self.step(node, answer))
 
 
 #: the most runs (from a configuration to the next choice) whose events the search keeps for reuse: the
@@ -349,13 +359,11 @@ def _finish(node: _Node, world, wi: int, out: ExploreOutcome, best: dict, found:
 def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozenset[str] | None = None) -> list:
     """The outcome as :class:`~ruleproof.reports.finding.CheckResult` records (engine ``exhaustive``):
     one per property, then termination (deadlocks), then action coverage."""
-    from ruleproof.properties.catalogue import PROPERTIES, not_exercised  # read when called (a test plants properties)
-
     bounded = "" if out.complete else f" (stopped at {out.stopped_by or 'max_nodes'}: bounded, incomplete)"
     note = f"{out.traces} runs, {out.states} states{bounded}"
     over = _plays_over_cap(rb)
     results = []
-    for p in PROPERTIES:
+    for p in catalogue.PROPERTIES:  # the catalogue as it is now (a test plants properties in it)
         if only is not None and p.id not in only:
             continue
         cx = out.violations.get(p.id)
@@ -371,7 +379,7 @@ def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozen
                                 clauses=p.clauses, message={"en": "the bounded search stopped before the end",
                                                             "ru": "ограниченный перебор остановлен до конца"}),)
         elif not out.exercised.get(p.id):
-            findings = (not_exercised(p, "exhaustive", out.traces, "--bounds x=2,plays=2"),)
+            findings = (catalogue.not_exercised(p, "exhaustive", out.traces, "--bounds x=2,plays=2"),)
         elif over:
             findings = (Finding(kind="unknown", check=p.id, verdict="unknown", engine="exhaustive", clauses=p.clauses,
                                 message=over),)
@@ -411,42 +419,50 @@ def _termination(out: ExploreOutcome, rb: Rulebook, replay: str):
                        "exhaustive", tuple(findings), note=f"{len(out.deadlocks)} runs without an end")
 
 
+def _operation_coverage(out: ExploreOutcome, rb: Rulebook, sid: str, i: int, op, uncovered) -> list[Finding]:
+    """Operation ``i`` of step ``sid``: ran (a window: opened, each kind it admits played), its guard failed."""
+    findings = []
+    played = out.responses
+    where = str(rb.where(("steps", sid, "operations", i)))
+    label = op.op + "".join(f" {k}={v}" for k, v in op.params.items() if k in ("x", "id"))
+    if op.op == "window":
+        wid = op.params["id"]
+        missing = [k for k in op.params["allows"] if not played.get((wid, k))]
+        missing_ru = ", ".join(missing)
+        if not out.windows_opened.get(wid):
+            missing, missing_ru = ["(never opened)"], "(ни разу не открыто)"
+        if missing:
+            findings.append(uncovered(op, where, f"window {wid}",
+                                      f"window {wid} of step {sid}: never played in it: {', '.join(missing)}",
+                                      f"окно {wid} шага {sid}: ни разу не разыграно: {missing_ru}"))
+    elif not out.ops_fired.get(where):
+        findings.append(uncovered(op, where, f"{sid}: {label}",
+                                  f"operation {label} of step {sid} never ran in any bounded world",
+                                  f"операция {label} шага {sid} не выполнилась ни в одном мире перебора"))
+    # ops_fired counts a window that opened too (its own event, at its location)
+    if (op.when or "always") != "always" and out.ops_fired.get(where) and not out.ops_skipped.get(where):
+        wid = op.params.get("id")
+        of_en, of_ru = (f"window {wid}", f"окна {wid}") if op.op == "window" else (label, f"операции {label}")
+        findings.append(uncovered(op, where, f"{sid}: {label}",
+                                  f"the guard «{op.when}» of {of_en} (step {sid}) never failed in any bounded "
+                                  f"world: no run played what happens when it does not hold",
+                                  f"условие «{op.when}» {of_ru} (шаг {sid}) ни разу не оказалось ложным ни "
+                                  f"в одном мире перебора: то, что бывает, когда оно ложно, не разыгрывалось"))
+    return findings
+
+
 def _coverage(out: ExploreOutcome, rb: Rulebook):
     """Every operation executed, every window opened and every feature kind it admits played; every
     guard of an operation or window both held and failed; every edge taken."""
-    findings, played = [], out.responses
     verdict = "violated" if out.complete else "unknown"  # a search stopped early cannot say "never"
 
     def uncovered(op, where: str, element: str, en: str, ru: str) -> Finding:
         return Finding(kind="coverage", check="X2-action-coverage", verdict=verdict, engine="exhaustive",
                        clauses=tuple(op.cites), message={"en": en, "ru": ru}, element=element, where=where)
+    findings = []
     for sid, step in rb.spec.steps.items():
         for i, op in enumerate(step.operations):
-            where = str(rb.where(("steps", sid, "operations", i)))
-            label = op.op + "".join(f" {k}={v}" for k, v in op.params.items() if k in ("x", "id"))
-            if op.op == "window":
-                wid = op.params["id"]
-                missing = [k for k in op.params["allows"] if not played.get((wid, k))]
-                missing_ru = ", ".join(missing)
-                if not out.windows_opened.get(wid):
-                    missing, missing_ru = ["(never opened)"], "(ни разу не открыто)"
-                if missing:
-                    findings.append(uncovered(op, where, f"window {wid}",
-                                              f"window {wid} of step {sid}: never played in it: {', '.join(missing)}",
-                                              f"окно {wid} шага {sid}: ни разу не разыграно: {missing_ru}"))
-            elif not out.ops_fired.get(where):
-                findings.append(uncovered(op, where, f"{sid}: {label}",
-                                          f"operation {label} of step {sid} never ran in any bounded world",
-                                          f"операция {label} шага {sid} не выполнилась ни в одном мире перебора"))
-            # ops_fired counts a window that opened too (its own event, at its location)
-            if (op.when or "always") != "always" and out.ops_fired.get(where) and not out.ops_skipped.get(where):
-                wid = op.params.get("id")
-                of_en, of_ru = (f"window {wid}", f"окна {wid}") if op.op == "window" else (label, f"операции {label}")
-                findings.append(uncovered(op, where, f"{sid}: {label}",
-                                          f"the guard «{op.when}» of {of_en} (step {sid}) never failed in any bounded "
-                                          f"world: no run played what happens when it does not hold",
-                                          f"условие «{op.when}» {of_ru} (шаг {sid}) ни разу не оказалось ложным ни "
-                                          f"в одном мире перебора: то, что бывает, когда оно ложно, не разыгрывалось"))
+            findings += _operation_coverage(out, rb, sid, i, op, uncovered)
         for j, edge in enumerate(step.next):
             where = str(rb.where(("steps", sid, "next", j)))
             if not out.edges_taken.get(where):

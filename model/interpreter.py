@@ -276,68 +276,20 @@ class _Run:
         ``cur.at == "done"``).  With ``auto_pass`` set, a window turn that can only be a pass is
         passed on the way, and its configuration appended to ``passed``.
         """
-        steps = self.rb.spec.steps
         if cur.at in _WAITING:
             s, cur = self._answer(s, cur, answer, options)
         while True:
             at = cur.at
-            if at == "op":  # the step's operations from cur.op on, up to the next choice (no cursor per op)
-                step = cur.step
-                plan = self._plans.get(step) or self._plan(step)
-                i = cur.op
-                while i < len(plan):
-                    op, self.where, holds = plan[i]
-                    if holds is not None and not holds(s, None):
-                        self.emit(s, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
-                    elif op.op == "roll_die":
-                        return s, cur._replace(at="die", op=i), Ask("die", s, why="roll", faces=self.faces)
-                    elif op.op == "window":
-                        opener = self._opener(s, op)
-                        s = replace(s, windows_seen=s.windows_seen + (op.params["id"],))
-                        if s.action is not None and s.action.window_plays:
-                            s = s.with_action(window_plays=0)  # plays are counted per window (plays_at_least)
-                        self.emit(s, "window", op.cites, {"id": op.params["id"], "first": opener,
-                                                          "allows": tuple(op.params["allows"])}, op.assumes)
-                        cur = Cursor("respond", step, i, player=opener, entered=cur.entered)
-                        break  # the window's turns: ``respond`` below
-                    else:
-                        s = HANDLERS[op.op](self, s, op)
-                    i += 1
-                else:
-                    cur = Cursor("next", step, entered=cur.entered)
+            if at == "op":
+                s, cur, ask = self._operations(s, cur)
+                if ask is not None:
+                    return s, cur, ask
             elif at == "enter":
-                if cur.entered >= MAX_STEPS:
-                    self.trace.outcome = "step_limit"
-                    self.emit(s, "step_limit", (), {"limit": MAX_STEPS})
-                    return s, Cursor("done", cur.step, entered=cur.entered, outcome="step_limit"), None
-                spec = steps[cur.step]
-                s = replace(s, step=cur.step, visited=s.visited + (cur.step,))
-                self.where = self.locate(("steps", cur.step))
-                self.emit(s, "enter", spec.cites, {"step": cur.step, "kind": spec.kind}, spec.assumes)
-                cur = Cursor("op", cur.step, 0, entered=cur.entered + 1)
+                s, cur = self._enter(s, cur)
             elif at == "next":
-                spec = steps[cur.step]
-                if not spec.next:
-                    self.where = self.locate(("steps", cur.step))
-                    self.emit(s, "end", spec.cites, {"step": cur.step})
-                    return s, Cursor("done", cur.step, entered=cur.entered, outcome="completed"), None
-                taken = None
-                for i, holds in self._edges.get(cur.step) or self._edge_tests(cur.step):
-                    if holds(s, None):
-                        taken = i
-                        break
-                if taken is None:
-                    self.where = self.locate(("steps", cur.step))
-                    self.trace.outcome = "deadlock"
-                    self.emit(s, "deadlock", spec.cites, {"step": cur.step})
-                    return s, Cursor("done", cur.step, entered=cur.entered, outcome="deadlock"), None
-                edge = spec.next[taken]
-                self.where = self.locate(("steps", cur.step, "next", taken))
-                self.emit(s, "goto", edge.cites, {"from": cur.step, "to": edge.to, "guard": edge.when}, edge.assumes)
-                s = replace(s, step=edge.to)
-                cur = Cursor("enter", edge.to, entered=cur.entered)
+                s, cur = self._next(s, cur)
             elif at == "respond":
-                op = steps[cur.step].operations[cur.op]
+                op = self.rb.spec.steps[cur.step].operations[cur.op]
                 ask = self._ask_response(s, cur, op)
                 if self.auto_pass is None or (ask.options and len(cur.played) < self.auto_pass):
                     return s, cur, ask
@@ -347,6 +299,71 @@ class _Run:
                 return s, cur, Ask("die", s, why=f"reroll {cur.feature}", faces=self.faces)
             else:  # done
                 return s, cur, None
+
+    def _operations(self, s: State, cur: Cursor) -> tuple[State, Cursor, Ask | None]:
+        """The step's operations from ``cur.op`` on, up to the next choice (no cursor per operation): a die to
+        roll (its Ask), a window's turns (cursor ``respond``), or the step's edges (cursor ``next``)."""
+        step = cur.step
+        plan = self._plans.get(step) or self._plan(step)
+        i = cur.op
+        while i < len(plan):
+            op, self.where, holds = plan[i]
+            if holds is not None and not holds(s, None):
+                self.emit(s, op.op, op.cites, {"skipped": True, "guard": op.when, **op.params}, op.assumes)
+            elif op.op == "roll_die":
+                return s, cur._replace(at="die", op=i), Ask("die", s, why="roll", faces=self.faces)
+            elif op.op == "window":
+                s, opener = self._open(s, op)
+                return s, Cursor("respond", step, i, player=opener, entered=cur.entered), None
+            else:
+                s = HANDLERS[op.op](self, s, op)
+            i += 1
+        return s, Cursor("next", step, entered=cur.entered), None
+
+    def _open(self, s: State, op: OperationSpec) -> tuple[State, str]:
+        """A window opens: it is seen, its plays counted afresh (plays_at_least); (the state, who goes first)."""
+        opener = self._opener(s, op)
+        s = replace(s, windows_seen=s.windows_seen + (op.params["id"],))
+        if s.action is not None and s.action.window_plays:
+            s = s.with_action(window_plays=0)  # plays are counted per window (plays_at_least)
+        self.emit(s, "window", op.cites, {"id": op.params["id"], "first": opener,
+                                          "allows": tuple(op.params["allows"])}, op.assumes)
+        return s, opener
+
+    def _enter(self, s: State, cur: Cursor) -> tuple[State, Cursor]:
+        """Enter the cursor's step (past MAX_STEPS entries: the run ends, ``step_limit``)."""
+        if cur.entered >= MAX_STEPS:
+            self.trace.outcome = "step_limit"
+            self.emit(s, "step_limit", (), {"limit": MAX_STEPS})
+            return s, Cursor("done", cur.step, entered=cur.entered, outcome="step_limit")
+        spec = self.rb.spec.steps[cur.step]
+        s = replace(s, step=cur.step, visited=s.visited + (cur.step,))
+        self.where = self.locate(("steps", cur.step))
+        self.emit(s, "enter", spec.cites, {"step": cur.step, "kind": spec.kind}, spec.assumes)
+        return s, Cursor("op", cur.step, 0, entered=cur.entered + 1)
+
+    def _next(self, s: State, cur: Cursor) -> tuple[State, Cursor]:
+        """The step's first edge whose guard holds (none: the end of the run, or a deadlock where edges are)."""
+        spec = self.rb.spec.steps[cur.step]
+        if not spec.next:
+            self.where = self.locate(("steps", cur.step))
+            self.emit(s, "end", spec.cites, {"step": cur.step})
+            return s, Cursor("done", cur.step, entered=cur.entered, outcome="completed")
+        taken = None
+        for i, holds in self._edges.get(cur.step) or self._edge_tests(cur.step):
+            if holds(s, None):
+                taken = i
+                break
+        if taken is None:
+            self.where = self.locate(("steps", cur.step))
+            self.trace.outcome = "deadlock"
+            self.emit(s, "deadlock", spec.cites, {"step": cur.step})
+            return s, Cursor("done", cur.step, entered=cur.entered, outcome="deadlock")
+        edge = spec.next[taken]
+        self.where = self.locate(("steps", cur.step, "next", taken))
+        self.emit(s, "goto", edge.cites, {"from": cur.step, "to": edge.to, "guard": edge.when}, edge.assumes)
+        s = replace(s, step=edge.to)
+        return s, Cursor("enter", edge.to, entered=cur.entered)
 
     # --- choices: the die, and priority windows (assumption A-priority of the bundled rulebook) ------
     def _opener(self, s: State, op: OperationSpec) -> str:

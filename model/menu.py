@@ -305,11 +305,24 @@ def world_state(values: dict[str, int]) -> State:
 
 def world_of(state: State) -> dict[str, int] | None:
     """The world variables of a concrete world built by :func:`world_state` (None: not in the menu)."""
-    a = state.action
     try:
         src, tgt = state.card("src"), state.card("tgt")
     except KeyError:
         return None
+    has = _holds_bits(state)
+    d = state.card("def") if state.action.defender is not None else None
+    texts = _menu_texts(state, src, d)
+    if has is None or texts is None or not _menu_action(state.action):
+        return None
+    uses = _menu_uses(src, state.action, texts[0])
+    if uses is None:
+        return None
+    return {**_action_vars(state.action), **_card_vars(src, tgt, d), **_text_vars(*texts), "w_src_uses": uses[0],
+            "w_src_uses_kin": uses[1], **{f"w_holds{i}": has >> i & 1 for i in range(NOPT)}}
+
+
+def _holds_bits(state: State) -> int | None:
+    """Bit i: the world holds option i of the menu, on its card (None: a feature of the menu on another card)."""
     ids = {f.id: c.id for c in state.cards for f in c.features}
     has = 0
     for fid, cid in ids.items():
@@ -317,46 +330,81 @@ def world_of(state: State) -> dict[str, int] | None:
             if OPTIONS[OPT_INDEX[fid]].card != cid:
                 return None
             has |= 1 << OPT_INDEX[fid]
-    hasdef = a.defender is not None
-    d = state.card("def") if hasdef else None
-    rm = lambda c, fid: next((f for f in c.features if f.id == fid), None) if c else None  # noqa: E731
-    rs, rd = rm(src, "src_rm"), rm(d, "def_rm")
-    thr = rm(tgt, "tgt_guard")
-    sg = rm(src, "src_guard")
+    return has
+
+
+def _menu_texts(state: State, src, d) -> tuple | None:
+    """(the source's 540.1 text, the defender's, the target's guard, the source's guard) as the menu holds them
+    (None: a defender or a source text the menu does not stand for)."""
+    def named(card, fid):
+        return next((f for f in card.features if f.id == fid), None) if card else None
+
+    sg = named(src, "src_guard")
     if d is not None and (d.printed_value("movement") != DEF_MOVEMENT or d.current_value("movement") != DEF_MOVEMENT):
         return None
     if sg is not None and sg != src_guard(sg.condition[2] if sg.condition else 0):
         return None  # a source text the menu's guard does not stand for
+    return named(src, "src_rm"), named(d, "def_rm"), named(state.card("tgt"), "tgt_guard"), sg
+
+
+def _menu_action(a) -> bool:
+    """The action is the menu's: its one feature on its one target, a target-count X of 1 (542.3: as many as its
+    targets), an X of the magnitude the menu computes (not a bare X, a count or a resource)."""
     if a.feature != ACT or a.targets != ("tgt",):
-        return None  # the menu's action is declared with its one feature, on its one target
+        return False
+    x = {xv.kind: xv for xv in a.xs}
+    if "targets" in x and x["targets"].chosen != 1:
+        return False
+    magx = _magnitude_x(a)
+    return a.magnitude_x is None and not (magx and x[MAGX[magx]].compute not in (
+        None, ("property", "target", "movement"), ("wounds", "source", "")))
+
+
+def _magnitude_x(a) -> int:
+    kinds = {xv.kind for xv in a.xs}
+    return next((i for i, k in enumerate(MAGX) if k and k in kinds), 0)
+
+
+def _menu_uses(src, a, rs) -> tuple[int, int] | None:
+    """(the source's earlier uses of the action's feature, the other uses a per-turn text counts — those of its
+    kinds, 540.1.3), None beyond the menu's domains."""
     own = src.used(ACT, a.kind)
-    # 540.1.3: the other uses a per-turn text counts (those of its kinds); no other use is read
     kin = src.used_kinds(rs.applies_to) - (own if a.kind in rs.applies_to else 0) if rs and rs.form == "per_turn" else 0
     if own > max(WORLD_DOMAINS["w_src_uses"]) or kin > max(WORLD_DOMAINS["w_src_uses_kin"]):
         return None
+    return own, kin
+
+
+def _action_vars(a) -> dict[str, int]:
     x = {xv.kind: xv for xv in a.xs}
-    if "targets" in x and x["targets"].chosen != 1:
-        return None  # the menu's target-count X is 1 (542.3: as many as its targets)
-    magx = next((i for i, k in enumerate(MAGX) if k and k in x), 0)
-    if a.magnitude_x is not None or magx and x[MAGX[magx]].compute not in (None, ("property", "target", "movement"), ("wounds", "source", "")):
-        return None  # a bare X, or an X the menu does not compute (a count, a resource)
-    return {"w_kind": KINDS.index(a.kind), "w_has_defender": int(hasdef), "w_needs_magnitude": int(a.needs_magnitude),
-            "w_cost_x": int("cost" in x), "w_cost_x_value": x["cost"].chosen if "cost" in x else 0,
-            "w_targets_x": int("targets" in x), "w_magnitude_x": magx,
-            "w_magnitude_x_reads_property": int(magx and x[MAGX[magx]].compute is not None and x[MAGX[magx]].compute[0] == "property"),
-            "w_parts_left": a.parts_left, "w_src_movement": src.printed_value("movement"),
+    magx = _magnitude_x(a)
+    return {"w_kind": KINDS.index(a.kind), "w_has_defender": int(a.defender is not None),
+            "w_needs_magnitude": int(a.needs_magnitude), "w_cost_x": int("cost" in x),
+            "w_cost_x_value": x["cost"].chosen if "cost" in x else 0, "w_targets_x": int("targets" in x),
+            "w_magnitude_x": magx,
+            "w_magnitude_x_reads_property": int(magx and x[MAGX[magx]].compute is not None
+                                                and x[MAGX[magx]].compute[0] == "property"),
+            "w_parts_left": a.parts_left}
+
+
+def _card_vars(src, tgt, d) -> dict[str, int]:
+    return {"w_src_movement": src.printed_value("movement"),
             "w_src_movement_mod": src.current_value("movement") - src.printed_value("movement") & 0xFF,
             "w_tgt_movement": tgt.printed_value("movement"),
             "w_tgt_movement_mod": tgt.current_value("movement") - tgt.printed_value("movement") & 0xFF,
-            "w_src_crystals": src.resource("crystal"), "w_src_markers": src.action_markers, "w_def_markers": d.action_markers if d else 0,
-            "w_def_wounds": d.wounds if d else 0, "w_src_rm_form": RM_FORMS.index(rs.form) if rs else 0,
-            "w_src_rm_limit": rs.limit if rs and rs.limit else 0, "w_src_rm_no_marker": int(rs is not None and not rs.action_marker),
-            "w_src_rm_times": rs.times if rs and rs.times else 0, "w_src_uses": own, "w_src_uses_kin": kin,
-            "w_src_closed": int(src.closed), "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0,
-            "w_def_rm_limit": rd.limit if rd and rd.limit else 1, "w_tgt_guard_threshold": thr.condition[2] if thr else 0,
+            "w_src_crystals": src.resource("crystal"), "w_src_markers": src.action_markers,
+            "w_def_markers": d.action_markers if d else 0, "w_def_wounds": d.wounds if d else 0,
+            "w_src_closed": int(src.closed)}
+
+
+def _text_vars(rs, rd, thr, sg) -> dict[str, int]:
+    return {"w_src_rm_form": RM_FORMS.index(rs.form) if rs else 0, "w_src_rm_limit": rs.limit if rs and rs.limit else 0,
+            "w_src_rm_no_marker": int(rs is not None and not rs.action_marker),
+            "w_src_rm_times": rs.times if rs and rs.times else 0,
+            "w_def_rm_form": RM_FORMS.index(rd.form) if rd else 0, "w_def_rm_limit": rd.limit if rd and rd.limit else 1,
+            "w_tgt_guard_threshold": thr.condition[2] if thr else 0,
             "w_tgt_guard_at_most": GUARD_CONDITIONS.index(thr.condition[0]) if thr else 0,
-            "w_src_guard_threshold": sg.condition[2] if sg else 0,
-            **{f"w_holds{i}": has >> i & 1 for i in range(NOPT)}}
+            "w_src_guard_threshold": sg.condition[2] if sg else 0}
 
 
 # --- what a rulebook's number guards read beyond the menu ---------------------------------------------------

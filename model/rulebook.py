@@ -261,45 +261,53 @@ class _Semantics:
                                  problem_ru=f"строки должны быть ровно такими: {', '.join(kind.keys)}",
                                  fix="add the missing rows, remove the others", fix_ru="добавьте недостающие строки, уберите лишние")
         for key, value in rows.items():
-            values = value if isinstance(value, list) else [value]
-            where = self.rb.where(path + ("rows", key))
-            if kind.width is not None and (not isinstance(value, list) or len(value) != kind.width):
-                raise RuleproofError("RP134", where, table=name, problem=f"row {key} has {_short(value)}",
-                                     problem_ru=f"в строке {key} значение {_short(value)}",
-                                     fix=f"write {kind.width} values: [strength, return strength], e.g. [weak, none]",
-                                     fix_ru=f"запишите {kind.width} значения: [сила, сила ответного удара], "
-                                            f"например [weak, none]")
-            bad = None  # the position of the first value its position does not allow
-            if kind.values:  # a table with columns allows by position, else the same everywhere
-                allows = kind.columns or (kind.values,) * len(values)
-                bad = next((i for i, (v, a) in enumerate(zip(values, allows)) if v not in a), None)
-                ok = bad is None
-            else:
-                ok = not isinstance(value, list) and isinstance(value, int) and not isinstance(value, bool)
-            if not ok:
-                choices = allows[bad] if bad is not None else ()
-                allowed = ", ".join(choices)
-                odd = values[bad] if bad is not None else None
-                near = suggest(odd, choices) if odd is not None else did_you_mean(None)
-                at_en = f" (position {bad + 1})" if kind.columns and bad is not None else ""
-                at_ru = f" (позиция {bad + 1})" if kind.columns and bad is not None else ""
-                raise RuleproofError("RP134", where, table=name,
-                                     problem=f"row {key} has {_short(value)}{at_en}{near.en}",
-                                     problem_ru=f"в строке {key} значение {_short(value)}{at_ru}{near.ru}",
-                                     fix=f"use: {allowed}" if allowed else "write a whole number",
-                                     fix_ru=f"допустимо: {allowed}" if allowed else "запишите целое число")
-            if kind.bounds and not all(kind.bounds[0] <= v <= kind.bounds[1] for v in values):
-                lo, hi = kind.bounds
-                raise RuleproofError("RP134", where, table=name, problem=f"row {key} is {_short(value)}, outside {lo}..{hi}",
-                                     problem_ru=f"строка {key} равна {_short(value)}, вне {lo}..{hi}",
-                                     fix=f"use a number from {lo} to {hi} (the engines hold die values in that range)",
-                                     fix_ru=f"укажите число от {lo} до {hi} (движки хранят значения кубика в этих пределах)")
+            self._table_row(name, kind, key, value, path)
         if "min" in kind.keys and "max" in kind.keys and rows["min"] > rows["max"]:
             raise RuleproofError("RP134", self.rb.where(path + ("rows", "min")), table=name,
                                  problem=f"min {rows['min']} is greater than max {rows['max']}",
                                  problem_ru=f"min {rows['min']} больше max {rows['max']}",
                                  fix="swap them: min is the lowest face", fix_ru="поменяйте их местами: min — меньшая грань")
         self._cited(table.cites, table.assumes, path)
+
+    def _table_row(self, name: str, kind, key: str, value, path: tuple) -> None:
+        """One row of a table: its width, each value allowed at its position, within the table's bounds."""
+        values = value if isinstance(value, list) else [value]
+        where = self.rb.where(path + ("rows", key))
+        if kind.width is not None and (not isinstance(value, list) or len(value) != kind.width):
+            raise RuleproofError("RP134", where, table=name, problem=f"row {key} has {_short(value)}",
+                                 problem_ru=f"в строке {key} значение {_short(value)}",
+                                 fix=f"write {kind.width} values: [strength, return strength], e.g. [weak, none]",
+                                 fix_ru=f"запишите {kind.width} значения: [сила, сила ответного удара], "
+                                        f"например [weak, none]")
+        self._row_values(name, kind, key, value, values, where)
+        if kind.bounds and not all(kind.bounds[0] <= v <= kind.bounds[1] for v in values):
+            lo, hi = kind.bounds
+            raise RuleproofError("RP134", where, table=name, problem=f"row {key} is {_short(value)}, outside {lo}..{hi}",
+                                 problem_ru=f"строка {key} равна {_short(value)}, вне {lo}..{hi}",
+                                 fix=f"use a number from {lo} to {hi} (the engines hold die values in that range)",
+                                 fix_ru=f"укажите число от {lo} до {hi} (движки хранят значения кубика в этих пределах)")
+
+    def _row_values(self, name: str, kind, key: str, value, values: list, where) -> None:
+        """Each value of a row is one its position allows (or a whole number, for a table of numbers)."""
+        bad = None  # the position of the first value its position does not allow
+        if kind.values:  # a table with columns allows by position, else the same everywhere
+            allows = kind.columns or (kind.values,) * len(values)
+            bad = next((i for i, (v, a) in enumerate(zip(values, allows)) if v not in a), None)
+            ok = bad is None
+        else:
+            ok = not isinstance(value, list) and isinstance(value, int) and not isinstance(value, bool)
+        if not ok:
+            choices = allows[bad] if bad is not None else ()
+            allowed = ", ".join(choices)
+            odd = values[bad] if bad is not None else None
+            near = suggest(odd, choices) if odd is not None else did_you_mean(None)
+            at_en = f" (position {bad + 1})" if kind.columns and bad is not None else ""
+            at_ru = f" (позиция {bad + 1})" if kind.columns and bad is not None else ""
+            raise RuleproofError("RP134", where, table=name,
+                                 problem=f"row {key} has {_short(value)}{at_en}{near.en}",
+                                 problem_ru=f"в строке {key} значение {_short(value)}{at_ru}{near.ru}",
+                                 fix=f"use: {allowed}" if allowed else "write a whole number",
+                                 fix_ru=f"допустимо: {allowed}" if allowed else "запишите целое число")
 
     def _reading(self, rid: str, r) -> None:
         path = ("readings", rid)

@@ -82,8 +82,21 @@ def _w(rb: Rulebook, *path) -> str:
 
 
 def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
-    """Every element of ``draft`` that differs from ``base`` (empty: the same rules, whatever the wording)."""
+    """Every element of ``draft`` that differs from ``base`` (empty: the same rules, whatever the wording):
+    its steps and their edges, the operations, the tables, the assumptions and the start step."""
     out: list[Change] = []
+    _step_changes(base, draft, out)
+    _operation_changes(base, draft, out)
+    _table_changes(base, draft, out)
+    _assumption_changes(base, draft, out)
+    if base.spec.start != draft.spec.start:
+        out.append(Change("changed", "start step", (), f"start step {base.spec.start} → {draft.spec.start}",
+                          f"начальный шаг {base.spec.start} → {draft.spec.start}"))
+    return out
+
+
+def _step_changes(base: Rulebook, draft: Rulebook, out: list[Change]) -> None:
+    """Steps removed, added, of another kind; per step kept, its edges (:func:`_edge_changes`)."""
     bs, ds = base.spec.steps, draft.spec.steps
     for sid in bs.keys() - ds.keys():
         out.append(Change("removed", f"step {sid}", _cites(bs[sid]), f"step {sid} removed", f"шаг {sid} удалён",
@@ -96,30 +109,41 @@ def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
             out.append(Change("changed", f"step {sid}", _cites(bs[sid], ds[sid]),
                               f"step {sid}: kind {bs[sid].kind} → {ds[sid].kind}",
                               f"шаг {sid}: вид {bs[sid].kind} → {ds[sid].kind}", _w(draft, "steps", sid)))
-        bedges = {e.to: e for e in bs[sid].next}
-        dedges = {e.to: e for e in ds[sid].next}
-        for to in bedges.keys() - dedges.keys():
-            out.append(Change("removed", f"edge {sid} → {to}", _cites(bedges[to]), f"edge {sid} → {to} removed",
-                              f"переход {sid} → {to} удалён", _w(base, "steps", sid)))
-        for to in dedges.keys() - bedges.keys():
-            i = [e.to for e in ds[sid].next].index(to)
-            out.append(Change("added", f"edge {sid} → {to}", _cites(dedges[to]),
-                              f"edge {sid} → {to} added (when {dedges[to].when})",
-                              f"добавлен переход {sid} → {to} (при {dedges[to].when})", _w(draft, "steps", sid, "next", i)))
-        for to in bedges.keys() & dedges.keys():
-            i = [e.to for e in ds[sid].next].index(to)
-            if bedges[to].when != dedges[to].when:
-                out.append(Change("changed", f"guard of edge {sid} → {to}", _cites(bedges[to], dedges[to]),
-                                  f"edge {sid} → {to}: guard {bedges[to].when} → {dedges[to].when}",
-                                  f"переход {sid} → {to}: условие {bedges[to].when} → {dedges[to].when}",
-                                  _w(draft, "steps", sid, "next", i)))
-        border = [e.to for e in bs[sid].next if e.to in dedges]
-        dorder = [e.to for e in ds[sid].next if e.to in bedges]
-        if border != dorder:
-            out.append(Change("moved", f"edges of {sid}", _cites(*bs[sid].next, *ds[sid].next),
-                              f"step {sid}: edges tried in a different order ({', '.join(dorder)})",
-                              f"шаг {sid}: переходы проверяются в другом порядке ({', '.join(dorder)})",
-                              _w(draft, "steps", sid)))
+        _edge_changes(base, draft, sid, out)
+
+
+def _edge_changes(base: Rulebook, draft: Rulebook, sid: str, out: list[Change]) -> None:
+    """The edges of step ``sid`` (in both): removed, added, with another guard, tried in another order."""
+    bs, ds = base.spec.steps, draft.spec.steps
+    bedges = {e.to: e for e in bs[sid].next}
+    dedges = {e.to: e for e in ds[sid].next}
+    for to in bedges.keys() - dedges.keys():
+        out.append(Change("removed", f"edge {sid} → {to}", _cites(bedges[to]), f"edge {sid} → {to} removed",
+                          f"переход {sid} → {to} удалён", _w(base, "steps", sid)))
+    for to in dedges.keys() - bedges.keys():
+        i = [e.to for e in ds[sid].next].index(to)
+        out.append(Change("added", f"edge {sid} → {to}", _cites(dedges[to]),
+                          f"edge {sid} → {to} added (when {dedges[to].when})",
+                          f"добавлен переход {sid} → {to} (при {dedges[to].when})", _w(draft, "steps", sid, "next", i)))
+    for to in bedges.keys() & dedges.keys():
+        i = [e.to for e in ds[sid].next].index(to)
+        if bedges[to].when != dedges[to].when:
+            out.append(Change("changed", f"guard of edge {sid} → {to}", _cites(bedges[to], dedges[to]),
+                              f"edge {sid} → {to}: guard {bedges[to].when} → {dedges[to].when}",
+                              f"переход {sid} → {to}: условие {bedges[to].when} → {dedges[to].when}",
+                              _w(draft, "steps", sid, "next", i)))
+    border = [e.to for e in bs[sid].next if e.to in dedges]
+    dorder = [e.to for e in ds[sid].next if e.to in bedges]
+    if border != dorder:
+        out.append(Change("moved", f"edges of {sid}", _cites(*bs[sid].next, *ds[sid].next),
+                          f"step {sid}: edges tried in a different order ({', '.join(dorder)})",
+                          f"шаг {sid}: переходы проверяются в другом порядке ({', '.join(dorder)})",
+                          _w(draft, "steps", sid)))
+
+
+def _operation_changes(base: Rulebook, draft: Rulebook, out: list[Change]) -> None:
+    """Operations removed, added, and per operation in both (:func:`_operation_change`), in the draft's order."""
+    ds = draft.spec.steps
     bops, dops = _ops(base), _ops(draft)
     for label in bops.keys() - dops.keys():
         sid, i, op = bops[label]
@@ -131,43 +155,58 @@ def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
                           f"{_ru_label(label)} {_g(label, 'добавлена')} в шаг {sid} на место {i + 1}", _w(draft, "steps", sid, "operations", i)))
     common = bops.keys() & dops.keys()
     for label in sorted(common, key=lambda k: (list(ds).index(dops[k][0]) if dops[k][0] in ds else 0, dops[k][1])):
-        (bsid, bi, bop), (dsid, di, dop) = bops[label], dops[label]
-        where = _w(draft, "steps", dsid, "operations", di)
-        if bsid != dsid:
-            out.append(Change("moved", label, _cites(bop, dop), f"{label} moved from step {bsid} to step {dsid}",
-                              f"{_ru_label(label)} {_g(label, 'перенесена')} из шага {bsid} в шаг {dsid}", where))
-        else:
-            stayed = [lb for lb in common if bops[lb][0] == dops[lb][0] == bsid]  # in this step in both
-            before = [lb for lb in stayed if bops[lb][1] < bi]
-            now = [lb for lb in stayed if dops[lb][1] < di]
-            if set(before) != set(now):
-                out.append(Change("moved", label, _cites(bop, dop),
-                                  f"{label} moved within step {dsid} (now position {di + 1})",
-                                  f"{_ru_label(label)} {_g(label, 'переставлена')} внутри шага {dsid} (теперь место {di + 1})", where))
-        if bop.when != dop.when:
-            out.append(Change("changed", f"guard of {label}", _cites(bop, dop), f"{label}: guard {bop.when} → {dop.when}",
-                              f"{_ru_label(label)}: условие {bop.when} → {dop.when}", where))
-        bp, dp = bop.params, dop.params
-        if dop.op == "window":
-            gone, new = [k for k in bp["allows"] if k not in dp["allows"]], [k for k in dp["allows"] if k not in bp["allows"]]
-            if gone or new:
-                out.append(Change("changed", label, _cites(bop, dop),
-                                  f"{label} admits {'+' + ', +'.join(new) if new else ''}"
-                                  f"{'; ' if gone and new else ''}{'−' + ', −'.join(gone) if gone else ''}",
-                                  f"{_ru_label(label)} допускает {'+' + ', +'.join(new) if new else ''}"
-                                  f"{'; ' if gone and new else ''}{'−' + ', −'.join(gone) if gone else ''}", where))
-            if bp.get("first") != dp.get("first"):
-                out.append(Change("changed", label, _cites(bop, dop), f"{label}: priority first {bp.get('first')} → "
-                                  f"{dp.get('first')}", f"{_ru_label(label)}: приоритет сначала {bp.get('first')} → {dp.get('first')}",
-                                  where))
-        else:
-            for k in sorted(set(bp) | set(dp)):
-                if bp.get(k) != dp.get(k):
-                    out.append(Change("changed", label, _cites(bop, dop), f"{label}: {k} {bp.get(k)} → {dp.get(k)}",
-                                      f"{label}: {k} {bp.get(k)} → {dp.get(k)}", where))
-        if tuple(bop.cites) != tuple(dop.cites):
-            out.append(Change("changed", label, _cites(bop, dop), f"{label}: cites {', '.join(dop.cites)}",
-                              f"{_ru_label(label)}: ссылается на {', '.join(dop.cites)}", where))
+        _operation_change(label, bops, dops, common, draft, out)
+
+
+def _operation_change(label: str, bops: dict, dops: dict, common, draft: Rulebook, out: list[Change]) -> None:
+    """One operation in both rulebooks: moved to another step or among its neighbours, its guard, its parameters
+    (a window's admitted kinds and priority: :func:`_window_changes`), its citations."""
+    (bsid, bi, bop), (dsid, di, dop) = bops[label], dops[label]
+    where = _w(draft, "steps", dsid, "operations", di)
+    if bsid != dsid:
+        out.append(Change("moved", label, _cites(bop, dop), f"{label} moved from step {bsid} to step {dsid}",
+                          f"{_ru_label(label)} {_g(label, 'перенесена')} из шага {bsid} в шаг {dsid}", where))
+    else:
+        stayed = [lb for lb in common if bops[lb][0] == dops[lb][0] == bsid]  # in this step in both
+        before = [lb for lb in stayed if bops[lb][1] < bi]
+        now = [lb for lb in stayed if dops[lb][1] < di]
+        if set(before) != set(now):
+            out.append(Change("moved", label, _cites(bop, dop),
+                              f"{label} moved within step {dsid} (now position {di + 1})",
+                              f"{_ru_label(label)} {_g(label, 'переставлена')} внутри шага {dsid} (теперь место {di + 1})", where))
+    if bop.when != dop.when:
+        out.append(Change("changed", f"guard of {label}", _cites(bop, dop), f"{label}: guard {bop.when} → {dop.when}",
+                          f"{_ru_label(label)}: условие {bop.when} → {dop.when}", where))
+    bp, dp = bop.params, dop.params
+    if dop.op == "window":
+        _window_changes(label, bp, dp, _cites(bop, dop), where, out)
+    else:
+        for k in sorted(set(bp) | set(dp)):
+            if bp.get(k) != dp.get(k):
+                out.append(Change("changed", label, _cites(bop, dop), f"{label}: {k} {bp.get(k)} → {dp.get(k)}",
+                                  f"{label}: {k} {bp.get(k)} → {dp.get(k)}", where))
+    if tuple(bop.cites) != tuple(dop.cites):
+        out.append(Change("changed", label, _cites(bop, dop), f"{label}: cites {', '.join(dop.cites)}",
+                          f"{_ru_label(label)}: ссылается на {', '.join(dop.cites)}", where))
+
+
+def _window_changes(label: str, bp: dict, dp: dict, cites: tuple, where: str, out: list[Change]) -> None:
+    """A window's admitted kinds gained and lost, and its priority."""
+    gone, new = [k for k in bp["allows"] if k not in dp["allows"]], [k for k in dp["allows"] if k not in bp["allows"]]
+    if gone or new:
+        out.append(Change("changed", label, cites,
+                          f"{label} admits {'+' + ', +'.join(new) if new else ''}"
+                          f"{'; ' if gone and new else ''}{'−' + ', −'.join(gone) if gone else ''}",
+                          f"{_ru_label(label)} допускает {'+' + ', +'.join(new) if new else ''}"
+                          f"{'; ' if gone and new else ''}{'−' + ', −'.join(gone) if gone else ''}", where))
+    if bp.get("first") != dp.get("first"):
+        out.append(Change("changed", label, cites, f"{label}: priority first {bp.get('first')} → "
+                          f"{dp.get('first')}", f"{_ru_label(label)}: приоритет сначала {bp.get('first')} → {dp.get('first')}",
+                          where))
+
+
+def _table_changes(base: Rulebook, draft: Rulebook, out: list[Change]) -> None:
+    """Each row of a table whose value differs (a table added or removed: each of its rows)."""
     for name in sorted(base.spec.tables.keys() | draft.spec.tables.keys()):
         bt, dt = base.spec.tables.get(name), draft.spec.tables.get(name)
         brows = base.table(name) if bt else {}
@@ -178,6 +217,10 @@ def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
                                   f"table {name}: {key}: {brows.get(key)} → {drows.get(key)}",
                                   f"таблица {name}: {key}: {brows.get(key)} → {drows.get(key)}",
                                   _w(draft, "tables", name) if dt else _w(base, "tables", name)))
+
+
+def _assumption_changes(base: Rulebook, draft: Rulebook, out: list[Change]) -> None:
+    """Assumptions removed, added, or about other clauses."""
     ba, da = base.spec.assumptions, draft.spec.assumptions
     for aid in sorted(ba.keys() | da.keys()):
         if aid not in da:
@@ -190,10 +233,6 @@ def structural_diff(base: Rulebook, draft: Rulebook) -> list[Change]:
             out.append(Change("changed", f"assumption {aid}", tuple(da[aid].about),
                               f"assumption {aid} now about {', '.join(da[aid].about) or '—'}",
                               f"допущение {aid} теперь о {', '.join(da[aid].about) or '—'}", _w(draft, "assumptions", aid)))
-    if base.spec.start != draft.spec.start:
-        out.append(Change("changed", "start step", (), f"start step {base.spec.start} → {draft.spec.start}",
-                          f"начальный шаг {base.spec.start} → {draft.spec.start}"))
-    return out
 
 
 def by_clause(changes: list[Change]) -> dict[str, list[Change]]:

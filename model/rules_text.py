@@ -160,7 +160,23 @@ def parse_rules_text(fragments: list[tuple[str, str]]) -> RulesText:
     for frag in frags:
         if frag.first is None and frag.lines:
             raise RuleproofError("RP143", Location(frag.name, frag.lines[0][0]))
-    # link each fragment that starts mid-clause to the fragment that leaves that clause open
+    successor, has_pred = _links(frags)
+    out = RulesText(sources=[f.name for f in frags])
+    starts = sorted((i for i in range(len(frags)) if i not in has_pred),
+                    key=lambda i: clause_key(frags[i].first or "999"))
+    visited: set[int] = set()
+    # fragments that only continue one another in a ring have no start: begin at the lowest one
+    starts += sorted((i for i in range(len(frags)) if i in has_pred and not _reached(i, starts, successor)),
+                     key=lambda i: clause_key(frags[i].first or "999"))[:1]
+    for i in starts:
+        if i not in visited:
+            _parse_chain(out, frags, i, successor, visited)
+    return out
+
+
+def _links(frags: list[_Fragment]) -> tuple[dict[int, int], set[int]]:
+    """(fragment -> the fragment that continues it, the fragments that continue another): each fragment that
+    starts mid-clause is linked to the one that leaves that clause open."""
     successor: dict[int, int] = {}
     has_pred: set[int] = set()
     for i, frag in enumerate(frags):
@@ -173,31 +189,25 @@ def parse_rules_text(fragments: list[tuple[str, str]]) -> RulesText:
                 successor[j] = i
                 has_pred.add(i)
                 break
-    out = RulesText(sources=[f.name for f in frags])
-    starts = sorted((i for i in range(len(frags)) if i not in has_pred),
-                    key=lambda i: clause_key(frags[i].first or "999"))
-    visited: set[int] = set()
-    # fragments that only continue one another in a ring have no start: begin at the lowest one
-    starts += sorted((i for i in range(len(frags)) if i in has_pred and not _reached(i, starts, successor)),
-                     key=lambda i: clause_key(frags[i].first or "999"))[:1]
-    for i in starts:
-        if i in visited:
-            continue
-        parser = _Parser(out)
-        chain_start = True
-        while True:
-            frag = frags[i]
-            if frag.head and chain_start:
-                parser.orphan_head(frag, _predecessor(frag.first) if frag.first else None)
-                parser.feed(frag.name, frag.lines[len(frag.head):])
-            else:
-                parser.feed(frag.name, frag.lines)
-            visited.add(i)
-            chain_start = False
-            if i not in successor or successor[i] in visited:
-                break
-            i = successor[i]
-    return out
+    return successor, has_pred
+
+
+def _parse_chain(out: RulesText, frags: list[_Fragment], i: int, successor: dict[int, int], visited: set[int]) -> None:
+    """The fragments from ``i`` on, each continuing the one before, parsed as one text into ``out``."""
+    parser = _Parser(out)
+    chain_start = True
+    while True:
+        frag = frags[i]
+        if frag.head and chain_start:
+            parser.orphan_head(frag, _predecessor(frag.first) if frag.first else None)
+            parser.feed(frag.name, frag.lines[len(frag.head):])
+        else:
+            parser.feed(frag.name, frag.lines)
+        visited.add(i)
+        chain_start = False
+        if i not in successor or successor[i] in visited:
+            break
+        i = successor[i]
 
 
 def _reached(i: int, starts: list[int], successor: dict[int, int]) -> bool:

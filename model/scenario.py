@@ -438,57 +438,79 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
 
     for cid, card in spec.cards.items():
         for i, f in enumerate(card.features):
-            path = ("cards", cid, "features", i)
-            if f.kind not in FEATURE_KINDS and f.kind not in CARD_FEATURE_KINDS:
-                raise RuleproofError("RP163", sc.where(path + ("kind",)), kind=f.kind,
-                                     hint=suggest(f.kind, [*FEATURE_KINDS, *CARD_FEATURE_KINDS]),
-                                     known=", ".join([*FEATURE_KINDS, *CARD_FEATURE_KINDS]))
-            allowed = (FEATURE_KINDS[f.kind].keys if f.kind in FEATURE_KINDS else CARD_FEATURE_KEYS[f.kind])
-            for key in FEATURE_KEYS:
-                if key in f.model_fields_set and key not in allowed:
-                    means = [k for k, fk in FEATURE_KINDS.items() if key in fk.keys]
-                    means += [k for k, keys in CARD_FEATURE_KEYS.items() if key in keys]
-                    raise RuleproofError("RP164", sc.where(path + (key,)), key=key, kind=f.kind,
-                                         kinds=", ".join(means))
-            if f.id in feature_ids:
-                raise RuleproofError("RP150", sc.where(path + ("id",)), problem=Localized(f"id особенности '{f.id}' встречается дважды",
-                                                       f"feature id '{f.id}' is used twice"),
-                                     fix=Localized("дайте каждой особенности свой id", "give every feature its own id"))
-            feature_ids[f.id] = cid
-            card_ref(f.modifies, path + ("modifies",), ("self", "source", "target", "defender"))
-            for j, e in enumerate(f.effects):
-                card_ref(e.card, path + ("effects", j, "card"), ("self", "source", "target", "defender"))
-                if e.do in ("add_modifier", "lose_resource") and not e.prop:
-                    raise RuleproofError("RP150", sc.where(path + ("effects", j)),
-                                         problem=Localized(f"эффекту {e.do} нужен prop (какое свойство или ресурс)",
-                                                           f"the effect {e.do} needs a prop (which property or resource)"),
-                                         fix=Localized("допишите prop, например prop: crystal",
-                                                       "add prop, e.g. prop: crystal"))
-            if f.times is not None and f.form != "per_turn":
-                raise RuleproofError("RP150", sc.where(path + ("times",)),
-                                     problem=Localized(f"times ({f.times} раз за ход, 540.1.3) читается только у формы per_turn, "
-                                                       f"а у этой особенности form: {f.form}",
-                                                       f"times ({f.times} times a turn, 540.1.3) is read only for the form "
-                                                       f"per_turn; this feature has form: {f.form}"),
-                                     fix=Localized("укажите form: per_turn или уберите times",
-                                                   "set form: per_turn, or remove times"))
-            if f.x is not None:
-                _x_source(sc, f.x, path + ("x",), card_ref)
-            if f.kind == "die_trigger" and (not f.on_die or not all(1 <= v <= 15 for v in f.on_die)):
-                raise RuleproofError("RP150", sc.where(path + ("on_die",)),
-                                     problem=Localized(f"у сопутствующей особенности '{f.id}' нет значений кубика 1–15 "
-                                                       f"в on_die: {list(f.on_die)}",
-                                                       f"the accompanying feature '{f.id}' has no die values 1–15 "
-                                                       f"in on_die: {list(f.on_die)}"),
-                                     fix=Localized("перечислите значения, на которые она срабатывает, например on_die: [6]",
-                                                   "list the values it fires on, e.g. on_die: [6]"))
-            if f.condition is not None and f.condition[0] not in CONDITIONS:
-                raise RuleproofError("RP150", sc.where(path + ("condition",)),
-                                     problem=Localized(f"неизвестное условие '{f.condition[0]}'{suggest(f.condition[0], CONDITIONS).ru}",
-                                                       f"unknown condition '{f.condition[0]}'{suggest(f.condition[0], CONDITIONS).en}"),
-                                     fix=one_of(CONDITIONS))
+            _check_feature(sc, cid, ("cards", cid, "features", i), f, feature_ids, card_ref)
+    _check_uses(sc)
+    for base, a, _, responses, expect in sc.plays():
+        _check_play(sc, base, a, responses, expect, feature_ids, card_ref)
+
+
+def _check_feature(sc: Scenario, cid: str, path: tuple, f, feature_ids: dict[str, str], card_ref) -> None:
+    """One feature of card ``cid``: a known kind with its own keys, a new id, its cards, effects, X, die values and
+    condition."""
+    _check_feature_keys(sc, path, f)
+    if f.id in feature_ids:
+        raise RuleproofError("RP150", sc.where(path + ("id",)), problem=Localized(f"id особенности '{f.id}' встречается дважды",
+                                               f"feature id '{f.id}' is used twice"),
+                             fix=Localized("дайте каждой особенности свой id", "give every feature its own id"))
+    feature_ids[f.id] = cid
+    card_ref(f.modifies, path + ("modifies",), ("self", "source", "target", "defender"))
+    for j, e in enumerate(f.effects):
+        card_ref(e.card, path + ("effects", j, "card"), ("self", "source", "target", "defender"))
+        if e.do in ("add_modifier", "lose_resource") and not e.prop:
+            raise RuleproofError("RP150", sc.where(path + ("effects", j)),
+                                 problem=Localized(f"эффекту {e.do} нужен prop (какое свойство или ресурс)",
+                                                   f"the effect {e.do} needs a prop (which property or resource)"),
+                                 fix=Localized("допишите prop, например prop: crystal",
+                                               "add prop, e.g. prop: crystal"))
+    _check_feature_values(sc, path, f, card_ref)
+
+
+def _check_feature_keys(sc: Scenario, path: tuple, f) -> None:
+    """A known kind (of the rulebook's vocabulary or a card's own), with only the keys that kind reads."""
+    if f.kind not in FEATURE_KINDS and f.kind not in CARD_FEATURE_KINDS:
+        raise RuleproofError("RP163", sc.where(path + ("kind",)), kind=f.kind,
+                             hint=suggest(f.kind, [*FEATURE_KINDS, *CARD_FEATURE_KINDS]),
+                             known=", ".join([*FEATURE_KINDS, *CARD_FEATURE_KINDS]))
+    allowed = (FEATURE_KINDS[f.kind].keys if f.kind in FEATURE_KINDS else CARD_FEATURE_KEYS[f.kind])
+    for key in FEATURE_KEYS:
+        if key in f.model_fields_set and key not in allowed:
+            means = [k for k, fk in FEATURE_KINDS.items() if key in fk.keys]
+            means += [k for k, keys in CARD_FEATURE_KEYS.items() if key in keys]
+            raise RuleproofError("RP164", sc.where(path + (key,)), key=key, kind=f.kind,
+                                 kinds=", ".join(means))
+
+
+def _check_feature_values(sc: Scenario, path: tuple, f, card_ref) -> None:
+    """``times`` only with the form per_turn; its X's source; a die trigger's values; a known condition."""
+    if f.times is not None and f.form != "per_turn":
+        raise RuleproofError("RP150", sc.where(path + ("times",)),
+                             problem=Localized(f"times ({f.times} раз за ход, 540.1.3) читается только у формы per_turn, "
+                                               f"а у этой особенности form: {f.form}",
+                                               f"times ({f.times} times a turn, 540.1.3) is read only for the form "
+                                               f"per_turn; this feature has form: {f.form}"),
+                             fix=Localized("укажите form: per_turn или уберите times",
+                                           "set form: per_turn, or remove times"))
+    if f.x is not None:
+        _x_source(sc, f.x, path + ("x",), card_ref)
+    if f.kind == "die_trigger" and (not f.on_die or not all(1 <= v <= 15 for v in f.on_die)):
+        raise RuleproofError("RP150", sc.where(path + ("on_die",)),
+                             problem=Localized(f"у сопутствующей особенности '{f.id}' нет значений кубика 1–15 "
+                                               f"в on_die: {list(f.on_die)}",
+                                               f"the accompanying feature '{f.id}' has no die values 1–15 "
+                                               f"in on_die: {list(f.on_die)}"),
+                             fix=Localized("перечислите значения, на которые она срабатывает, например on_die: [6]",
+                                           "list the values it fires on, e.g. on_die: [6]"))
+    if f.condition is not None and f.condition[0] not in CONDITIONS:
+        raise RuleproofError("RP150", sc.where(path + ("condition",)),
+                             problem=Localized(f"неизвестное условие '{f.condition[0]}'{suggest(f.condition[0], CONDITIONS).ru}",
+                                               f"unknown condition '{f.condition[0]}'{suggest(f.condition[0], CONDITIONS).en}"),
+                             fix=one_of(CONDITIONS))
+
+
+def _check_uses(sc: Scenario) -> None:
+    """A card's uses of a feature (540.1.3 counts them) name a feature the scenario declares, or give its kind."""
     declared = {a.feature for _, a, *_ in sc.plays()}
-    for cid, card in spec.cards.items():
+    for cid, card in sc.spec.cards.items():
         for f, u in card.uses.items():
             if isinstance(u, int) and f not in declared:
                 raise RuleproofError("RP150", sc.where(("cards", cid, "uses", f)),
@@ -500,20 +522,29 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
                                                        "game actions of the kind its text names)"),
                                      fix=Localized(f"укажите вид: {f}: {{kind: simple_strike, times: {u}}}",
                                                    f"give the kind: {f}: {{kind: simple_strike, times: {u}}}"))
-    for base, a, _, responses, expect in sc.plays():
-        _check_play(sc, base, a, responses, expect, feature_ids, card_ref)
 
 
 def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec,
                 feature_ids: dict[str, str], card_ref) -> None:
     """One game action of the scenario (``base``: its path, () or ("then", i)): card references, its
     X, its cost, the scripted responses and what it expects."""
+    for check in _PLAY_CHECKS:
+        check(sc, base, a, responses, expect, feature_ids, card_ref)
+
+
+def _check_cards_named(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
+                       card_ref) -> None:
+    """The source, targets and defender are cards of the scenario."""
     card_ref(a.source, base + ("action", "source"))
     for j, t in enumerate(a.targets):
         card_ref(t, base + ("action", "targets", j))
     if a.defender is not None:
         card_ref(a.defender, base + ("action", "defender"))
-    names = [x.name for x in a.xs]
+
+
+def _check_xs(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
+              card_ref) -> None:
+    """Each X: a known kind, chosen or computed (not both), and as many targets as a target-count X says."""
     for j, x in enumerate(a.xs):
         if x.kind not in X_KINDS:
             raise RuleproofError("RP150", sc.where(base + ("action", "xs", j, "kind")),
@@ -538,6 +569,11 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
                                  fix=Localized(f"перечислите в action.targets {x.chosen} целей или напишите chosen: "
                                                f"{len(a.targets)}", f"list {x.chosen} targets in action.targets, or "
                                                f"write chosen: {len(a.targets)}"))
+
+
+def _check_magnitude(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
+                     card_ref) -> None:
+    """A magnitude named by a word names a cost-X of the action (542.2's bare X)."""
     if isinstance(a.magnitude, str) and not any(x.name == a.magnitude and x.kind == "cost" for x in a.xs):
         costs = [x.name for x in a.xs if x.kind == "cost"]
         near = suggest(a.magnitude, costs)
@@ -548,6 +584,12 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
                                            f"комментариев» (542.2){near.ru}; известные: {', '.join(costs) or '—'}",
                                            "write a number, or the name of an X of kind cost under action.xs — a bare X "
                                            f"(542.2){near.en}; known: {', '.join(costs) or '—'}"))
+
+
+def _check_cost(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
+                card_ref) -> None:
+    """Each cost entry: a card of the scenario, a number or an X of the action."""
+    names = [x.name for x in a.xs]
     for j, c in enumerate(a.cost):
         card_ref(c.card, base + ("action", "cost", j, "card"))
         if not c.amount.isdigit() and c.amount not in names:
@@ -556,6 +598,11 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
                                                    f"cost amount '{c.amount}' is neither a number nor an X of the action"),
                                  fix=Localized("напишите число или имя X из action.xs",
                                                "write a number or the name of an X under action.xs"))
+
+
+def _check_responses(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
+                     card_ref) -> None:
+    """Each scripted response plays a feature of the scenario; ``unused`` names scripted ones."""
     for j, r in enumerate(responses):
         if r.play not in feature_ids:
             raise RuleproofError("RP162", sc.where(base + ("responses", j, "play")), feature=r.play,
@@ -567,6 +614,11 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
             raise RuleproofError("RP162", sc.where(base + ("expect", "unused", j)), feature=f,
                                  hint=suggest(f, scripted),
                                  known=", ".join(sorted(scripted)) or "— (script it under responses first)")
+
+
+def _check_expect_properties(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
+                             card_ref) -> None:
+    """``expect.properties`` names properties of the catalogue."""
     if expect.properties:
         from ruleproof.properties.catalogue import BY_ID  # read when called (a test plants properties)
 
@@ -574,6 +626,11 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
             if pid not in BY_ID:
                 raise RuleproofError("RP200", sc.where(base + ("expect", "properties", j)), property=pid,
                                      known=", ".join(BY_ID))
+
+
+def _check_expect_cards(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
+                        card_ref) -> None:
+    """``expect.cards``: cards of the scenario, their fields, resources as numbers."""
     for cid, fields in expect.cards.items():
         card_ref(cid, base + ("expect", "cards", cid))
         for key in fields:
@@ -588,10 +645,21 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
                                      problem=Localized("нужно отображение «ресурс: число», например {crystal: 0}",
                                                        "a mapping «resource: number» is expected, e.g. {crystal: 0}"),
                                      doc="docs/rulings.md")
+
+
+def _check_expect_action(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
+                         card_ref) -> None:
+    """``expect.action``: fields of an action."""
     for key in expect.action:
         if key not in Action.__dataclass_fields__:
             raise RuleproofError("RP112", sc.where(base + ("expect", "action", key)), key=key,
                                  field="expect → action", allowed=", ".join(Action.__dataclass_fields__))
+
+
+def _check_expect_x(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
+                    card_ref) -> None:
+    """``expect.x``: X of the action, their fields."""
+    names = [x.name for x in a.xs]
     for name, fields in expect.x.items():
         if name not in names:
             raise RuleproofError("RP150", sc.where(base + ("expect", "x", name)),
@@ -603,6 +671,11 @@ def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
             if key not in _X_FIELDS:
                 raise RuleproofError("RP112", sc.where(base + ("expect", "x", name, key)), key=key,
                                      field=f"expect → x → {name}", allowed=", ".join(_X_FIELDS))
+
+
+#: what is checked of each game action, in this order (the first problem found is the error)
+_PLAY_CHECKS = (_check_cards_named, _check_xs, _check_magnitude, _check_cost, _check_responses, _check_expect_properties,
+                _check_expect_cards, _check_expect_action, _check_expect_x)
 
 
 def _x_source(sc: Scenario, spec, path: tuple, card_ref) -> None:
@@ -813,9 +886,19 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
         res.failures.append(replace(f, what=prefix + f.what) if prefix else f)
 
     end = (trace.events[-1].seq,) if trace.events else ()  # where an action ended without what was expected
+    for expected in _EXPECTATIONS:
+        expected(trace, exp, clauses, end, fail)
+
+
+def _expect_outcome(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``outcome``: how the action ended."""
     if trace.outcome != exp.outcome:
         last = trace.events[-1].values.get("reason", "") if trace.events else ""
         fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses, end, actual_ru=trace.outcome))
+
+
+def _expect_unused(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``unused``: the responses never offered — and only those."""
     never = {f for _, _, f in trace.unused}
     for window, player, feature in trace.unused:
         if feature not in exp.unused:
@@ -830,6 +913,10 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
             fail(Failure(f"response {feature}", "not offered (unused)", "offered and played", clauses, plays[:1] or end,
                          actual_ru=_Word("предложен и разыгран"), expected_ru=_Word("не предложен (unused)"),
                          what_ru=f"ответ {feature}"))
+
+
+def _expect_cards(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``cards``: each card's fields (``resources``: each named resource) after the action."""
     final = trace.final
     for cid, fields in exp.cards.items():
         card = final.card(cid)
@@ -845,10 +932,20 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
             if _norm(got) != _norm(want):
                 fail(Failure(f"cards.{cid}.{key}", want, got, clauses,
                              _last_change(trace, lambda st, c=cid, k=key: getattr(st.card(c), k))))
+
+
+def _expect_action(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``action``: the action's fields after it."""
+    final = trace.final
     for key, want in exp.action.items():
         got = getattr(final.action, key)
         if _norm(got) != _norm(want):
             fail(Failure(f"action.{key}", want, got, clauses, _last_change(trace, lambda st, k=key: getattr(st.action, k))))
+
+
+def _expect_x(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``x``: each X's fields after the action."""
+    final = trace.final
     for name, fields in exp.x.items():
         xv = final.action.x(name)
         for key, want in fields.items():
@@ -856,6 +953,10 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
             if _norm(got) != _norm(want):
                 fail(Failure(f"x.{name}.{key}", want, got, clauses,
                              _last_change(trace, lambda st, n=name, k=key: getattr(st.action.x(n), k))))
+
+
+def _expect_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``events``: each present (an event with these values)."""
     for want in exp.events:
         if not any(_matches(e, want) for e in trace.events):
             same_op = [e for e in trace.events if e.op == want.get("op")]
@@ -864,12 +965,20 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
                          tuple(e.seq for e in same_op[:3]) or end,
                          actual_ru=_Word(f"нет (события этой операции: {_ru_text(near)})"), expected_ru=_Word("есть"),
                          what_ru=f"событие {_ru_event(want)}"))
+
+
+def _expect_no_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``no_events``: each absent."""
     for want in exp.no_events:
         hits = [e for e in trace.events if _matches(e, want)]
         if hits:
             fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses,
                          (hits[0].seq,), actual_ru=_Word(f"есть: №{hits[0].seq}, шаг {hits[0].step}"), expected_ru=_Word("нет"),
                          what_ru=f"нет события {_ru_event(want)}"))
+
+
+def _expect_properties(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``properties``: each holds on the action's trace."""
     if exp.properties:
         from ruleproof.properties.catalogue import BY_ID, View  # read when called (a test plants properties)
 
@@ -881,10 +990,19 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
                 at = ", ".join(f"#{n}" for n in v.events)
                 fail(Failure(f"property {pid}", "holds", f"violated at events {at}: {v.en}", p.clauses, v.events,
                              _Word(f"нарушено в событиях {at}: {v.ru}"), _Word("выполняется"), f"свойство {pid}"))
+
+
+def _expect_visited(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``visited``: the steps entered, in order."""
     if exp.visited is not None:
         visited = [e.values["step"] for e in trace.events if e.op == "enter"]
         if visited != list(exp.visited):
             fail(Failure("visited", list(exp.visited), visited, clauses, _first_departure(trace, list(exp.visited))))
+
+
+#: what an ``expect`` can say, checked in this order
+_EXPECTATIONS = (_expect_outcome, _expect_unused, _expect_cards, _expect_action, _expect_x, _expect_events,
+                 _expect_no_events, _expect_properties, _expect_visited)
 
 
 def shipped_rulings() -> list[Path]:

@@ -84,37 +84,10 @@ class _Compiler:
         k = e.decl().kind()
         args = [self.term(c) for c in e.children()]
         w = e.size() if z3.is_bv(e) else (e.arg(0).size() if e.num_args() and z3.is_bv(e.arg(0)) else 0)
-        if k == z3.Z3_OP_ITE:
-            return f"({args[1]} if {args[0]} else {args[2]})"
-        if k == z3.Z3_OP_AND:
-            return "(" + " and ".join(args) + ")" if args else "True"
-        if k == z3.Z3_OP_OR:
-            return "(" + " or ".join(args) + ")" if args else "False"
-        if k == z3.Z3_OP_NOT:
-            return f"(not {args[0]})"
-        if k == z3.Z3_OP_EQ:
-            return f"({args[0]} == {args[1]})"
-        if k == z3.Z3_OP_DISTINCT:
-            return f"(len({{{', '.join(args)}}}) == {len(args)})"
-        if k == z3.Z3_OP_BNOT:
-            return f"({args[0]} ^ {_mask(w)})"
-        if k == z3.Z3_OP_BNEG:
-            return f"(-{args[0]} & {_mask(w)})"
-        if k == z3.Z3_OP_EXTRACT:
-            hi, lo = e.params()
-            return f"(({args[0]} >> {lo}) & {_mask(hi - lo + 1)})"
-        if k == z3.Z3_OP_ZERO_EXT:
-            return args[0]
-        if k == z3.Z3_OP_SIGN_EXT:
-            inner = e.arg(0).size()
-            return f"(_s({args[0]}, {inner}) & {_mask(w)})"
-        if k == z3.Z3_OP_CONCAT:
-            out, shift = [], 0
-            for c, a in reversed(list(zip(e.children(), args))):
-                out.append(f"({a} << {shift})" if shift else a)
-                shift += c.size()
-            return "(" + " | ".join(out) + ")"
-        if k in (z3.Z3_OP_BADD, z3.Z3_OP_BMUL, z3.Z3_OP_BOR, z3.Z3_OP_BAND, z3.Z3_OP_BXOR) and len(args) > 2:
+        form = _FORMS.get(k)
+        if form is not None:
+            return form(e, args, w)
+        if k in _NARY and len(args) > 2:
             acc = args[0]
             for b in args[1:]:
                 acc = _BINARY[k].format(a=acc, b=b, m=_mask(w), w=w)
@@ -122,6 +95,39 @@ class _Compiler:
         if k in _BINARY and len(args) == 2:
             return _BINARY[k].format(a=args[0], b=args[1], m=_mask(w), w=w)
         raise Unsupported(f"no concrete evaluation for {e.decl()} in {str(e)[:80]}")
+
+
+def _concat(e, args: list[str], w: int) -> str:
+    out, shift = [], 0
+    for c, a in reversed(list(zip(e.children(), args))):
+        out.append(f"({a} << {shift})" if shift else a)
+        shift += c.size()
+    return "(" + " | ".join(out) + ")"
+
+
+def _extract(e, args: list[str], w: int) -> str:
+    hi, lo = e.params()
+    return f"(({args[0]} >> {lo}) & {_mask(hi - lo + 1)})"
+
+
+#: Python for a Z3 operation (its term, its arguments' code, its width): the Boolean connectives and the
+#: bit-vector operations that are not binary
+_FORMS: dict[int, Callable] = {
+    z3.Z3_OP_ITE: lambda e, args, w: f"({args[1]} if {args[0]} else {args[2]})",
+    z3.Z3_OP_AND: lambda e, args, w: "(" + " and ".join(args) + ")" if args else "True",
+    z3.Z3_OP_OR: lambda e, args, w: "(" + " or ".join(args) + ")" if args else "False",
+    z3.Z3_OP_NOT: lambda e, args, w: f"(not {args[0]})",
+    z3.Z3_OP_EQ: lambda e, args, w: f"({args[0]} == {args[1]})",
+    z3.Z3_OP_DISTINCT: lambda e, args, w: f"(len({{{', '.join(args)}}}) == {len(args)})",
+    z3.Z3_OP_BNOT: lambda e, args, w: f"({args[0]} ^ {_mask(w)})",
+    z3.Z3_OP_BNEG: lambda e, args, w: f"(-{args[0]} & {_mask(w)})",
+    z3.Z3_OP_EXTRACT: _extract,
+    z3.Z3_OP_ZERO_EXT: lambda e, args, w: args[0],
+    z3.Z3_OP_SIGN_EXT: lambda e, args, w: f"(_s({args[0]}, {e.arg(0).size()}) & {_mask(w)})",
+    z3.Z3_OP_CONCAT: _concat,
+}
+#: the associative operations Z3 may give more than two arguments
+_NARY = frozenset({z3.Z3_OP_BADD, z3.Z3_OP_BMUL, z3.Z3_OP_BOR, z3.Z3_OP_BAND, z3.Z3_OP_BXOR})
 
 
 def compile_terms(terms: Sequence) -> Callable[[dict], tuple]:

@@ -647,49 +647,62 @@ class _Marco:
 
 def _results(claims: tuple[Claim, ...], status: str, cores: tuple[Core, ...], complete: bool, reason: str,
              rb: Rulebook) -> list[CheckResult]:
+    """A result per core that needs no claim (the rulebook's own order), then one per claim: its conflicts, or
+    why it was not decided."""
     replay = f"ruleproof consistency {rb.path}"
-    out = []
-    for core in cores:
-        if not core.claims:  # no clause needed: the draft's own steps cannot be put in any order
-            labels = "; ".join(e.label for e in core.elements)
-            first = core.elements[0]
-            out.append(CheckResult(
-                check=ORDER_CHECK, clauses=_sorted_clauses(c for e in core.elements for c in e.clauses),
-                statement={"ru": "шаги свода можно выстроить по порядку", "en": "the rulebook's steps can be ordered"},
-                engine=ENGINE, findings=(Finding(
-                    kind="conflict", check=ORDER_CHECK, verdict="violated", engine=ENGINE,
-                    clauses=_sorted_clauses(c for e in core.elements for c in e.clauses),
-                    message={"ru": f"порядок самого свода противоречив ({labels})",
-                             "en": f"the rulebook's own order is contradictory ({labels})"},
-                    element=first.label, where=first.where, replay=replay),)))
+    out = [_order_result(core, replay) for core in cores if not core.claims]
+    order_broken = any(not core.claims for core in cores)
     for c in claims:
-        findings: list[Finding] = []
         mine = [(n, core) for n, core in enumerate(cores, 1) if c.id in core.claims]
-        for n, core in mine:
-            others = [o for o in core.claims if o != c.id]
-            first = next((e for e in core.elements if e.kind == "operation"), core.elements[0] if core.elements else None)
-            with_ru = f" вместе с {', '.join(others)}" if others else ""
-            with_en = f" together with {', '.join(others)}" if others else ""
-            elements = "; ".join(e.label for e in core.elements)
-            findings.append(Finding(
-                kind="conflict", check=c.id, verdict="violated", engine=ENGINE, clauses=core.clauses,
-                message={"ru": f"противоречие {n}: {c.id}{with_ru} несовместимо с порядком свода ({elements})",
-                         "en": f"conflict {n}: {c.id}{with_en} cannot hold with the rulebook's order ({elements})"},
-                element=first.label if first else "", where=first.where if first else None,
-                assumptions=c.assumes, replay=replay))
-        order_broken = any(not core.claims for core in cores)
+        findings = [_conflict(c, n, core, replay) for n, core in mine]
         if not mine and (status == "unknown" or not complete or order_broken):
-            if order_broken:
-                msg = {"ru": "не проверено: порядок самого свода противоречив (см. ядро без утверждений)",
-                       "en": "not checked: the rulebook's own order is contradictory (see the core without claims)"}
-            elif status == "unknown":
-                msg = {"ru": f"Z3 не дал ответа ({reason})", "en": f"Z3 gave no answer ({reason})"}
-            else:
-                msg = {"ru": f"не установлено: перечисление ядер остановлено после {len(cores)}",
-                       "en": f"undecided: the enumeration of cores stopped after {len(cores)}"}
-            findings.append(Finding(kind="unknown", check=c.id, verdict="unknown", engine=ENGINE, clauses=c.clauses,
-                                    message=msg, assumptions=c.assumes, replay=replay))
+            findings.append(_undecided(c, status, order_broken, len(cores), reason, replay))
         out.append(CheckResult(check=c.id, clauses=c.clauses, statement={"ru": c.ru, "en": c.en}, engine=ENGINE,
                                findings=tuple(findings)))
     return out
+
+
+def _order_result(core: Core, replay: str) -> CheckResult:
+    """A core with no clause in it: the draft's own steps cannot be put in any order."""
+    labels = "; ".join(e.label for e in core.elements)
+    first = core.elements[0]
+    return CheckResult(
+        check=ORDER_CHECK, clauses=_sorted_clauses(c for e in core.elements for c in e.clauses),
+        statement={"ru": "шаги свода можно выстроить по порядку", "en": "the rulebook's steps can be ordered"},
+        engine=ENGINE, findings=(Finding(
+            kind="conflict", check=ORDER_CHECK, verdict="violated", engine=ENGINE,
+            clauses=_sorted_clauses(c for e in core.elements for c in e.clauses),
+            message={"ru": f"порядок самого свода противоречив ({labels})",
+                     "en": f"the rulebook's own order is contradictory ({labels})"},
+            element=first.label, where=first.where, replay=replay),))
+
+
+def _conflict(c: Claim, n: int, core: Core, replay: str) -> Finding:
+    """Claim ``c`` in conflict ``n``: the other claims of the core and the rulebook's elements in it."""
+    others = [o for o in core.claims if o != c.id]
+    first = next((e for e in core.elements if e.kind == "operation"), core.elements[0] if core.elements else None)
+    with_ru = f" вместе с {', '.join(others)}" if others else ""
+    with_en = f" together with {', '.join(others)}" if others else ""
+    elements = "; ".join(e.label for e in core.elements)
+    return Finding(
+        kind="conflict", check=c.id, verdict="violated", engine=ENGINE, clauses=core.clauses,
+        message={"ru": f"противоречие {n}: {c.id}{with_ru} несовместимо с порядком свода ({elements})",
+                 "en": f"conflict {n}: {c.id}{with_en} cannot hold with the rulebook's order ({elements})"},
+        element=first.label if first else "", where=first.where if first else None,
+        assumptions=c.assumes, replay=replay)
+
+
+def _undecided(c: Claim, status: str, order_broken: bool, cores: int, reason: str, replay: str) -> Finding:
+    """Why claim ``c`` in no core was not decided: the rulebook's own order is broken, Z3 gave no answer, or the
+    enumeration of cores stopped."""
+    if order_broken:
+        msg = {"ru": "не проверено: порядок самого свода противоречив (см. ядро без утверждений)",
+               "en": "not checked: the rulebook's own order is contradictory (see the core without claims)"}
+    elif status == "unknown":
+        msg = {"ru": f"Z3 не дал ответа ({reason})", "en": f"Z3 gave no answer ({reason})"}
+    else:
+        msg = {"ru": f"не установлено: перечисление ядер остановлено после {cores}",
+               "en": f"undecided: the enumeration of cores stopped after {cores}"}
+    return Finding(kind="unknown", check=c.id, verdict="unknown", engine=ENGINE, clauses=c.clauses,
+                   message=msg, assumptions=c.assumes, replay=replay)
 

@@ -174,12 +174,7 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
     given) receives the disjuncts along Spacer's derivation, first to last."""
     ctx = sy.ctx
     keep = coi(sy, target(sy, sy.pre), exact=False) if keep is None else keep
-    fp = z3.Fixedpoint(ctx=ctx)
-    fp.set(engine="spacer")
-    fp.set("timeout", timeout_ms)
-    fp.set("spacer.random_seed", seed)
-    for k, v in (SPACER_OPTIONS if options is None else options).items():
-        fp.set(k, v)
+    fp = _fixedpoint(ctx, timeout_ms, seed, SPACER_OPTIONS if options is None else options)
     vs = [v for v in sy.vars if v.name != "pc" and v.name in keep]
     sorts = [z3.BitVecSort(v.width, ctx) for v in vs]
     rel = {i: z3.Function(f"L{i}", *sorts, z3.BoolSort(ctx)) for i in range(len(sy.locs))}
@@ -206,8 +201,23 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
         b = z3.simplify(_subst(bad, [(pcv, sy.val(i, "pc"))]))
         if not z3.is_false(b):
             rule(err(), [_app(rel[i], pre), b], i)
+    return _query(sy, fp, err(), path)
+
+
+def _fixedpoint(ctx, timeout_ms: int, seed: int, options: dict) -> z3.Fixedpoint:
+    fp = z3.Fixedpoint(ctx=ctx)
+    fp.set(engine="spacer")
+    fp.set("timeout", timeout_ms)
+    fp.set("spacer.random_seed", seed)
+    for k, v in options.items():
+        fp.set(k, v)
+    return fp
+
+
+def _query(sy: System, fp: z3.Fixedpoint, err, path: list | None) -> str:
+    """Spacer's answer as :func:`spacer` gives it; on 'sat', the disjuncts along the derivation into ``path``."""
     try:
-        r = fp.query(err())
+        r = fp.query(err)
     except z3.Z3Exception as exc:
         interrupt.check()
         return f"unknown: {exc}"
@@ -283,15 +293,7 @@ def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_0
         _track(solver, z3.Or([z3.And(sel == z3.BitVecVal(d.id, 10, sy.ctx), g) for d, g, _ in alts]), tracked, i,
                group, why)
         rec.acts.append(sel)
-        touched = {n for _, _, ch in alts for n in ch}
-        new = {}
-        for n in touched:
-            e = state[n]
-            for d, _, ch in alts:
-                if n in ch:
-                    e = z3.If(sel == z3.BitVecVal(d.id, 10, sy.ctx), ch[n], e)
-            new[n] = z3.simplify(e)
-        state.update(new)
+        state.update(_chosen(sy, sel, alts, state))
     rec.solver, rec.state = solver, state
     solver.push()
     solver.add(_subst(target(sy, sy.pre), [(sy.pre[n], state[n]) for n in state]))
@@ -302,6 +304,18 @@ def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_0
     model = solver.model()
     solver.pop()
     return model, rec, len(path)
+
+
+def _chosen(sy: System, sel, alts: list, state: dict) -> dict:
+    """The new values of what the disjuncts ``alts`` change, as the one ``sel`` names would set them."""
+    new = {}
+    for n in {n for _, _, ch in alts for n in ch}:
+        e = state[n]
+        for d, _, ch in alts:
+            if n in ch:
+                e = z3.If(sel == z3.BitVecVal(d.id, 10, sy.ctx), ch[n], e)
+        new[n] = z3.simplify(e)
+    return new
 
 
 def _track(solver, guard, tracked: dict, i: int, group: tuple, why: list | None) -> None:

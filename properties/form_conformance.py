@@ -237,29 +237,51 @@ class FormCheck:
             new.update(zip(self.names, vals))
             tracks = [t.feed(tr, (e,)) for t, tr in zip(trackers, tracks)]
             self.events += 1
-            for g, (zget, cget) in enumerate(getters):  # the history after the event
-                H = tracks[g].hist
-                if zget(vals) != cget(H):
-                    found = self._history(first, pairs[g], vals, H)
-                    if found is not None:
-                        return bad(step, *found)
-            bads = self.bad(new)
-            if any(bads) or any(tr.found.count(None) != len(tr.found) for tr in tracks):
-                for j, (g, mi) in enumerate(where):  # the first bad state
-                    if bads[j] and z3_bad[j] is None:
-                        z3_bad[j] = e.seq
-                    v = tracks[g].found[mi]
-                    if (v is None) != (z3_bad[j] is None):
-                        return bad(step, *_first_bad(self.parts[j].pid, v, z3_bad[j]))
+            found = self._histories(first, getters, pairs, tracks, vals)  # the history after the event
+            if found is not None:
+                return bad(step, *found)
+            found = self._bad_state(self.bad(new), tracks, where, z3_bad, e.seq)
+            if found is not None:
+                return bad(step, *found)
             env = new
         last = steps[-1]
         if last.at.event.op in _ENDS:  # the run is over: the premises
-            held = self.premise(env)
-            for j, (g, mi) in enumerate(where):
-                was = tracks[g].premised[mi]
-                if bool(held[j]) != bool(was):
-                    pid = self.parts[j].pid
-                    return bad(last, _premise(pid, was), _premise(pid, held[j]))
+            found = self._premises(env, tracks, where)
+            if found is not None:
+                return bad(last, *found)
+        return None
+
+    def _histories(self, first, getters: list, pairs: list, tracks: list, vals) -> tuple | None:
+        """The first history variable of any group whose values differ after the event (None: they agree)."""
+        for g, (zget, cget) in enumerate(getters):
+            H = tracks[g].hist
+            if zget(vals) != cget(H):
+                found = self._history(first, pairs[g], vals, H)
+                if found is not None:
+                    return found
+        return None
+
+    def _bad_state(self, bads: list, tracks: list, where: list, z3_bad: list, seq: int) -> tuple | None:
+        """The event after which each part's bad state first held, in Z3 (``bads``, kept in ``z3_bad``) and in the
+        monitor: the first part where one holds and the other does not, as (interpreter's, Z3's) texts."""
+        if not any(bads) and all(tr.found.count(None) == len(tr.found) for tr in tracks):
+            return None
+        for j, (g, mi) in enumerate(where):
+            if bads[j] and z3_bad[j] is None:
+                z3_bad[j] = seq
+            v = tracks[g].found[mi]
+            if (v is None) != (z3_bad[j] is None):
+                return _first_bad(self.parts[j].pid, v, z3_bad[j])
+        return None
+
+    def _premises(self, env, tracks: list, where: list) -> tuple | None:
+        """At the end of the run: the first part whose premise held in one and not in the other."""
+        held = self.premise(env)
+        for j, (g, mi) in enumerate(where):
+            was = tracks[g].premised[mi]
+            if bool(held[j]) != bool(was):
+                pid = self.parts[j].pid
+                return _premise(pid, was), _premise(pid, held[j])
         return None
 
     def _history(self, first, pairs: list, vals: tuple, H: dict) -> tuple | None:

@@ -628,7 +628,16 @@ class Tracker:
                     if self._owner.setdefault(k, mi) != mi:
                         raise ValueError(f"two monitors keep a variable {k!r}: name each monitor's own")
         self._part_keys = tuple((k, v.init) for m in self.monitors for v in m.hist if v.part for k in self._keys(v))
-        # every bad condition once, in the monitors' order: (monitor, condition, how it reads, the keys)
+        self._read_bads()
+        # the premises, asked at the end of a run: one that reads the state only through done/ended is
+        # a function of the variables it reads (and of how the run ended): its answers kept
+        self._premise_memo = [self._premise_reads(m) for m in self.monitors]
+        world = tuple((f.key, f.role, f.player, f.feature) for f in self.view.handles(_any))
+        self._live = _LIVE.setdefault((tuple(self.monitors), world), {})
+
+    def _read_bads(self) -> None:
+        """Every bad condition once, in the monitors' order — (monitor, condition, how it reads, the keys) — with
+        the conditions to ask when each key changes, their kept answers, and which to ask at every event."""
         self._bads = [(mi, b, *bad_reads(b, self.view)) for mi, m in enumerate(self.monitors) for b in m.bad]
         self._by_key: dict[str, tuple] = {}
         for gi, (_, _, how, keys) in enumerate(self._bads):
@@ -639,16 +648,11 @@ class Tracker:
         self._memo = [(how == "at", itemgetter(*sorted(keys)), {}) if how != "state" and keys else None
                       for _, _, how, keys in self._bads]
         self._state = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how == "state")
-        # the premises, asked at the end of a run: one that reads the state only through done/ended is
-        # a function of the variables it reads (and of how the run ended): its answers kept
-        self._premise_memo = []
-        for m in self.monitors:
-            how, keys = bad_reads(_Premise(m.premise), self.view)
-            self._premise_memo.append(None if how == "state" else
-                                      ((itemgetter(*sorted(keys)) if keys else _no_keys), {}))
         self._at = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how != "history")
-        world = tuple((f.key, f.role, f.player, f.feature) for f in self.view.handles(_any))
-        self._live = _LIVE.setdefault((tuple(self.monitors), world), {})
+
+    def _premise_reads(self, m) -> tuple | None:
+        how, keys = bad_reads(_Premise(m.premise), self.view)
+        return None if how == "state" else ((itemgetter(*sorted(keys)) if keys else _no_keys), {})
 
     def _premises(self, premised: tuple, op: str, S, H) -> tuple:
         """At the end of a run (``op``): which monitors' premises held in it.  A premise that reads only
@@ -682,28 +686,33 @@ class Tracker:
             d = _dispatch(m)
             for var in (*d.get(ev.op, ()), *d.get("*", ())):
                 for f in ((None,) if var.each is None else self.view.handles(var.each)):
-                    extra = (f,) if f is not None else ()
-                    try:
-                        x = var.update(_PROBE, ev, _PROBE, _PROBE, _PROBE, *extra)
-                        const = True  # the same value at every such event, whatever came before
-                    except _Live:
-                        x, const = True, False
-                    if x is None:
-                        continue
-                    key = var.name if f is None else var.name + f.key
-                    if const:
-                        consts.append((key, int(x)))
-                    else:
-                        watch = self._watch(var, ev, extra) if var.sets is not None else None
-                        entries.append((var, f, key, watch))
-                    if var.pulse:
-                        pulses.append(key)
+                    self._probe_var(var, f, ev, consts, entries, pulses)
         end = ev.op in _ENDS
         resets = self._part_keys if ev.op == PART_EVENT and not ev.skipped else ()
         asked = self._at if end or resets else self._state
         if not (consts or entries or resets or asked or end):  # the end of a run always counts: the premises
             return None
         return _Sig(tuple(consts), tuple(entries), resets, asked, tuple(pulses))
+
+    def _probe_var(self, var, f, ev: Ev, consts: list, entries: list, pulses: list) -> None:
+        """Variable ``var`` (of feature ``f``, or None) at events like ``ev``: a constant it takes, or an entry to
+        update at each such event (a flag with the variable it waits for); a pulse."""
+        extra = (f,) if f is not None else ()
+        try:
+            x = var.update(_PROBE, ev, _PROBE, _PROBE, _PROBE, *extra)
+            const = True  # the same value at every such event, whatever came before
+        except _Live:
+            x, const = True, False
+        if x is None:
+            return
+        key = var.name if f is None else var.name + f.key
+        if const:
+            consts.append((key, int(x)))
+        else:
+            watch = self._watch(var, ev, extra) if var.sets is not None else None
+            entries.append((var, f, key, watch))
+        if var.pulse:
+            pulses.append(key)
 
     def _watch(self, var, ev: Ev, extra: tuple) -> tuple | None:
         """The history variable a flag's condition reads at events like ``ev``, when it reads nothing
@@ -718,11 +727,10 @@ class Tracker:
         return next(iter(h.keys_read)) if len(h.keys_read) == 1 and not zero else None
 
     def feed(self, track: Track, events) -> Track:
-        M, known, bads, by_key, memos = self.M, self._live, self._bads, self._by_key, self._memo
+        known = self._live
         kind, windows, last = track.kind, dict(track.windows), track.last
         H, found, premised = track.hist, list(track.found), track.premised
         pulsing = track.pulsing
-        features = self.view._features
         owned = False  # H is this call's own copy (the track's is shared by the runs that extend it)
         for e in events:
             if pulsing:  # a pulse lasts one state
@@ -735,107 +743,144 @@ class Tracker:
             new = e.state
             pre = last if last is not None else new
             last = new
-            # the event's signature: its facts (the tuples differ in shape, never in the operation)
-            fkey, skipped, first = None, False, True
-            if op == "pass" or op == "play":  # a turn: the facts of its window
-                allows = windows.get(v["window"], _NONE)
-                if op == "play":
-                    fkey = v["feature"]
-                sig = (op, kind, fkey, allows)
-            elif op in _STRUCTURE:
-                if op == "enter":
-                    kind = v["kind"]
-                elif op == "window":
-                    windows[v["id"]] = tuple(v.get("allows", ()))
-                    first = v.get("first") == new.active_player
-                allows = windows.get(v["id"], _NONE) if op == "window" or op == "window_closed" else _NONE
-                skipped = "skipped" in v and bool(v["skipped"])
-                sig = (op, skipped, kind, allows, first)
-            else:  # an operation: the parameters monitors may read
-                allows = _NONE
-                skipped = "skipped" in v and bool(v["skipped"])
-                params = _SIG_PARAMS.get(op)
-                if params is None:
-                    params = _SIG_PARAMS[op] = _sig_params(op)
-                sig = (op, skipped, kind, *[v.get(p) for p in params]) if params else (op, skipped, kind)
+            sig, kind, facts = _signature(op, v, kind, windows, new)
             live = known.get(sig, _UNKNOWN)
             ev = None
             if live is _UNKNOWN:
-                ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
+                ev = self._ev(facts)
                 live = known[sig] = self._probe(ev)
             if live is None:
                 continue
-            before = H
-            changed = None
-            if live.resets:  # a part begins: its variables start afresh (``before`` keeps their values)
-                H, owned = dict(H), True
-                changed = []
-                for k, init in live.resets:
-                    if H[k] != init:
-                        H[k] = init
-                        changed.append(k)
-            writes = [(k, x) for k, x in live.consts if x != H[k]]
-            for var, f, k, watch in live.entries:
-                sets = var.sets
-                if sets is not None:  # a flag: set (for good) where its condition holds
-                    if H[k] == 1 or watch is not None and not before[watch]:
-                        continue
-                    if ev is None:
-                        ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
-                    if not (sets(M, ev, pre, new, before) if f is None else sets(M, ev, pre, new, before, f)):
-                        continue
-                    x = 1
-                else:
-                    if ev is None:
-                        ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
-                    x = var.update(M, ev, pre, new, before) if f is None else var.update(M, ev, pre, new, before, f)
-                    if x is None:
-                        continue
-                if x != H[k]:
-                    writes.append((k, x))
-            if writes:
-                if not owned:  # the writes come after every update read ``before``: set in place
-                    H, owned = dict(H), True
-                if changed is None:
-                    changed = []
-                for k, x in writes:
-                    H[k] = x
-                    changed.append(k)
+            H, owned, changed, ev = self._apply(live, H, owned, pre, new, ev, facts)
             if live.pulses:
                 pulsing = tuple(k for k in live.pulses if H[k])
             asked = live.asked
             if changed is not None:
-                if len(changed) == 1 and not asked:  # the common case
-                    asked = by_key.get(changed[0], _NONE)
-                else:
-                    asked = tuple(sorted({*asked, *[gi for k in changed for gi in by_key.get(k, _NONE)]}))
+                asked = self._asked(asked, changed)
             end = op in _ENDS
             if end:  # the run is over: which properties it exercised (their premise holds)
                 if ev is None:
-                    ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
-                M.done_now, M.ev = True, ev
+                    ev = self._ev(facts)
+                self.M.done_now, self.M.ev = True, ev
                 if not all(premised):
                     premised = self._premises(premised, op, new, H)
-            gated = end or (op == PART_EVENT and not skipped)  # where an ``at`` condition reads the state
             if asked:
-                for gi in asked:
-                    mi, b, _, _ = bads[gi]
-                    if found[mi] is None:
-                        memo = memos[gi]
-                        if memo is not None and not (gated and memo[0]):
-                            at = memo[1](H)
-                            bad = memo[2].get(at)
-                            if bad is None:
-                                M.done_now, M.ev = False, None
-                                bad = memo[2][at] = bool(b.test(M, new, H))
-                        else:
-                            if ev is None:
-                                ev = Ev(op, skipped, kind, v, features.get(fkey), allows, first, v.get("feature"))
-                            M.done_now, M.ev = end, ev
-                            bad = b.test(M, new, H)
-                        if bad:
-                            found[mi] = Violation((e.seq,), b.ru, b.en)
+                self._ask(asked, found, e.seq, new, H, end, op == PART_EVENT and not facts[1], ev, facts)
         return Track(kind, tuple(windows.items()), last, H, tuple(found), pulsing, premised)
+
+    def _ev(self, facts: tuple) -> Ev:
+        """The event's facts as monitors read them (``facts``: see :func:`_signature`)."""
+        op, skipped, kind, v, fkey, allows, first = facts
+        return Ev(op, skipped, kind, v, self.view._features.get(fkey), allows, first, v.get("feature"))
+
+    def _apply(self, live: _Sig, H: dict, owned: bool, pre, new, ev, facts: tuple) -> tuple:
+        """The event's changes to the variables: (the variables after it — a copy of ``H`` unless ``owned`` —,
+        whether that is this call's own copy, the keys changed or None, the event's facts if needed).  A part
+        begins: its variables start afresh; then every update reads the variables as they were before."""
+        before = H
+        changed = None
+        if live.resets:  # a part begins: its variables start afresh (``before`` keeps their values)
+            H, owned = dict(H), True
+            changed = []
+            for k, init in live.resets:
+                if H[k] != init:
+                    H[k] = init
+                    changed.append(k)
+        writes, ev = self._writes(live, H, before, pre, new, ev, facts)
+        if writes:
+            if not owned:  # the writes come after every update read ``before``: set in place
+                H, owned = dict(H), True
+            if changed is None:
+                changed = []
+            for k, x in writes:
+                H[k] = x
+                changed.append(k)
+        return H, owned, changed, ev
+
+    def _asked(self, asked: tuple, changed: list) -> tuple:
+        """The bad conditions to ask after an event: those of its signature and those reading a changed key."""
+        if len(changed) == 1 and not asked:  # the common case
+            return self._by_key.get(changed[0], _NONE)
+        return tuple(sorted({*asked, *[gi for k in changed for gi in self._by_key.get(k, _NONE)]}))
+
+    def _writes(self, live: _Sig, H: dict, before: dict, pre, new, ev, facts: tuple) -> tuple[list, Ev | None]:
+        """The variables the event sets to a new value: (key, value) each, and the event's facts if they were
+        needed (a flag is set for good where its condition holds; an update gives a value or None: unchanged)."""
+        M = self.M
+        writes = [(k, x) for k, x in live.consts if x != H[k]]
+        for var, f, k, watch in live.entries:
+            sets = var.sets
+            if sets is not None:  # a flag: set (for good) where its condition holds
+                if H[k] == 1 or watch is not None and not before[watch]:
+                    continue
+                if ev is None:
+                    ev = self._ev(facts)
+                if not (sets(M, ev, pre, new, before) if f is None else sets(M, ev, pre, new, before, f)):
+                    continue
+                x = 1
+            else:
+                if ev is None:
+                    ev = self._ev(facts)
+                x = var.update(M, ev, pre, new, before) if f is None else var.update(M, ev, pre, new, before, f)
+                if x is None:
+                    continue
+            if x != H[k]:
+                writes.append((k, x))
+        return writes, ev
+
+    def _ask(self, asked: tuple, found: list, seq: int, new, H: dict, end: bool, part: bool, ev, facts: tuple) -> None:
+        """Each bad condition of ``asked`` whose monitor found nothing yet, on the state after the event: a
+        violation found is kept in ``found``.  ``gated`` (the end of a run, a part's start): where an ``at``
+        condition reads the state."""
+        M, bads, memos = self.M, self._bads, self._memo
+        gated = end or part
+        for gi in asked:
+            mi, b, _, _ = bads[gi]
+            if found[mi] is not None:
+                continue
+            memo = memos[gi]
+            if memo is not None and not (gated and memo[0]):
+                at = memo[1](H)
+                bad = memo[2].get(at)
+                if bad is None:
+                    M.done_now, M.ev = False, None
+                    bad = memo[2][at] = bool(b.test(M, new, H))
+            else:
+                if ev is None:
+                    ev = self._ev(facts)
+                M.done_now, M.ev = end, ev
+                bad = b.test(M, new, H)
+            if bad:
+                found[mi] = Violation((seq,), b.ru, b.en)
+
+
+def _signature(op: str, v: dict, kind, windows: dict, new) -> tuple:
+    """(the event's signature — its facts, the tuples differing in shape, never in the operation —, the step
+    kind after it, its facts: op, skipped, kind, values, the feature played, the window's kinds, whether its
+    opener goes first).  ``windows`` (id -> kinds) is updated in place when a window opens."""
+    fkey, skipped, first = None, False, True
+    if op == "pass" or op == "play":  # a turn: the facts of its window
+        allows = windows.get(v["window"], _NONE)
+        if op == "play":
+            fkey = v["feature"]
+        sig = (op, kind, fkey, allows)
+    elif op in _STRUCTURE:
+        if op == "enter":
+            kind = v["kind"]
+        elif op == "window":
+            windows[v["id"]] = tuple(v.get("allows", ()))
+            first = v.get("first") == new.active_player
+        allows = windows.get(v["id"], _NONE) if op == "window" or op == "window_closed" else _NONE
+        skipped = "skipped" in v and bool(v["skipped"])
+        sig = (op, skipped, kind, allows, first)
+    else:  # an operation: the parameters monitors may read
+        allows = _NONE
+        skipped = "skipped" in v and bool(v["skipped"])
+        params = _SIG_PARAMS.get(op)
+        if params is None:
+            params = _SIG_PARAMS[op] = _sig_params(op)
+        sig = (op, skipped, kind, *[v.get(p) for p in params]) if params else (op, skipped, kind)
+    return sig, kind, (op, skipped, kind, v, fkey, allows, first)
 
 
 _UNKNOWN = object()

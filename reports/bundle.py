@@ -175,6 +175,40 @@ def _timeless(r: CheckResult) -> CheckResult:
     return r if note == r.note and r.seconds is None else dataclasses.replace(r, note=note, seconds=None)
 
 
+def _section(check, group: str, results: list[CheckResult] | None, h, seconds: dict, check_seconds: dict
+             ) -> Section | None:
+    """One engine's section (None: the engine did not run), its figures; its times go into ``seconds`` and
+    ``check_seconds`` (``results``: given for an engine not on the CheckReport; ``h``: the Hypothesis outcome)."""
+    outcome = None
+    if results is None:
+        results, outcome = _results_of(check, group)
+    if group == "hypothesis" and h is not None:
+        outcome = h
+    if group == "structure" and results is None:
+        results = []
+    if results is None or (group != "structure" and not results):
+        return None
+    stats = _stats(check, group, outcome, seconds)
+    if group == "hypothesis" and h is not None:
+        results = [_with_seed(r, h.seed) for r in results]
+    check_seconds.update({f"{group}/{r.check}": round(r.seconds, 3) for r in results if r.seconds is not None})
+    return Section(group, tuple(_timeless(r) for r in results), stats)
+
+
+def _stats(check, group: str, outcome, seconds: dict) -> dict:
+    """The figures of an engine's outcome a report shows (its seconds into ``seconds``), and what its games cover."""
+    stats: dict = {}
+    if outcome is not None:
+        stats = {k: getattr(outcome, k) for k in _STATS if isinstance(getattr(outcome, k, None), (int, str, bool))}
+        if isinstance(getattr(outcome, "seconds", None), (int, float)):
+            seconds[group] = round(outcome.seconds, 1)
+    run = (getattr(check, "runs", None) or {}).get(group)
+    if run is not None and isinstance(getattr(run, "stats", None), dict):
+        # what the engine's games cover (model/universe.py); the rulings whose games the proofs do not
+        stats.update({k: run.stats[k] for k in ("scope", "outside_menu") if run.stats.get(k)})
+    return stats
+
+
 def report_from_check(check, *, lang: str = "en", rules_text: str | None = None, timestamp: str | None = None,
                       coverage: bool = True, extra: dict[str, list[CheckResult]] | None = None) -> Report:
     """Bundle an ``orchestrate.CheckReport``: each engine group that ran becomes a Section
@@ -186,28 +220,9 @@ def report_from_check(check, *, lang: str = "en", rules_text: str | None = None,
     seconds: dict[str, float] = {}
     check_seconds: dict[str, float] = {}  # "group/check" -> its own time, where the engine measured one
     for group in ENGINE_GROUPS:
-        results, outcome = (extra or {}).get(group), None
-        if results is None:
-            results, outcome = _results_of(check, group)
-        if group == "hypothesis" and h is not None:
-            outcome = h
-        if group == "structure" and results is None:
-            results = []
-        if results is None or (group != "structure" and not results):
-            continue
-        stats: dict = {}
-        if outcome is not None:
-            stats = {k: getattr(outcome, k) for k in _STATS if isinstance(getattr(outcome, k, None), (int, str, bool))}
-            if isinstance(getattr(outcome, "seconds", None), (int, float)):
-                seconds[group] = round(outcome.seconds, 1)
-        run = (getattr(check, "runs", None) or {}).get(group)
-        if run is not None and isinstance(getattr(run, "stats", None), dict):
-            # what the engine's games cover (model/universe.py); the rulings whose games the proofs do not
-            stats.update({k: run.stats[k] for k in ("scope", "outside_menu") if run.stats.get(k)})
-        if group == "hypothesis" and h is not None:
-            results = [_with_seed(r, h.seed) for r in results]
-        check_seconds.update({f"{group}/{r.check}": round(r.seconds, 3) for r in results if r.seconds is not None})
-        sections.append(Section(group, tuple(_timeless(r) for r in results), stats))
+        section = _section(check, group, (extra or {}).get(group), h, seconds, check_seconds)
+        if section is not None:
+            sections.append(section)
     counts = check.counts() if hasattr(check, "counts") else {}
     assumptions = {aid: _plain_assumption(a) for aid, a in G.graph.get("assumptions", {}).items()}
     meta = {"lang": lang, "seed": h.seed if h is not None else None,

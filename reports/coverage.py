@@ -94,6 +94,14 @@ def build_coverage(index=None, assumptions: dict | None = None, properties: Iter
         rulings = ruling_citations()
     if checks is None:
         checks = [(c.id, c.clauses) for c in STRUCTURE_CHECKS]
+    by = _citing(properties, rulings, checks)
+    about = {aid: [str(x) for x in (a.get("about") or [])] for aid, a in (assumptions or {}).items()}
+    cited = sorted(by)
+    return Coverage(tuple(_row(index, e, by.get(e.id, {}), cited, about) for e in index))
+
+
+def _citing(properties: Iterable, rulings: Iterable, checks: Iterable) -> dict[str, dict[str, list[str]]]:
+    """clause id -> group ("properties", "rulings", "checks") -> the names that cite it, each once, in order."""
     by: dict[str, dict[str, list[str]]] = {}
 
     def add(group: str, name: str, clauses) -> None:
@@ -108,14 +116,13 @@ def build_coverage(index=None, assumptions: dict | None = None, properties: Iter
         add("rulings", _strip(c.element), c.clauses)
     for cid, clauses in checks:
         add("checks", cid, clauses)
-    about = {aid: [str(x) for x in (a.get("about") or [])] for aid, a in (assumptions or {}).items()}
-    cited = sorted(by)
-    rows = []
-    for e in index:
-        own = by.get(e.id, {})
-        via = tuple(c for c in cited if c != e.id and (index.covers(c, e.id) or index.covers(e.id, c)))
-        touching = tuple(aid for aid, ids in about.items()
-                         if any(x == e.id or index.covers(x, e.id) or index.covers(e.id, x) for x in ids))
-        rows.append(CoverageRow(e.id, e.kind, e.status, tuple(own.get("properties", ())),
-                                tuple(own.get("rulings", ())), tuple(own.get("checks", ())), touching, via))
-    return Coverage(tuple(rows))
+    return by
+
+
+def _row(index, e, own: dict, cited: list[str], about: dict) -> CoverageRow:
+    """One unit: what cites it, the units cited around it (containing it or contained), the assumptions about it."""
+    via = tuple(c for c in cited if c != e.id and (index.covers(c, e.id) or index.covers(e.id, c)))
+    touching = tuple(aid for aid, ids in about.items()
+                     if any(x == e.id or index.covers(x, e.id) or index.covers(e.id, x) for x in ids))
+    return CoverageRow(e.id, e.kind, e.status, tuple(own.get("properties", ())), tuple(own.get("rulings", ())),
+                       tuple(own.get("checks", ())), touching, via)

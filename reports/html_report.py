@@ -127,10 +127,8 @@ def _finding(f: Finding, n: int, lang: str, clause_text: ClauseText) -> str:
     return "\n".join(out)
 
 
-def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]:
-    rb = report.rulebook
-    title = rb.get("title", {}).get(lang, rb["id"])
-    v = report.verdict
+def _toc(report: Report, lang: str) -> list[tuple[str, str]]:
+    """(anchor, title) of each section the page has."""
     toc = [("findings", t("rep_findings", lang)), ("summary", t("rep_summary", lang))]
     toc += [(f"group-{s.group}", t(f"rep_short_{s.group}", lang)) for s in report.sections]
     if report.graph:
@@ -142,6 +140,13 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
     if report.readings:
         toc.append(("readings", t("rep_readings", lang)))
     toc.append(("run", t("rep_run", lang)))
+    return toc
+
+
+def _header(report: Report, lang: str, toc: list[tuple[str, str]]) -> list[str]:
+    """The page's head, title, verdict line and table of contents."""
+    rb, v = report.rulebook, report.verdict
+    title = rb.get("title", {}).get(lang, rb["id"])
     counts = rb.get("counts") or {}
     out = ["<!doctype html>", f'<html lang="{_e(lang)}">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -156,16 +161,24 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
            f'{_e(t("rep_exit_code", lang, code=report.exit_code))}.</p>',
            f'<p class="rp-generated">{_e(generated_line(report, lang))}</p>', "</header>",
            "<nav><ul>" + "".join(f'<li><a href="#{a}">{_e(b)}</a></li>' for a, b in toc) + "</ul></nav>"]
+    return out
 
-    out += ['<section id="findings">', f"<h2>{_e(t('rep_findings', lang))}</h2>"]
+
+def _findings(report: Report, lang: str, clause_text: ClauseText) -> list[str]:
+    """Every finding, first."""
+    out = ['<section id="findings">', f"<h2>{_e(t('rep_findings', lang))}</h2>"]
     if not report.findings:
         out.append(f"<p>{_e(t('rep_no_findings', lang))}</p>")
     out += [_finding(f, i + 1, lang, clause_text) for i, f in enumerate(report.findings)]
     if report.findings:
         out.append(f'<p class="rp-note">{_e(quotes_note(report, lang))}</p>')
     out.append("</section>")
+    return out
 
-    out += ['<section id="summary">', f"<h2>{_e(t('rep_summary', lang))}</h2>"]
+
+def _summary(report: Report, lang: str) -> list[str]:
+    """A row per engine: its checks, how many failed or are open."""
+    out = ['<section id="summary">', f"<h2>{_e(t('rep_summary', lang))}</h2>"]
     rows = []
     for s in report.sections:
         sv = "holds" if s.ok else ("violated" if any(r.verdict == "violated" for r in s.results) else "unknown")
@@ -175,67 +188,88 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
                       str(sum(r.verdict == "unknown" for r in s.results)), _e(verdict_label(sv, lang))]))
     out += [_table([t(k, lang) for k in ("rep_col_group", "rep_col_checks_n", "rep_col_violated_n",
                                          "rep_col_unknown_n", "rep_col_result")], rows, "rp-summary"), "</section>"]
+    return out
 
-    for s in report.sections:
-        out += [f'<section id="group-{s.group}" class="rp-group">', f"<h2>{_e(group_title(s.group, lang))}</h2>",
-                f'<details{"" if s.ok else " open"}><summary>'
-                + _e(t("rep_passing_collapsed", lang) if s.ok else t(f"rep_short_{s.group}", lang)) + "</summary>"]
-        stats = group_stats(s, lang)
-        if stats:
-            out.append(f'<p class="rp-stats">{_e(stats)}</p>')
-        rows = [(f' data-check="{_e(r.check)}" class="rp-verdict-{r.verdict}"',
-                 [f"<code>{_e(r.check)}</code>", _e(", ".join(r.clauses)), _e(r.statement.get(lang, "")) + (
-                     f'<br><span class="rp-note">{_e(depends_line(r, lang))}</span>' if depends_line(r, lang) else ""),
-                  ("✗ " if not r.holds else "✓ ") + _e(verdict_label(r, lang))]) for r in s.results]
-        out += [_table([t(k, lang) for k in ("rep_col_check", "rep_col_clauses", "rep_col_statement",
-                                             "rep_col_result")], rows, "rp-checks"), "</details>", "</section>"]
 
-    if report.graph:
-        out += ['<section id="graph">', f"<h2>{_e(t('rep_graph', lang))}</h2>"]
-        ces = report.counterexamples
-        if not ces:
-            out += [f'<p class="rp-note">{_e(t("rep_graph_no_path", lang))}</p>',
-                    f'<figure data-check="">{graph_svg(report.graph, lang, [], t("rep_graph", lang), uid="plain")}</figure>']
-        seen: dict[str, int] = {}
-        for f in ces:
-            caption = t("rep_graph_path", lang, check=f.check, path=" → ".join(f.path))
-            stem = file_stem(f.check, seen.get(f.check, 0), 2 if seen.get(f.check) else 1)
-            seen[f.check] = seen.get(f.check, 0) + 1
-            out += [f'<figure class="rp-path" id="graph-{_e(stem)}" data-check="{_e(f.check)}" '
-                    f'data-path="{_e(" ".join(f.path))}">', f"<figcaption>{_e(caption)}</figcaption>",
-                    graph_svg(report.graph, lang, f.path, caption, uid=stem), "</figure>"]
-        out.append("</section>")
+def _group(s, lang: str) -> list[str]:
+    """One engine's section: its figures and a row per check (folded when every check holds)."""
+    out = [f'<section id="group-{s.group}" class="rp-group">', f"<h2>{_e(group_title(s.group, lang))}</h2>",
+            f'<details{"" if s.ok else " open"}><summary>'
+            + _e(t("rep_passing_collapsed", lang) if s.ok else t(f"rep_short_{s.group}", lang)) + "</summary>"]
+    stats = group_stats(s, lang)
+    if stats:
+        out.append(f'<p class="rp-stats">{_e(stats)}</p>')
+    rows = [(f' data-check="{_e(r.check)}" class="rp-verdict-{r.verdict}"',
+             [f"<code>{_e(r.check)}</code>", _e(", ".join(r.clauses)), _e(r.statement.get(lang, "")) + (
+                 f'<br><span class="rp-note">{_e(depends_line(r, lang))}</span>' if depends_line(r, lang) else ""),
+              ("✗ " if not r.holds else "✓ ") + _e(verdict_label(r, lang))]) for r in s.results]
+    out += [_table([t(k, lang) for k in ("rep_col_check", "rep_col_clauses", "rep_col_statement",
+                                         "rep_col_result")], rows, "rp-checks"), "</details>", "</section>"]
+    return out
 
-    if report.coverage is not None:
-        cov = report.coverage
-        out += ['<section id="coverage">', f"<h2>{_e(t('rep_coverage', lang))}</h2>",
-                f"<p>{_e(t('rep_coverage_summary', lang, **cov.counts()))}</p>"]
-        if cov.uncovered:
-            out += [f"<h3>{_e(t('rep_uncovered', lang))}</h3>"]
-            out += [f'<blockquote class="rp-quote rp-uncovered" data-clause="{_e(r.clause)}"><b>{_e(r.clause)}</b>'
-                    f'«{_e(clause_text(r.clause, lang) or "")}»</blockquote>' for r in cov.uncovered]
-        rows = [(f' class="rp-cov-{r.coverage}" data-clause="{_e(r.clause)}"',
-                 [_e(r.clause), _e(status_label(r.status, lang)), ("rp-cov", _e(coverage_label(r.coverage, lang))),
-                  _e(", ".join(r.properties)), _e(", ".join(r.rulings)), _e(", ".join(r.checks)),
-                  _e(", ".join(r.assumptions))]) for r in cov.rows]
-        out += [_table([t(k, lang) for k in ("rep_col_unit", "rep_col_text_status", "rep_col_coverage",
-                                             "rep_col_properties", "rep_col_rulings", "rep_col_structure",
-                                             "rep_col_assumptions")], rows, "rp-coverage"), "</section>"]
 
-    if report.assumptions:
-        out += ['<section id="assumptions">', f"<h2>{_e(t('rep_assumptions', lang))}</h2>"]
-        rows = [(f' data-assumption="{_e(aid)}"', [_e(aid), _e(", ".join(a.get("about", [])) or "—"),
-                                                   _e(a["statement"][lang]), _e(a["reason"][lang])])
-                for aid, a in report.assumptions.items()]
-        out += [_table([t(k, lang) for k in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason")],
-                       rows, "rp-assumptions"), "</section>"]
+def _graph(report: Report, lang: str) -> list[str]:
+    """The phase graph, once per counterexample with its path marked."""
+    out = ['<section id="graph">', f"<h2>{_e(t('rep_graph', lang))}</h2>"]
+    ces = report.counterexamples
+    if not ces:
+        out += [f'<p class="rp-note">{_e(t("rep_graph_no_path", lang))}</p>',
+                f'<figure data-check="">{graph_svg(report.graph, lang, [], t("rep_graph", lang), uid="plain")}</figure>']
+    seen: dict[str, int] = {}
+    for f in ces:
+        caption = t("rep_graph_path", lang, check=f.check, path=" → ".join(f.path))
+        stem = file_stem(f.check, seen.get(f.check, 0), 2 if seen.get(f.check) else 1)
+        seen[f.check] = seen.get(f.check, 0) + 1
+        out += [f'<figure class="rp-path" id="graph-{_e(stem)}" data-check="{_e(f.check)}" '
+                f'data-path="{_e(" ".join(f.path))}">', f"<figcaption>{_e(caption)}</figcaption>",
+                graph_svg(report.graph, lang, f.path, caption, uid=stem), "</figure>"]
+    out.append("</section>")
+    return out
 
-    if report.readings:
-        out += ['<section id="readings">', f"<h2>{_e(t('rep_readings', lang))}</h2>",
-                f'<p class="rp-note">{_e(t("rep_readings_note", lang))}</p>']
-        rows = [(f' data-reading="{_e(row[0])}"', [_e(x) for x in row]) for row in readings_rows(report, lang)]
-        out += [_table([t(k, lang) for k in READING_COLS], rows, "rp-readings"), "</section>"]
 
+def _coverage(report: Report, lang: str, clause_text: ClauseText) -> list[str]:
+    """Which clause units a property, ruling or check covers."""
+    out: list[str] = []
+    cov = report.coverage
+    out += ['<section id="coverage">', f"<h2>{_e(t('rep_coverage', lang))}</h2>",
+            f"<p>{_e(t('rep_coverage_summary', lang, **cov.counts()))}</p>"]
+    if cov.uncovered:
+        out += [f"<h3>{_e(t('rep_uncovered', lang))}</h3>"]
+        out += [f'<blockquote class="rp-quote rp-uncovered" data-clause="{_e(r.clause)}"><b>{_e(r.clause)}</b>'
+                f'«{_e(clause_text(r.clause, lang) or "")}»</blockquote>' for r in cov.uncovered]
+    rows = [(f' class="rp-cov-{r.coverage}" data-clause="{_e(r.clause)}"',
+             [_e(r.clause), _e(status_label(r.status, lang)), ("rp-cov", _e(coverage_label(r.coverage, lang))),
+              _e(", ".join(r.properties)), _e(", ".join(r.rulings)), _e(", ".join(r.checks)),
+              _e(", ".join(r.assumptions))]) for r in cov.rows]
+    out += [_table([t(k, lang) for k in ("rep_col_unit", "rep_col_text_status", "rep_col_coverage",
+                                         "rep_col_properties", "rep_col_rulings", "rep_col_structure",
+                                         "rep_col_assumptions")], rows, "rp-coverage"), "</section>"]
+    return out
+
+
+def _assumptions(report: Report, lang: str) -> list[str]:
+    """The assumptions the rulebook makes, with their reasons."""
+    out = ['<section id="assumptions">', f"<h2>{_e(t('rep_assumptions', lang))}</h2>"]
+    rows = [(f' data-assumption="{_e(aid)}"', [_e(aid), _e(", ".join(a.get("about", [])) or "—"),
+                                               _e(a["statement"][lang]), _e(a["reason"][lang])])
+            for aid, a in report.assumptions.items()]
+    out += [_table([t(k, lang) for k in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason")],
+                   rows, "rp-assumptions"), "</section>"]
+    return out
+
+
+def _readings(report: Report, lang: str) -> list[str]:
+    """The alternative readings and what each changes."""
+    out = ['<section id="readings">', f"<h2>{_e(t('rep_readings', lang))}</h2>",
+            f'<p class="rp-note">{_e(t("rep_readings_note", lang))}</p>']
+    rows = [(f' data-reading="{_e(row[0])}"', [_e(x) for x in row]) for row in readings_rows(report, lang)]
+    out += [_table([t(k, lang) for k in READING_COLS], rows, "rp-readings"), "</section>"]
+    return out
+
+
+def _run(report: Report, lang: str) -> list[str]:
+    """How the run was made: versions, language, seed."""
+    out: list[str] = []
     meta = report.meta
     out += ['<section id="run">', f"<h2>{_e(t('rep_run', lang))}</h2>", "<ul>"]
     if meta.get("versions"):
@@ -244,5 +278,21 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
     out.append(f"<li>{_e(t('rep_language', lang))}: {_e(lang)}</li>")
     if meta.get("seed") is not None:
         out.append(f"<li>{_e(t('rep_seed', lang))}: {_e(meta['seed'])}</li>")
-    out += ["</ul>", "</section>", "</body>", "</html>"]
+    out += ["</ul>", "</section>"]
+    return out
+
+
+def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]:
+    out = _header(report, lang, _toc(report, lang)) + _findings(report, lang, clause_text) + _summary(report, lang)
+    for s in report.sections:
+        out += _group(s, lang)
+    if report.graph:
+        out += _graph(report, lang)
+    if report.coverage is not None:
+        out += _coverage(report, lang, clause_text)
+    if report.assumptions:
+        out += _assumptions(report, lang)
+    if report.readings:
+        out += _readings(report, lang)
+    out += _run(report, lang) + ["</body>", "</html>"]
     return {FILENAME: "\n".join(out) + "\n"}

@@ -44,7 +44,8 @@ def trace_table(f: Finding, lang: str) -> list[str]:
     return _table(head, rows)
 
 
-def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]:
+def _head(report: Report, lang: str) -> list[str]:
+    """Title, rulebook, the overall verdict and when it was made."""
     rb = report.rulebook
     out = [f"# {t('rep_title', lang)}: {rb.get('title', {}).get(lang, rb['id'])}", ""]
     counts = rb.get("counts") or {}
@@ -54,8 +55,12 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
     out += [line + (f" ({t('rep_edition', lang, edition=rb['edition'])})" if rb.get("edition") else ""), ""]
     out += [f"**{overall_line(report, lang)}** {t('rep_exit_code', lang, code=report.exit_code)}.", ""]
     out += [f"*{generated_line(report, lang)}*", ""]
+    return out
 
-    out += [f"## {t('rep_summary', lang)}", ""]
+
+def _summary(report: Report, lang: str) -> list[str]:
+    """A row per engine: its checks, how many failed or are open."""
+    out = [f"## {t('rep_summary', lang)}", ""]
     out += _table([t(k, lang) for k in ("rep_col_group", "rep_col_checks_n", "rep_col_violated_n",
                                         "rep_col_unknown_n", "rep_col_result")],
                   [[t(f"rep_short_{s.group}", lang), len(s.results), sum(r.verdict == "violated" for r in s.results),
@@ -63,70 +68,103 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
                     verdict_label("holds" if s.ok else ("violated" if any(r.verdict == "violated" for r in s.results)
                                                         else "unknown"), lang)]
                    for s in report.sections])
+    return out
 
-    for s in report.sections:
-        out += [f"## {group_title(s.group, lang)}", ""]
-        stats = group_stats(s, lang)
-        if stats:
-            out += [f"*{stats}*", ""]
-        out += _table([t(k, lang) for k in ("rep_col_check", "rep_col_clauses", "rep_col_statement", "rep_col_result")],
-                      [[_code(r.check), ", ".join(r.clauses),
-                        r.statement.get(lang, "") + (f" *({depends_line(r, lang)})*" if depends_line(r, lang) else ""),
-                        ("✗ " if not r.holds else "✓ ") + verdict_label(r, lang)] for r in s.results])
 
-    out += [f"## {t('rep_findings', lang)}", ""]
+def _group(s, lang: str) -> list[str]:
+    """One engine's figures and a row per check."""
+    out = [f"## {group_title(s.group, lang)}", ""]
+    stats = group_stats(s, lang)
+    if stats:
+        out += [f"*{stats}*", ""]
+    out += _table([t(k, lang) for k in ("rep_col_check", "rep_col_clauses", "rep_col_statement", "rep_col_result")],
+                  [[_code(r.check), ", ".join(r.clauses),
+                    r.statement.get(lang, "") + (f" *({depends_line(r, lang)})*" if depends_line(r, lang) else ""),
+                    ("✗ " if not r.holds else "✓ ") + verdict_label(r, lang)] for r in s.results])
+    return out
+
+
+def _findings(report: Report, lang: str) -> list[str]:
+    """Every finding, with its trace and what replays it."""
+    out = [f"## {t('rep_findings', lang)}", ""]
     findings = report.findings
     if not findings:
         out += [t("rep_no_findings", lang), ""]
     for f in findings:
-        out += [f"### ✗ {f.check} — {verdict_label(f, lang)}", ""]
-        out += [f"- **{t('rep_kind', lang)}:** {kind_label(f.kind, lang)}; **{t('rep_engine', lang)}:** "
-                f"{engine_label(f.engine, lang)}"]
-        if f.where:
-            out.append(f"- **{t('rep_where', lang)}:** {_code(f.where)}")
-        if f.element:
-            out.append(f"- **{t('rep_element', lang)}:** {f.element_text(lang)}")
-        out.append(f"- **{t('rep_col_clauses', lang)}:** {', '.join(f.clauses)}")
-        if f.assumptions:
-            out.append(f"- **{t('rep_depends_on', lang)}:** {', '.join(f.assumptions)}")
-        out += ["", f.text(lang), ""]
-        if offending_line(f.trace, f.highlight, lang):
-            out += [f"**{t('rep_offending', lang)}:** {_code(offending_line(f.trace, f.highlight, lang))}", ""]
-        if f.trace:
-            out += [f"**{trace_heading(f, lang)}**", ""] + trace_table(f, lang)
-        replay = replay_lines(f, lang)
-        if replay:
-            out += [f"**{t('rep_replay', lang)}**", ""] + [f"- {k}: {_code(v)}" for k, v in replay] + [""]
+        out += _finding(f, lang)
+    return out
 
+
+def _finding(f, lang: str) -> list[str]:
+    """One finding."""
+    out = [f"### ✗ {f.check} — {verdict_label(f, lang)}", ""]
+    out += [f"- **{t('rep_kind', lang)}:** {kind_label(f.kind, lang)}; **{t('rep_engine', lang)}:** "
+            f"{engine_label(f.engine, lang)}"]
+    if f.where:
+        out.append(f"- **{t('rep_where', lang)}:** {_code(f.where)}")
+    if f.element:
+        out.append(f"- **{t('rep_element', lang)}:** {f.element_text(lang)}")
+    out.append(f"- **{t('rep_col_clauses', lang)}:** {', '.join(f.clauses)}")
+    if f.assumptions:
+        out.append(f"- **{t('rep_depends_on', lang)}:** {', '.join(f.assumptions)}")
+    out += ["", f.text(lang), ""]
+    if offending_line(f.trace, f.highlight, lang):
+        out += [f"**{t('rep_offending', lang)}:** {_code(offending_line(f.trace, f.highlight, lang))}", ""]
+    if f.trace:
+        out += [f"**{trace_heading(f, lang)}**", ""] + trace_table(f, lang)
+    replay = replay_lines(f, lang)
+    if replay:
+        out += [f"**{t('rep_replay', lang)}**", ""] + [f"- {k}: {_code(v)}" for k, v in replay] + [""]
+    return out
+
+
+def _quotes(report: Report, lang: str, clause_text: ClauseText) -> list[str]:
+    """The clauses the findings cite, quoted."""
+    out: list[str] = []
     quotes = quoted_clauses(report, clause_text, lang)
     if quotes:
         out += [f"## {t('rep_quotes', lang)}", "", f"*{quotes_note(report, lang)}*", ""]
         for cid, text in quotes:
             out += [f"> **{cid}** — {text}", ""]
+    return out
 
-    if report.coverage is not None:
-        cov = report.coverage
-        out += [f"## {t('rep_coverage', lang)}", "", t("rep_coverage_summary", lang, **cov.counts()), ""]
-        if cov.uncovered:
-            out += [f"### {t('rep_uncovered', lang)}", ""]
-            out += [f"- **{r.clause}** — {clause_text(r.clause, lang) or ''}" for r in cov.uncovered] + [""]
-        out += _table([t(k, lang) for k in ("rep_col_unit", "rep_col_text_status", "rep_col_coverage",
-                                            "rep_col_properties", "rep_col_rulings", "rep_col_structure",
-                                            "rep_col_assumptions")],
-                      [[r.clause, status_label(r.status, lang), coverage_label(r.coverage, lang),
-                        ", ".join(r.properties), ", ".join(r.rulings), ", ".join(r.checks), ", ".join(r.assumptions)]
-                       for r in cov.rows])
 
-    if report.assumptions:
-        out += [f"## {t('rep_assumptions', lang)}", ""]
-        out += _table([t(k, lang) for k in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason")],
-                      [[aid, ", ".join(a.get("about", [])) or "—", a["statement"][lang], a["reason"][lang]]
-                       for aid, a in report.assumptions.items()])
+def _coverage(report: Report, lang: str, clause_text: ClauseText) -> list[str]:
+    """Which clause units a property, ruling or check covers."""
+    out: list[str] = []
+    cov = report.coverage
+    out += [f"## {t('rep_coverage', lang)}", "", t("rep_coverage_summary", lang, **cov.counts()), ""]
+    if cov.uncovered:
+        out += [f"### {t('rep_uncovered', lang)}", ""]
+        out += [f"- **{r.clause}** — {clause_text(r.clause, lang) or ''}" for r in cov.uncovered] + [""]
+    out += _table([t(k, lang) for k in ("rep_col_unit", "rep_col_text_status", "rep_col_coverage",
+                                        "rep_col_properties", "rep_col_rulings", "rep_col_structure",
+                                        "rep_col_assumptions")],
+                  [[r.clause, status_label(r.status, lang), coverage_label(r.coverage, lang),
+                    ", ".join(r.properties), ", ".join(r.rulings), ", ".join(r.checks), ", ".join(r.assumptions)]
+                   for r in cov.rows])
+    return out
 
-    if report.readings:
-        out += [f"## {t('rep_readings', lang)}", "", f"*{t('rep_readings_note', lang)}*", ""]
-        out += _table([t(k, lang) for k in READING_COLS], [list(row) for row in readings_rows(report, lang)])
 
+def _assumptions(report: Report, lang: str) -> list[str]:
+    """The assumptions the rulebook makes, with their reasons."""
+    out = [f"## {t('rep_assumptions', lang)}", ""]
+    out += _table([t(k, lang) for k in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason")],
+                  [[aid, ", ".join(a.get("about", [])) or "—", a["statement"][lang], a["reason"][lang]]
+                   for aid, a in report.assumptions.items()])
+    return out
+
+
+def _readings(report: Report, lang: str) -> list[str]:
+    """The alternative readings and what each changes."""
+    out = [f"## {t('rep_readings', lang)}", "", f"*{t('rep_readings_note', lang)}*", ""]
+    out += _table([t(k, lang) for k in READING_COLS], [list(row) for row in readings_rows(report, lang)])
+    return out
+
+
+def _run(report: Report, lang: str) -> list[str]:
+    """How the run was made: versions, language, seed."""
+    out: list[str] = []
     meta = report.meta
     out += [f"## {t('rep_run', lang)}", ""]
     if meta.get("versions"):
@@ -134,4 +172,19 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
     out.append(f"- {t('rep_language', lang)}: {lang}")
     if meta.get("seed") is not None:
         out.append(f"- {t('rep_seed', lang)}: {meta['seed']}")
+    return out
+
+
+def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]:
+    out = _head(report, lang) + _summary(report, lang)
+    for s in report.sections:
+        out += _group(s, lang)
+    out += _findings(report, lang) + _quotes(report, lang, clause_text)
+    if report.coverage is not None:
+        out += _coverage(report, lang, clause_text)
+    if report.assumptions:
+        out += _assumptions(report, lang)
+    if report.readings:
+        out += _readings(report, lang)
+    out += _run(report, lang)
     return {FILENAME: "\n".join(out).rstrip() + "\n"}

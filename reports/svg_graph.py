@@ -28,21 +28,12 @@ def _q(s) -> str:
 def graph_svg(graph: dict, lang: str, path: list[str] | None = None, title: str = "", uid: str = "") -> str:
     """``uid`` makes the marker ids unique when a page holds several graphs."""
     path = list(path or [])
-    arrow, arrow_hl = (f"rp-arrow-{_q(uid)}", f"rp-arrow-hl-{_q(uid)}") if uid else ("rp-arrow", "rp-arrow-hl")
-    ranks = sorted({n["rank"] for n in graph["nodes"]})
-    layer = {r: [n for n in graph["nodes"] if n["rank"] == r] for r in ranks}
-    widest = max(len(v) for v in layer.values())
-    width = MARGIN * 2 + widest * W + (widest - 1) * 40
-    cx = width / 2
-    pos = {}
-    for row, r in enumerate(ranks):
-        for i, n in enumerate(layer[r]):
-            pos[n["id"]] = (cx + (i - (len(layer[r]) - 1) / 2) * (W + 40), 40 + row * GAP + H / 2)
-    height = 40 + len(ranks) * GAP + 10
-    row_of = {n["id"]: ranks.index(n["rank"]) for n in graph["nodes"]}
+    arrows = (f"rp-arrow-{_q(uid)}", f"rp-arrow-hl-{_q(uid)}") if uid else ("rp-arrow", "rp-arrow-hl")
+    pos, row_of, width, height = _layout(graph)
     on_steps = {s: [i for i, p in enumerate(path) if p == s] for s in set(path)}
     pairs = list(zip(path, path[1:]))
     on_edges = {pair: [i for i, p in enumerate(pairs) if p == pair] for pair in set(pairs)}
+    arrow, arrow_hl = arrows
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="rp-graph" viewBox="0 0 {width:.0f} {height:.0f}" '
            f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="{_q(title)}">',
            "<defs>"
@@ -55,46 +46,75 @@ def graph_svg(graph: dict, lang: str, path: list[str] | None = None, title: str 
         out.append(f"<title>{_q(title)}</title>")
     side = 1
     for e in graph["edges"]:
-        u, v = e["from"], e["to"]
-        (x1, y1), (x2, y2) = pos[u], pos[v]
-        hl = (u, v) in on_edges
-        span = abs(row_of[v] - row_of[u])
-        if span == 1 and not e["loop"] and x1 == x2:
-            d = f"M{x1:.0f},{y1 + H / 2:.0f} L{x2:.0f},{y2 - H / 2 - 2:.0f}"
-            lx, ly, anchor = x1 + 8, (y1 + y2) / 2 + 4, "start"
-        else:
-            sgn = 1 if e["loop"] else -side
-            if not e["loop"]:
-                side = -side
-            bulge = W / 2 + 30 + 18 * span
-            sx, ex = x1 + sgn * W / 2, x2 + sgn * W / 2
-            d = (f"M{sx:.0f},{y1:.0f} C{x1 + sgn * bulge:.0f},{y1:.0f} {x2 + sgn * bulge:.0f},{y2:.0f} "
-                 f"{ex + sgn * 2:.0f},{y2:.0f}")
-            lx, ly, anchor = x1 + sgn * (W / 2 + 8 + 13.5 * span), (y1 + y2) / 2 + 4, "start" if sgn > 0 else "end"
-        cls = "rp-edge on-path" if hl else "rp-edge"
-        data = f' data-path-index="{" ".join(map(str, on_edges[(u, v)]))}"' if hl else ""
-        dash = ' stroke-dasharray="6 4"' if e["loop"] else ""
-        out.append(f'<g class="{cls}" data-from="{_q(u)}" data-to="{_q(v)}"{data}>'
-                   f'<path d="{d}" fill="none" stroke="{"#d62728" if hl else "#333"}" '
-                   f'stroke-width="{2.6 if hl else 1.2}"{dash} '
-                   f'marker-end="url(#{arrow_hl if hl else arrow})"/>')
-        label = e.get("label", {}).get(lang, "")
-        if label:
-            out.append(f'<text x="{lx:.0f}" y="{ly:.0f}" text-anchor="{anchor}" font-size="10.5" '
-                       f'fill="{"#d62728" if hl else "#444"}">{_q(label)}</text>')
-        out.append("</g>")
+        side = _edge(out, e, pos, row_of, on_edges, side, arrows, lang)
     for n in graph["nodes"]:
-        x, y = pos[n["id"]]
-        hl = n["id"] in on_steps
-        cls = "rp-step on-path" if hl else "rp-step"
-        data = f' data-path-index="{" ".join(map(str, on_steps[n["id"]]))}"' if hl else ""
-        out.append(f'<g class="{cls}" data-step="{_q(n["id"])}"{data}>'
-                   f'<rect x="{x - W / 2:.0f}" y="{y - H / 2:.0f}" width="{W}" height="{H}" rx="9" '
-                   f'fill="{"#ffe08a" if hl else "#eef3fb"}" stroke="{"#d62728" if hl else "#4a6fa5"}" '
-                   f'stroke-width="{2.4 if hl else 1.2}"/>'
-                   f'<text x="{x:.0f}" y="{y - 4:.0f}" text-anchor="middle" font-size="13" font-weight="bold">'
-                   f'{_q(n["name"].get(lang, n["id"]))}</text>'
-                   f'<text x="{x:.0f}" y="{y + 14:.0f}" text-anchor="middle" font-size="10.5" fill="#333">'
-                   f'{_q(n["id"])} · {_q(" ".join(n.get("cites", [])[:2]))}</text></g>')
+        out.append(_node(n, pos, on_steps, lang))
     out.append("</svg>")
     return "".join(out)
+
+
+def _layout(graph: dict) -> tuple[dict, dict, float, float]:
+    """(each step's centre, each step's row, the width, the height): the steps by rank, one row per rank."""
+    ranks = sorted({n["rank"] for n in graph["nodes"]})
+    layer = {r: [n for n in graph["nodes"] if n["rank"] == r] for r in ranks}
+    widest = max(len(v) for v in layer.values())
+    width = MARGIN * 2 + widest * W + (widest - 1) * 40
+    cx = width / 2
+    pos = {}
+    for row, r in enumerate(ranks):
+        for i, n in enumerate(layer[r]):
+            pos[n["id"]] = (cx + (i - (len(layer[r]) - 1) / 2) * (W + 40), 40 + row * GAP + H / 2)
+    height = 40 + len(ranks) * GAP + 10
+    row_of = {n["id"]: ranks.index(n["rank"]) for n in graph["nodes"]}
+    return pos, row_of, width, height
+
+
+def _edge(out: list[str], e: dict, pos: dict, row_of: dict, on_edges: dict, side: int, arrows: tuple, lang: str) -> int:
+    """One edge (a straight line to the next row, else a curve on alternate sides; a loop dashed) and its label,
+    appended to ``out``; returns the side the next curve takes."""
+    arrow, arrow_hl = arrows
+    u, v = e["from"], e["to"]
+    (x1, y1), (x2, y2) = pos[u], pos[v]
+    hl = (u, v) in on_edges
+    span = abs(row_of[v] - row_of[u])
+    if span == 1 and not e["loop"] and x1 == x2:
+        d = f"M{x1:.0f},{y1 + H / 2:.0f} L{x2:.0f},{y2 - H / 2 - 2:.0f}"
+        lx, ly, anchor = x1 + 8, (y1 + y2) / 2 + 4, "start"
+    else:
+        sgn = 1 if e["loop"] else -side
+        if not e["loop"]:
+            side = -side
+        bulge = W / 2 + 30 + 18 * span
+        sx, ex = x1 + sgn * W / 2, x2 + sgn * W / 2
+        d = (f"M{sx:.0f},{y1:.0f} C{x1 + sgn * bulge:.0f},{y1:.0f} {x2 + sgn * bulge:.0f},{y2:.0f} "
+             f"{ex + sgn * 2:.0f},{y2:.0f}")
+        lx, ly, anchor = x1 + sgn * (W / 2 + 8 + 13.5 * span), (y1 + y2) / 2 + 4, "start" if sgn > 0 else "end"
+    cls = "rp-edge on-path" if hl else "rp-edge"
+    data = f' data-path-index="{" ".join(map(str, on_edges[(u, v)]))}"' if hl else ""
+    dash = ' stroke-dasharray="6 4"' if e["loop"] else ""
+    out.append(f'<g class="{cls}" data-from="{_q(u)}" data-to="{_q(v)}"{data}>'
+               f'<path d="{d}" fill="none" stroke="{"#d62728" if hl else "#333"}" '
+               f'stroke-width="{2.6 if hl else 1.2}"{dash} '
+               f'marker-end="url(#{arrow_hl if hl else arrow})"/>')
+    label = e.get("label", {}).get(lang, "")
+    if label:
+        out.append(f'<text x="{lx:.0f}" y="{ly:.0f}" text-anchor="{anchor}" font-size="10.5" '
+                   f'fill="{"#d62728" if hl else "#444"}">{_q(label)}</text>')
+    out.append("</g>")
+    return side
+
+
+def _node(n: dict, pos: dict, on_steps: dict, lang: str) -> str:
+    """One step: a box with its name, id and first citations."""
+    x, y = pos[n["id"]]
+    hl = n["id"] in on_steps
+    cls = "rp-step on-path" if hl else "rp-step"
+    data = f' data-path-index="{" ".join(map(str, on_steps[n["id"]]))}"' if hl else ""
+    return (f'<g class="{cls}" data-step="{_q(n["id"])}"{data}>'
+            f'<rect x="{x - W / 2:.0f}" y="{y - H / 2:.0f}" width="{W}" height="{H}" rx="9" '
+            f'fill="{"#ffe08a" if hl else "#eef3fb"}" stroke="{"#d62728" if hl else "#4a6fa5"}" '
+            f'stroke-width="{2.4 if hl else 1.2}"/>'
+            f'<text x="{x:.0f}" y="{y - 4:.0f}" text-anchor="middle" font-size="13" font-weight="bold">'
+            f'{_q(n["name"].get(lang, n["id"]))}</text>'
+            f'<text x="{x:.0f}" y="{y + 14:.0f}" text-anchor="middle" font-size="10.5" fill="#333">'
+            f'{_q(n["id"])} · {_q(" ".join(n.get("cites", [])[:2]))}</text></g>')

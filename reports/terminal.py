@@ -110,53 +110,71 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
                         f"[{_STYLE[sv]}]{verdict_label(sv, lang)}[/]")
     console.print(summary)
     for s in report.sections:
-        table = Table(title=group_title(s.group, lang), caption=escape(group_stats(s, lang)) or None)
-        for key in ("rep_col_check", "rep_col_clauses", "rep_col_statement", "rep_col_result"):
-            table.add_column(t(key, lang), no_wrap=key == "rep_col_check")
-        for r in s.results:
-            table.add_row(r.check, ", ".join(r.clauses), _statement(r, lang),
-                          f"[{_STYLE[r.verdict]}]{escape(verdict_label(r, lang))}[/]")
-        console.print(table)
+        _print_group(console, s, lang)
     for f in report.findings:
-        console.print(f"[{_STYLE.get(f.verdict, 'bold red')}]✗ {escape(f.check)}[/] — {escape(verdict_label(f, lang))} "
-                      f"({kind_label(f.kind, lang)}, {engine_label(f.engine, lang)}) {escape(f.where or '')}",
-                      highlight=False, soft_wrap=True)
-        if f.element:
-            console.print(f"  {t('rep_element', lang)}: {escape(f.element_text(lang))}", highlight=False)
-        console.print(f"  {escape(f.text(lang))}", highlight=False)
-        for cid in f.clauses:
-            text = clause_text(cid, lang)
-            if text:
-                console.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
-        if f.assumptions:
-            console.print(f"  {t('rep_depends_on', lang)}: {escape(', '.join(f.assumptions))}", highlight=False)
-        print_offending(console, f.trace, f.highlight, lang)
-        if f.trace:
-            print_trace(console, list(f.trace), lang, title=trace_heading(f, lang), highlight=f.highlight,
-                        diff=True)
-        for k, v in replay_lines(f, lang):
-            console.print(f"  {t('rep_replay', lang)} — {k}: {escape(v)}", soft_wrap=True, highlight=False)
+        _print_finding(console, f, lang, clause_text)
     if report.coverage is not None:
         console.print(t("rep_coverage_summary", lang, **report.coverage.counts()))
         for f in report.coverage_findings:
             console.print(f"  [yellow]{escape(f.text(lang))}[/]", highlight=False)
     if report.assumptions:
-        table = Table(title=t("rep_assumptions", lang))
-        for key in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason"):
-            table.add_column(t(key, lang), no_wrap=key == "rep_col_id")
-        for aid, a in report.assumptions.items():
-            table.add_row(escape(aid), ", ".join(a.get("about", [])) or "—", escape(a["statement"][lang]),
-                          escape(a["reason"][lang]))
-        console.print(table)
+        _print_assumptions(console, report, lang)
     if report.readings:
-        table = Table(title=t("rep_readings", lang), caption=t("rep_readings_note", lang))
-        for key in READING_COLS:
-            table.add_column(t(key, lang), no_wrap=key == "rd_col_reading")
-        for row in readings_rows(report, lang):
-            table.add_row(*(escape(x) for x in row))
-        console.print(table)
+        _print_readings(console, report, lang)
     console.print(f"[bold]{escape(overall_line(report, lang))}[/] {t('rep_exit_code', lang, code=report.exit_code)}")
     console.print(f"[dim]{generated_line(report, lang)}[/]", highlight=False)
+
+
+def _print_group(console: Console, s, lang: str) -> None:
+    """One engine's table: a row per check."""
+    table = Table(title=group_title(s.group, lang), caption=escape(group_stats(s, lang)) or None)
+    for key in ("rep_col_check", "rep_col_clauses", "rep_col_statement", "rep_col_result"):
+        table.add_column(t(key, lang), no_wrap=key == "rep_col_check")
+    for r in s.results:
+        table.add_row(r.check, ", ".join(r.clauses), _statement(r, lang),
+                      f"[{_STYLE[r.verdict]}]{escape(verdict_label(r, lang))}[/]")
+    console.print(table)
+
+
+def _print_finding(console: Console, f, lang: str, clause_text) -> None:
+    """One finding: what, where, the clauses it cites quoted, its trace and what replays it."""
+    console.print(f"[{_STYLE.get(f.verdict, 'bold red')}]✗ {escape(f.check)}[/] — {escape(verdict_label(f, lang))} "
+                  f"({kind_label(f.kind, lang)}, {engine_label(f.engine, lang)}) {escape(f.where or '')}",
+                  highlight=False, soft_wrap=True)
+    if f.element:
+        console.print(f"  {t('rep_element', lang)}: {escape(f.element_text(lang))}", highlight=False)
+    console.print(f"  {escape(f.text(lang))}", highlight=False)
+    for cid in f.clauses:
+        text = clause_text(cid, lang)
+        if text:
+            console.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
+    if f.assumptions:
+        console.print(f"  {t('rep_depends_on', lang)}: {escape(', '.join(f.assumptions))}", highlight=False)
+    print_offending(console, f.trace, f.highlight, lang)
+    if f.trace:
+        print_trace(console, list(f.trace), lang, title=trace_heading(f, lang), highlight=f.highlight,
+                    diff=True)
+    for k, v in replay_lines(f, lang):
+        console.print(f"  {t('rep_replay', lang)} — {k}: {escape(v)}", soft_wrap=True, highlight=False)
+
+
+def _print_assumptions(console: Console, report, lang: str) -> None:
+    table = Table(title=t("rep_assumptions", lang))
+    for key in ("rep_col_id", "rep_col_about", "rep_col_assumption", "rep_col_reason"):
+        table.add_column(t(key, lang), no_wrap=key == "rep_col_id")
+    for aid, a in report.assumptions.items():
+        table.add_row(escape(aid), ", ".join(a.get("about", [])) or "—", escape(a["statement"][lang]),
+                      escape(a["reason"][lang]))
+    console.print(table)
+
+
+def _print_readings(console: Console, report, lang: str) -> None:
+    table = Table(title=t("rep_readings", lang), caption=t("rep_readings_note", lang))
+    for key in READING_COLS:
+        table.add_column(t(key, lang), no_wrap=key == "rd_col_reading")
+    for row in readings_rows(report, lang):
+        table.add_row(*(escape(x) for x in row))
+    console.print(table)
 
 
 _STYLE = {"holds": "green", "violated": "bold red", "unknown": "yellow", "timeout": "yellow", "error": "yellow",

@@ -189,29 +189,36 @@ def _plain(v):
 
 
 def _record(out: dict, path: tuple, obj, skip: tuple[str, ...] = ()) -> None:
+    """A record's fields into ``out`` by path: a pair map by its keys, X variables by name, modifications by feature
+    (each an empty mapping when there is none), the rest as plain values."""
     for f in fields(obj):
         name = f.name
         if name in skip:
             continue
         v = getattr(obj, name)
-        if name in _PAIR_MAPS and isinstance(v, tuple) and all(
-                isinstance(i, tuple) and len(i) == 2 and isinstance(i[0], str) for i in v):
-            if not v:
-                out[path + (name,)] = {}
-            for k, x in v:
-                out[path + (name, str(k))] = _plain(x)
-        elif name == "xs" and isinstance(v, tuple) and all(hasattr(x, "name") for x in v):
-            if not v:
-                out[path + (name,)] = {}
-            for x in v:
-                _record(out, path + (name, x.name), x, ("name",))
-        elif name == "modifications" and isinstance(v, tuple) and all(hasattr(m, "feature") for m in v):
-            if not v:
-                out[path + (name,)] = {}
-            for m in v:
-                _record(out, path + (name, m.feature), m, ("feature",))
-        else:
+        nested = _nested(name, v)
+        if nested is None:
             out[path + (name,)] = _plain(v)
+            continue
+        if not v:
+            out[path + (name,)] = {}
+        for key, x, inner_skip in nested:
+            if inner_skip is None:
+                out[path + (name, key)] = _plain(x)
+            else:
+                _record(out, path + (name, key), x, inner_skip)
+
+
+def _nested(name: str, v) -> list | None:
+    """(key, value, fields to skip or None for a plain value) of a field held by key (None: a plain field)."""
+    if name in _PAIR_MAPS and isinstance(v, tuple) and all(
+            isinstance(i, tuple) and len(i) == 2 and isinstance(i[0], str) for i in v):
+        return [(str(k), x, None) for k, x in v]
+    if name == "xs" and isinstance(v, tuple) and all(hasattr(x, "name") for x in v):
+        return [(x.name, x, ("name",)) for x in v]
+    if name == "modifications" and isinstance(v, tuple) and all(hasattr(m, "feature") for m in v):
+        return [(m.feature, m, ("feature",)) for m in v]
+    return None
 
 
 def flatten_state(state) -> dict[tuple[str, ...], object]:

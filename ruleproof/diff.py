@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -132,6 +133,88 @@ def _conflicts(b_cores: tuple[str, dict], d_cores: tuple[str, dict], out: DiffOu
         out.verdicts.append(VerdictChange("consistency", (), "z3", b_status, d_status, {}))
 
 
+def _tasks(engines: tuple[str, ...], same_behaviour: bool, difference: bool) -> list[tuple[str, str]]:
+    """(engine, side) per run to make, the costliest first: each engine on each rulebook — on the base only when
+    the two behave alike (the rulings and properties read behaviour only), the consistency claims on both
+    (they read the citations) — and the search for the smallest differing game ("difference", "")."""
+    played = ("base",) if same_behaviour else ("base", "draft")
+    tasks = [(e, side) for e in engines if e != "consistency" for side in played]
+    tasks += [("consistency", side) for side in ("base", "draft") if "consistency" in engines]
+    tasks += [("difference", "")] if difference and not same_behaviour else []
+    return longest_first(tasks, _DIFFERENCE_COST)
+
+
+def _engine_run(engine: str, rb: Rulebook, opts: dict):
+    run = BY_NAME[engine].load()(rb, opts)
+    run.outcome = None  # not sent back between processes: the results and counterexamples are
+    return run
+
+
+def _run_task(task: tuple[str, str], sides: dict, opts: dict, rulings: tuple, cache_dir) -> tuple[object, float, bool]:
+    """One task of :func:`_tasks`: (what it found, its seconds, whether the base's run came from the cache)."""
+    engine, side = task
+    t0 = time.perf_counter()
+    hit = False
+    if engine == "difference":
+        base, draft, bounds = sides["base"], sides["draft"], opts["bounds"]
+        found = smallest_difference(base, draft, bounded_worlds(bounds.x_max, bounds.loadouts, draft), bounds)
+    elif engine == "consistency":
+        found = _cores(sides[side])
+    else:
+        rb = sides[side]
+        o = {**opts, "rulebook_arg": str(rb.path), **({"rulings": rulings} if engine == "rulings" and rulings else {})}
+        if side == "base" and cache_dir is not None:
+            found, hit = cached_run(partial(_engine_run, engine), rb, engine, o, cache_dir)
+        else:
+            found = _engine_run(engine, rb, o)
+    return found, time.perf_counter() - t0, hit
+
+
+def _compare_engine(engine: str, got: dict, conformance: bool, out: DiffOutcome) -> None:
+    """One engine's runs on the two rulebooks (``got``: (engine, side) -> its run) compared into ``out``."""
+    b_run, d_run = got[(engine, "base")], got[(engine, "draft")]
+    if engine == "z3" and conformance:  # a proof on a rulebook that fails conformance is not trusted
+        b_run.results = distrust_proofs(b_run.results, got[("conformance", "base")].results)
+        d_run.results = distrust_proofs(d_run.results, got[("conformance", "draft")].results)
+    b_res = {r.check: r for r in b_run.results}
+    d_res = {r.check: r for r in d_run.results}
+    if b_run.stats.get("scope") or d_run.stats.get("scope"):
+        out.scopes[engine] = (b_run.stats.get("scope"), d_run.stats.get("scope"))
+    if engine == "rulings":
+        _compare_rulings(b_res, d_res, out)
+        return
+    out.sides[engine] = ({pid: _verdict(r) for pid, r in b_res.items()}, {pid: _verdict(r) for pid, r in d_res.items()})
+    for pid in b_res.keys() & d_res.keys():
+        _verdict_change(pid, engine, b_res[pid], d_res[pid], _verdict, out)
+    for pid, events in d_run.counterexamples.items():
+        if pid not in b_run.counterexamples:
+            out.counterexamples.setdefault(pid, (engine, events))
+
+
+def _verdict_change(pid: str, engine: str, b, d, verdict, out: DiffOutcome) -> None:
+    """A property's verdict on the two rulebooks (``b``, ``d``: its results, read by ``verdict``), if it changed."""
+    bv, dv = verdict(b), verdict(d)
+    if bv != dv:
+        out.verdicts.append(VerdictChange(pid, d.clauses, engine, bv, dv, _message(d if dv != "holds" else b)))
+
+
+def _compare_rulings(b_res: dict, d_res: dict, out: DiffOutcome) -> None:
+    """The rulings whose outcome changes; a property judged on the rulings' games, as a verdict."""
+    from ruleproof.properties.catalogue import BY_ID  # read when called (a test plants properties)
+
+    for rid in d_res.keys() | b_res.keys():
+        if rid in BY_ID:
+            if rid in b_res and rid in d_res:
+                _verdict_change(rid, "rulings", b_res[rid], d_res[rid], lambda r: r.verdict, out)
+            continue
+        bv = "passes" if rid in b_res and b_res[rid].holds else "fails"
+        dv = "passes" if rid in d_res and d_res[rid].holds else "fails"
+        if bv != dv:
+            r = d_res.get(rid) or b_res[rid]
+            out.rulings.append(RulingChange(rid, r.clauses, bv, dv, _message(r)))
+    out.rulings.sort(key=lambda c: c.ruling)
+
+
 def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = DIFF_ENGINES,
                    bounds=None, timeout_ms: int | None = None, difference: bool = True, jobs: int = 1,
                    examples: int = DIFF_EXAMPLES, seed: int | None = None,
@@ -151,32 +234,8 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
     opts = {"examples": examples, "seed": seed, "bounds": bounds, "timeout_ms": timeout_ms,
             "conformance_engine": "conformance" in engines, "shrinks": DIFF_SHRINKS}
     sides = {"base": base, "draft": draft}
-    played = ("base",) if out.same_behaviour else tuple(sides)  # the rulings and properties read behaviour only
-    tasks = [(e, side) for e in engines if e != "consistency" for side in played]
-    tasks += [("consistency", side) for side in sides if "consistency" in engines]  # the claims read the cites
-    tasks += [("difference", "")] if difference and not out.same_behaviour else []
-    tasks = longest_first(tasks, _DIFFERENCE_COST)
-
-    def run(task):
-        engine, side = task
-        t0 = time.perf_counter()
-        if engine == "difference":
-            found = smallest_difference(base, draft, bounded_worlds(bounds.x_max, bounds.loadouts, draft), bounds)
-        elif engine == "consistency":
-            found = _cores(sides[side])
-        else:
-            def engine_run(rb, o):
-                r = BY_NAME[engine].load()(rb, o)
-                r.outcome = None  # not sent back between processes: the results and counterexamples are
-                return r
-
-            rb = sides[side]
-            o = {**opts, "rulebook_arg": str(rb.path), **({"rulings": rulings} if engine == "rulings" and rulings else {})}
-            if side == "base" and cache_dir is not None:
-                found, hit = cached_run(engine_run, rb, engine, o, cache_dir)
-                return found, time.perf_counter() - t0, hit
-            found = engine_run(rb, o)
-        return found, time.perf_counter() - t0, False
+    tasks = _tasks(engines, out.same_behaviour, difference)
+    run = partial(_run_task, sides=sides, opts=opts, rulings=rulings, cache_dir=cache_dir)
 
     finished: list[int] = []
 
@@ -201,45 +260,8 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
     if "consistency" in engines:
         _conflicts(got[("consistency", "base")], got[("consistency", "draft")], out)
     for engine in engines:
-        if engine == "consistency":
-            continue
-        b_run, d_run = got[(engine, "base")], got[(engine, "draft")]
-        if engine == "z3" and "conformance" in engines:  # a proof on a rulebook that fails conformance is not trusted
-            b_run.results = distrust_proofs(b_run.results, got[("conformance", "base")].results)
-            d_run.results = distrust_proofs(d_run.results, got[("conformance", "draft")].results)
-        b_res = {r.check: r for r in b_run.results}
-        d_res = {r.check: r for r in d_run.results}
-        if b_run.stats.get("scope") or d_run.stats.get("scope"):
-            out.scopes[engine] = (b_run.stats.get("scope"), d_run.stats.get("scope"))
-        if engine == "rulings":
-            from ruleproof.properties.catalogue import BY_ID  # read when called (a test plants properties)
-
-            for rid in d_res.keys() | b_res.keys():
-                if rid in BY_ID:  # a property on the rulings' games: its verdict, as for the other engines
-                    if rid in b_res and rid in d_res and b_res[rid].verdict != d_res[rid].verdict:
-                        bv, dv = b_res[rid].verdict, d_res[rid].verdict
-                        out.verdicts.append(VerdictChange(rid, d_res[rid].clauses, engine, bv, dv,
-                                                          _message(d_res[rid] if dv != "holds" else b_res[rid])))
-                    continue
-                bv = "passes" if rid in b_res and b_res[rid].holds else "fails"
-                dv = "passes" if rid in d_res and d_res[rid].holds else "fails"
-                if bv != dv:
-                    r = d_res.get(rid) or b_res[rid]
-                    out.rulings.append(RulingChange(rid, r.clauses, bv, dv, _message(r)))
-            out.rulings.sort(key=lambda c: c.ruling)
-        else:
-            out.sides[engine] = ({pid: _verdict(r) for pid, r in b_res.items()},
-                                 {pid: _verdict(r) for pid, r in d_res.items()})
-            for pid in b_res.keys() | d_res.keys():
-                if pid not in b_res or pid not in d_res:
-                    continue
-                bv, dv = _verdict(b_res[pid]), _verdict(d_res[pid])
-                if bv != dv:
-                    out.verdicts.append(VerdictChange(pid, d_res[pid].clauses, engine, bv, dv,
-                                                      _message(d_res[pid] if dv != "holds" else b_res[pid])))
-            for pid, events in d_run.counterexamples.items():
-                if pid not in b_run.counterexamples:
-                    out.counterexamples.setdefault(pid, (engine, events))
+        if engine != "consistency":
+            _compare_engine(engine, got, "conformance" in engines, out)
     out.verdicts.sort(key=lambda v: (v.engine, v.property))
     out.difference = got.get(("difference", ""))
     out.seconds = time.perf_counter() - started

@@ -130,3 +130,13 @@ def test_a_function_imports_only_with_a_reason():
     command line or the pytest plugin, a slow optional library, a name a test replaces, a module only some
     systems have)."""
     assert _local_imports_without_a_reason() == []
+
+
+def test_every_package_folder_installs():
+    """Each folder with an ``__init__.py`` under the package's folders is a package that pyproject.toml lists
+    (else a wheel, unlike an editable install, leaves it out)."""
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    listed = set(setup["packages"])
+    found = {".".join((name, *init.parent.relative_to(ROOT / folder).parts))
+             for name, folder in setup["package-dir"].items() for init in (ROOT / folder).rglob("__init__.py")}
+    assert len(found) > 8 and found - listed == set()

@@ -42,14 +42,31 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.orchestrate import run_check  # start-up: only when the command runs
     from ruleproof.reports.bundle import make_clause_text, report_from_check  # start-up: only when the command runs
-    from ruleproof.reports.writers import parse_formats, write_reports  # start-up: only when the command runs
+    from ruleproof.reports.writers import parse_formats  # start-up: only when the command runs
 
     # bad input fails before any engine runs
     formats = parse_formats(args.format)
     clause_text = make_clause_text(args.rules_text)
     engines = parse_names(args.engines, ENGINES)
+    _check_options(args, formats)
+    kw = dict(engines=engines, jobs=args.jobs, bounds=parse_bounds(args.bounds),
+              timeout_ms=int(args.timeout * 1000) if args.timeout else None, rulings=tuple(args.rulings or ()))
+    if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
+        from ruleproof.orchestrate import run_check  # start-up: only when the command runs
+
+        check = run_check(args.rulebook, args.examples, args.seed, **kw)
+    else:
+        check = _run_with_a_bar(args, engines, kw)
+    report = report_from_check(check, lang=lang, rules_text=args.rules_text)
+    if args.save_ruling:
+        _save_ruling(args, check, lang)
+    _write(args, report, formats, lang, clause_text)
+    return report.exit_code
+
+
+def _check_options(args, formats: tuple[str, ...]) -> None:
+    """``--examples`` not negative, ``--jobs`` a number (set on ``args``), report files only with ``--report``."""
     if args.examples < 0:
         raise RuleproofError("RP150", None, problem=Localized("--examples: нужно 0 или больше", "--examples must be 0 or more"),
                              fix=Localized("например, --examples 200", "e.g. --examples 200"))
@@ -60,41 +77,50 @@ def run(args, lang: str) -> int:
                                                               f"--format {','.join(files)} writes files"),
                              fix=Localized("добавьте --report ПАПКА (папку для файлов отчёта)",
                                            "add --report DIR (the folder for the report files)"))
-    bounds = parse_bounds(args.bounds)
-    kw = dict(engines=engines, jobs=args.jobs, bounds=bounds,
-              timeout_ms=int(args.timeout * 1000) if args.timeout else None, rulings=tuple(args.rulings or ()))
-    if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
-        check = run_check(args.rulebook, args.examples, args.seed, **kw)
-    else:
-        # start-up: only when the command runs
-        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-        steps = [e for e in engines if e != "structure" and (e != "hypothesis" or args.examples)]
-        with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                      TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("check", total=len(steps))
-            seen: list[str] = []
 
-            def progress(message: str) -> None:
-                if message in steps:  # an engine starts: the previous one is done
-                    seen.append(message)
-                    bar.update(task, completed=len(seen) - 1)
-                bar.update(task, description=f"{seen[-1] if seen else 'check'}: {message}"
-                           if message not in steps else message)
+def _run_with_a_bar(args, engines: tuple[str, ...], kw: dict):
+    """The check in this process with a progress bar on the terminal: one step per engine."""
+    # start-up: only when the command runs
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-            check = run_check(args.rulebook, args.examples, args.seed, progress=progress, **kw)
-            bar.update(task, completed=len(steps))
-    report = report_from_check(check, lang=lang, rules_text=args.rules_text)
-    if args.save_ruling:
-        found = check.counterexample()
-        if found is not None:
-            from ruleproof.model.scenario_write import save_trace_violation  # start-up: only when the command runs
+    from ruleproof.orchestrate import run_check  # start-up: only when the command runs
 
-            engine, pid, events = found
-            saved = save_trace_violation(events, check.rulebook, args.save_ruling, property=pid, engine=engine,
-                                         replay="ruleproof check" + (f" {args.rulebook}" if args.rulebook else ""))
-            print(t("ex_saved", lang, path=saved, rulebook=args.rulebook or ""), file=sys.stderr)
+    steps = [e for e in engines if e != "structure" and (e != "hypothesis" or args.examples)]
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("check", total=len(steps))
+        seen: list[str] = []
+
+        def progress(message: str) -> None:
+            if message in steps:  # an engine starts: the previous one is done
+                seen.append(message)
+                bar.update(task, completed=len(seen) - 1)
+            bar.update(task, description=f"{seen[-1] if seen else 'check'}: {message}"
+                       if message not in steps else message)
+
+        check = run_check(args.rulebook, args.examples, args.seed, progress=progress, **kw)
+        bar.update(task, completed=len(steps))
+    return check
+
+
+def _save_ruling(args, check, lang: str) -> None:
+    """``--save-ruling``: the first counterexample as a ruling scenario (none: nothing written)."""
+    found = check.counterexample()
+    if found is not None:
+        from ruleproof.model.scenario_write import save_trace_violation  # start-up: only when the command runs
+
+        engine, pid, events = found
+        saved = save_trace_violation(events, check.rulebook, args.save_ruling, property=pid, engine=engine,
+                                     replay="ruleproof check" + (f" {args.rulebook}" if args.rulebook else ""))
+        print(t("ex_saved", lang, path=saved, rulebook=args.rulebook or ""), file=sys.stderr)
+
+
+def _write(args, report, formats: tuple[str, ...], lang: str, clause_text) -> None:
+    """The reports: into ``--report`` (saying what was written), JSON on stdout, or the terminal's."""
+    from ruleproof.reports.writers import write_reports  # start-up: only when the command runs
+
     if args.report:
         paths = write_reports(report, args.report, formats, lang, clause_text, console=console())
         if paths:
@@ -107,5 +133,3 @@ def run(args, lang: str) -> int:
         sys.stdout.write(next(iter(render_json(report, lang, clause_text).values())))
     else:
         write_reports(report, ".", ("term",), lang, clause_text, console=console())
-    return report.exit_code
-

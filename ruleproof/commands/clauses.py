@@ -61,15 +61,25 @@ def run(args, lang: str) -> int:
         cites = every_citation(args.rulebook)
         return _print_diff(diff, rules, new, cites, lang, args.format, citing)
     if args.format == "json":
-        doc = {"schema": "ruleproof-clauses/1", "edition": index.edition, "units": [
-            {"id": e.id, "kind": e.kind, "status": e.status, "summary": e.summary,
-             **({"title": e.title} if e.title else {}),
-             **({"official": rules.text_of(e.id)} if rules and rules.text_of(e.id) else {})} for e in index]}
-        if rules:
-            new_units, missing = index.compare_with_text(rules)
-            doc.update(not_in_index=new_units, not_in_text=missing, referenced_only=rules.referenced_only())
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
-        return EXIT_OK
+        return _print_index_json(index, rules)
+    return _print_index(index, rules, lang)
+
+
+def _print_index_json(index, rules) -> int:
+    """The clause index as JSON (with a rules text: each unit's wording, what the two do not share)."""
+    doc = {"schema": "ruleproof-clauses/1", "edition": index.edition, "units": [
+        {"id": e.id, "kind": e.kind, "status": e.status, "summary": e.summary,
+         **({"title": e.title} if e.title else {}),
+         **({"official": rules.text_of(e.id)} if rules and rules.text_of(e.id) else {})} for e in index]}
+    if rules:
+        new_units, missing = index.compare_with_text(rules)
+        doc.update(not_in_index=new_units, not_in_text=missing, referenced_only=rules.referenced_only())
+    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    return EXIT_OK
+
+
+def _print_index(index, rules, lang: str) -> int:
+    """The clause index as a table (with a rules text: each unit's wording, what the two do not share)."""
     con = console()
     table = Table(title=f"{t('clause_index', lang)} — {index.edition}")
     for col in ("id", "kind", "status", "summary"):
@@ -91,6 +101,8 @@ def run(args, lang: str) -> int:
     return EXIT_OK
 
 
+
+
 def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
     from ruleproof.generators.breakage import CLASSES, breakage, reading_drafts  # start-up: only when the command runs
     from ruleproof.generators.selftest import selftest  # start-up: only when the command runs
@@ -110,6 +122,13 @@ def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
                     "rulings": list(r.rulings)} for r in rows]}
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
         return EXIT_OK
+    return _print_breakage_table(index, rep, rows, counts, lang)
+
+
+def _print_breakage_table(index, rep, rows, counts: dict, lang: str) -> int:
+    """Coverage by failure as a table: per unit, its drafts by class, what caught them, its weakest class."""
+    from ruleproof.generators.breakage import CLASSES  # start-up: only when the command runs
+
     con = console()
     table = Table(title=t("br_title", lang, edition=index.edition, n=len(rep.results)))
     for col in ("id", "br_col_drafts", "br_col_properties", "br_col_checks", "br_col_rulings", "br_col_coverage"):

@@ -104,10 +104,9 @@ def _bounds_arg(b) -> str:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.generators.bounded import bounded_worlds, worlds_scope  # start-up: only when the command runs
+    from ruleproof.generators.bounded import bounded_worlds  # start-up: only when the command runs
     from ruleproof.model.explore import explore, explore_results  # start-up: only when the command runs
     from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
-    from ruleproof.reports.common import scope_text  # start-up: only when the command runs
 
     clause_text = clause_text_fn(args, lang)
     bounds = parse_bounds(args.bounds)
@@ -122,52 +121,75 @@ def run(args, lang: str) -> int:
             out = explore(rb, worlds, bounds, only, progress=lambda m: status.update(m))
     replay = "ruleproof explore" + (f" {args.rulebook}" if args.rulebook else "") + f" --bounds {_bounds_arg(bounds)}"
     results = explore_results(out, rb, replay, only)
-    saved = None
-    if args.save_ruling and out.violations:
-        from ruleproof.model.scenario_write import save_trace_violation  # start-up: only when the command runs
-
-        pid = next(r.check for r in results if r.check in out.violations)
-        cx = out.violations[pid]
-        saved = save_trace_violation(list(cx.events), rb, args.save_ruling, property=pid,
-                                     replay=f"{replay} --only {pid}", engine="exhaustive")
-    # worlds searched with more plays per window than the bounds (a draft that reads plays_at_least), by plays
-    more: dict[int, list] = {}
-    for w in worlds:
-        if bounds.plays_in(w) > bounds.plays_per_window:
-            more.setdefault(bounds.plays_in(w), []).append(w)
-    figures = {"worlds": out.worlds, "states": out.states, "transitions": out.transitions, "forced_passes": out.forced,
-               "runs": out.traces, "depth": out.depth, "max_events": out.steps, "events": out.events,
-               "seconds": round(out.seconds, 2), "states_per_second": round(out.states_per_second),
-               "complete": out.complete, "stopped_by": out.stopped_by or None, "jobs": args.jobs,
-               "worlds_more_plays": sum(map(len, more.values())),
-               "scope": worlds_scope(rb, worlds).to_json()}  # what the worlds cover of the universe
+    saved = _save_ruling(args, rb, out, results, replay) if args.save_ruling and out.violations else None
+    more = _more_plays(worlds, bounds)
+    figures = _figures(out, args.jobs, rb, worlds, more)
     if args.format == "json":
-        from ruleproof.reports.json_report import results_to_json  # start-up: only when the command runs
-
-        doc = results_to_json(results, {"id": rb.spec.id, "path": rb.path, "bounds": _bounds_arg(bounds),
-                                        **figures, "saved_ruling": str(saved) if saved else None},
-                              rb.spec.model_dump()["assumptions"])
-        doc["schema"] = SCHEMA
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
+        _print_json(rb, bounds, results, figures, saved)
     else:
-        from ruleproof.reports.terminal import print_check_results  # start-up: only when the command runs
-
-        con = console()
-        con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
-        con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds)
-                  + (t("ex_bounds_plays", lang, groups=_plays_groups(more, bounds, rb, lang)) if more else ""))
-        con.print(scope_text(figures["scope"], lang, "exhaustive"), markup=False)
-        print_check_results(con, t("ex_results", lang), results, lang, clause_text)
-        con.print(t("ex_figures", lang, **figures))
-        if saved:
-            con.print(t("ex_saved", lang, path=saved, rulebook=args.rulebook or ""))
-        if not out.complete:
-            bound = t(f"bound_{out.stopped_by or 'max_nodes'}", lang)
-            con.print(f"[yellow]{t('ex_incomplete', lang, bound=bound)}[/]")
+        _print_terminal(args, lang, rb, bounds, out, results, figures, more, saved, clause_text)
     if any(not r.holds and r.verdict != "unknown" for r in results):
         return EXIT_FINDING
     # incomplete, or a property none of the runs exercised: inconclusive, never "holds"
     return EXIT_OK if out.complete and not any(r.verdict == "unknown" for r in results) else EXIT_INCONCLUSIVE
+
+
+def _save_ruling(args, rb, out, results, replay: str):
+    """``--save-ruling``: the first violated property's shortest counterexample as a ruling scenario."""
+    from ruleproof.model.scenario_write import save_trace_violation  # start-up: only when the command runs
+
+    pid = next(r.check for r in results if r.check in out.violations)
+    cx = out.violations[pid]
+    return save_trace_violation(list(cx.events), rb, args.save_ruling, property=pid, replay=f"{replay} --only {pid}",
+                                engine="exhaustive")
+
+
+def _more_plays(worlds: list, bounds) -> dict[int, list]:
+    """The worlds searched with more plays per window than the bounds (a draft that reads plays_at_least), by plays."""
+    more: dict[int, list] = {}
+    for w in worlds:
+        if bounds.plays_in(w) > bounds.plays_per_window:
+            more.setdefault(bounds.plays_in(w), []).append(w)
+    return more
+
+
+def _figures(out, jobs: int, rb, worlds: list, more: dict[int, list]) -> dict:
+    from ruleproof.generators.bounded import worlds_scope  # start-up: only when the command runs
+
+    return {"worlds": out.worlds, "states": out.states, "transitions": out.transitions, "forced_passes": out.forced,
+            "runs": out.traces, "depth": out.depth, "max_events": out.steps, "events": out.events,
+            "seconds": round(out.seconds, 2), "states_per_second": round(out.states_per_second),
+            "complete": out.complete, "stopped_by": out.stopped_by or None, "jobs": jobs,
+            "worlds_more_plays": sum(map(len, more.values())),
+            "scope": worlds_scope(rb, worlds).to_json()}  # what the worlds cover of the universe
+
+
+def _print_json(rb, bounds, results, figures: dict, saved) -> None:
+    from ruleproof.reports.json_report import results_to_json  # start-up: only when the command runs
+
+    doc = results_to_json(results, {"id": rb.spec.id, "path": rb.path, "bounds": _bounds_arg(bounds),
+                                    **figures, "saved_ruling": str(saved) if saved else None},
+                          rb.spec.model_dump()["assumptions"])
+    doc["schema"] = SCHEMA
+    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def _print_terminal(args, lang: str, rb, bounds, out, results, figures: dict, more: dict, saved, clause_text) -> None:
+    from ruleproof.reports.common import scope_text  # start-up: only when the command runs
+    from ruleproof.reports.terminal import print_check_results  # start-up: only when the command runs
+
+    con = console()
+    con.print(f"[bold]{t('ex_title', lang)}[/] — {rb.path}")
+    con.print(t("ex_bounds", lang, bounds=_bounds_arg(bounds), worlds=out.worlds)
+              + (t("ex_bounds_plays", lang, groups=_plays_groups(more, bounds, rb, lang)) if more else ""))
+    con.print(scope_text(figures["scope"], lang, "exhaustive"), markup=False)
+    print_check_results(con, t("ex_results", lang), results, lang, clause_text)
+    con.print(t("ex_figures", lang, **figures))
+    if saved:
+        con.print(t("ex_saved", lang, path=saved, rulebook=args.rulebook or ""))
+    if not out.complete:
+        bound = t(f"bound_{out.stopped_by or 'max_nodes'}", lang)
+        con.print(f"[yellow]{t('ex_incomplete', lang, bound=bound)}[/]")
 
 
 def _plays_groups(more: dict[int, list], bounds, rb, lang: str) -> str:

@@ -162,11 +162,21 @@ def _save(args, rb, out):
 
 
 def _print(con, rb, out, lang: str, clause_text) -> None:
-    from ruleproof.properties.catalogue import BY_ID  # start-up: only when the command runs
-    from ruleproof.reports.trace import print_offending, print_trace  # start-up: only when the command runs
-
+    """The verdicts' table, Z3's version and seed, each counterexample with its replay, and the summary line."""
     if out.disagreement is not None:
         con.print(f"[bold yellow]{escape(t('prove_disagreement', lang, text=out.disagreement.text(lang)))}[/]")
+    _print_table(con, rb, out, lang)
+    con.print(t("prove_meta", lang, version=out.z3_version, seed=out.seed, timeout=out.timeout_ms,
+                seconds=out.seconds))
+    for v in out.verdicts:
+        if v.counterexample is not None:
+            _print_counterexample(con, v, lang, clause_text)
+    _print_summary(con, out, lang)
+
+
+def _print_table(con, rb, out, lang: str) -> None:
+    from ruleproof.properties.catalogue import BY_ID  # start-up: only when the command runs
+
     table = Table(title=f"{t('prove_title', lang)} — {escape(rb.path)}")
     for key in ("check", "clauses", "prove_verdict", "prove_engine", "prove_seconds", "prove_witness"):
         table.add_column(t(key, lang), overflow="fold")
@@ -174,52 +184,62 @@ def _print(con, rb, out, lang: str, clause_text) -> None:
         style = {"proved": "cyan" if out.within_menu else "green", "violated": "bold red"}.get(v.verdict, "yellow")
         if v.vacuous:
             witness, style = f"[bold red]{t('prove_vacuous', lang)}[/]", "bold red"
-        elif v.vacuous is None:
-            witness = t("prove_witness_unknown", lang) if v.verdict == "proved" else ""
         else:
-            from ruleproof.properties.monitor_z3 import FORMS  # start-up: only when the command runs
-
-            f = FORMS[v.pid]
-            witness = escape(f.premise_ru if lang == "ru" else f.premise_en) + f" ({len(v.witness.steps)})"
+            witness = _witness(v, lang)
         table.add_row(v.pid, ", ".join(BY_ID[v.pid].clauses), f"[{style}]{escape(_verdict_text(v, lang, out.within_menu))}[/]",
                       v.engine, f"{v.seconds:.2f}", witness)
     con.print(table)
-    con.print(t("prove_meta", lang, version=out.z3_version, seed=out.seed, timeout=out.timeout_ms,
-                seconds=out.seconds))
-    for v in out.verdicts:
-        cx = v.counterexample
-        if cx is None:
-            continue
-        viol = cx.violation
-        message = (viol.en if lang == "en" else viol.ru) if viol else ""
-        con.print(f"[bold red]✗ {v.pid}[/] {escape(message)}", highlight=False)
-        for cid in BY_ID[v.pid].clauses:
-            text = clause_text(cid)
-            if text:
-                con.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
-        con.print(f"  {t('prove_world', lang)}: {escape(_world_line(cx.world, lang))}", highlight=False)
-        print_offending(con, cx.trace, viol.events if viol else (), lang)
-        print_trace(con, cx.trace, lang, title=t("prove_cx", lang, check=v.pid, depth=v.depth, engine=v.engine),
-                    highlight=viol.events if viol else ())
-        con.print("  " + t("prove_replay", lang, dice=cx.dice, responses=cx.responses), highlight=False)
-        con.print("  " + (t("prove_replayed", lang, mode=t(f"replay_mode_{cx.replay_mode}", lang)) if cx.reproduced
-                          else f"[yellow]{t('prove_not_replayed', lang)}[/]"))
+
+
+def _witness(v, lang: str) -> str:
+    """A premise's vacuity witness: the premise and the steps to it (unknown for a proof that found none)."""
+    if v.vacuous is None:
+        return t("prove_witness_unknown", lang) if v.verdict == "proved" else ""
+    from ruleproof.properties.monitor_z3 import FORMS  # start-up: only when the command runs
+
+    f = FORMS[v.pid]
+    return escape(f.premise_ru if lang == "ru" else f.premise_en) + f" ({len(v.witness.steps)})"
+
+
+def _print_counterexample(con, v, lang: str, clause_text) -> None:
+    """A violated property: the clauses, the world, the offending events, the interpreter's trace and the replay."""
+    from ruleproof.properties.catalogue import BY_ID  # start-up: only when the command runs
+    from ruleproof.reports.trace import print_offending, print_trace  # start-up: only when the command runs
+
+    cx = v.counterexample
+    viol = cx.violation
+    message = (viol.en if lang == "en" else viol.ru) if viol else ""
+    con.print(f"[bold red]✗ {v.pid}[/] {escape(message)}", highlight=False)
+    for cid in BY_ID[v.pid].clauses:
+        text = clause_text(cid)
+        if text:
+            con.print(f"  [dim]{cid}:[/] «{escape(text)}»", highlight=False)
+    con.print(f"  {t('prove_world', lang)}: {escape(_world_line(cx.world, lang))}", highlight=False)
+    print_offending(con, cx.trace, viol.events if viol else (), lang)
+    print_trace(con, cx.trace, lang, title=t("prove_cx", lang, check=v.pid, depth=v.depth, engine=v.engine),
+                highlight=viol.events if viol else ())
+    con.print("  " + t("prove_replay", lang, dice=cx.dice, responses=cx.responses), highlight=False)
+    con.print("  " + (t("prove_replayed", lang, mode=t(f"replay_mode_{cx.replay_mode}", lang)) if cx.reproduced
+                      else f"[yellow]{t('prove_not_replayed', lang)}[/]"))
+
+
+def _print_summary(con, out, lang: str) -> None:
     n = len(out.verdicts)
     bad = sum(v.verdict == "violated" for v in out.verdicts)
     vac = sum(bool(v.vacuous) for v in out.verdicts)
     unk = sum(v.verdict != "proved" and v.verdict != "violated" or (v.vacuous is None and v.verdict == "proved")
               for v in out.verdicts)
-    if not bad and not vac and not unk:
-        sc = out.scope
-        if sc is None or sc.whole:
-            con.print(f"[green]{t('prove_summary_ok', lang, n=n)}[/]")
-        else:
-            left = "; ".join(c.text(lang) for c in sc.missing[:4]) + (" …" if len(sc.missing) > 4 else "")
-            line = t("prove_summary_menu", lang, n=n, covered=sc.covered, admitted=sc.admitted, missing=len(sc.missing),
-                     left=left)
-            con.print(f"[green]{escape(line)}[/]")
-    else:
+    if bad or vac or unk:
         con.print(f"[bold]{t('prove_summary_bad', lang, bad=bad, vac=vac, unk=unk, n=n)}[/]")
+        return
+    sc = out.scope
+    if sc is None or sc.whole:
+        con.print(f"[green]{t('prove_summary_ok', lang, n=n)}[/]")
+    else:
+        left = "; ".join(c.text(lang) for c in sc.missing[:4]) + (" …" if len(sc.missing) > 4 else "")
+        line = t("prove_summary_menu", lang, n=n, covered=sc.covered, admitted=sc.admitted, missing=len(sc.missing),
+                 left=left)
+        con.print(f"[green]{escape(line)}[/]")
 
 
 def _feature_label(f, lang: str) -> str:
