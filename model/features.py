@@ -30,6 +30,7 @@ the active zone of that card's controller that are open (``closed``, ``wounded``
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from .hashing import cached_hash
 
 __all__ = ["Effect", "Feature", "CARD_FEATURE_KINDS", "CARD_FEATURE_KEYS", "EFFECTS", "X_SOURCES", "COUNTS", "CONDITIONS",

@@ -21,7 +21,8 @@ import re
 from typing import Any
 
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, EFFECTS
-from .scenario import ScenarioSpec, _bundled_windows
+from .scenario import ScenarioSpec
+from .scenario.run import _bundled_windows
 from .schema import RulebookSpec
 from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, Param, guard_form
 

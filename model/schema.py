@@ -25,7 +25,6 @@ A rulebook (YAML)::
 from __future__ import annotations
 
 from functools import cached_property
-
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field

@@ -38,11 +38,25 @@ from ruleproof.ground.interrupt import context as z3_context
 from .abstraction import abstract, beyond_bounds
 from .algebra_z3 import Symbolic
 from .encoding import OPS, op_body, play_body
-from .fields import STATUS_CODES
-from .menu import (KINDS, MAGX, NOPT, OPT_INDEX, OPTIONS, RM_FORMS, WORLD_DOMAINS, WORLD_RULES, X_KINDS_SYM, Option, menu_world,
-                   resource_modifier, world_of, world_state)
-from .rulebook import Rulebook
 from .exempts import exempts
+from .fields import STATUS_CODES
+from .menu import (
+    KINDS,
+    MAGX,
+    NOPT,
+    OPT_INDEX,
+    OPTIONS,
+    RM_FORMS,
+    WORLD_DOMAINS,
+    WORLD_RULES,
+    X_KINDS_SYM,
+    Option,
+    menu_world,
+    resource_modifier,
+    world_of,
+    world_state,
+)
+from .rulebook import Rulebook
 from .semantics import guard_text, offer
 
 __all__ = ["Var", "Disjunct", "System", "compile_rulebook", "OPTIONS", "Option", "WORLD_DOMAINS", "X_KINDS_SYM",

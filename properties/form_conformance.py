@@ -38,7 +38,8 @@ from ruleproof.model.symbolic import System
 from ruleproof.model.z3eval import compile_terms
 
 from . import monitor_z3
-from .monitor_run import Tracker, role_of
+from .monitor_run import role_of
+from .tracker import Tracker
 
 __all__ = ["Part", "FormCheck", "form_check", "parts"]
 

@@ -41,16 +41,10 @@ from ruleproof.reports.trace import trace_to_json
 from .engines import (  # noqa: F401 - the engines' API, re-exported
     SPACER_OPTIONS,
     _change_ids,
-    _deps,
     _merged,
     _options,
     _order,
-    _pc_successors,
-    _set_seed,
-    _steps,
-    _Unroller,
     bmc,
-    coi,
     extract,
     find_violation,
     follow,
@@ -63,6 +57,7 @@ from .monitor_z3 import FORMS
 from .replay import Counterexample, replay
 from .schedule import Task, plan
 from .witnesses import witness, witnesses as find_witnesses
+from .z3_system import _deps, _pc_successors, _set_seed, _steps, _Unroller, coi  # noqa: F401 - re-exported
 
 __all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
            "shared_system", "Task", "plan", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]

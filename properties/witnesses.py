@@ -13,14 +13,14 @@ import time
 import z3
 
 from ruleproof.ground import interrupt
-
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System
 
-from .engines import _order, _options, _pc_successors, _subst, bmc, extract, follow, spacer_refined
+from .engines import _options, _order, bmc, extract, follow, spacer_refined
 from .hints import hint_paths
-from .replay import follows, witnessed
 from .monitor_z3 import FORMS
+from .replay import follows, witnessed
+from .z3_system import _pc_successors, _subst
 
 __all__ = ["witness", "witnesses", "HINT_PATHS"]
 

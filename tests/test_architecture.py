@@ -140,3 +140,32 @@ def test_every_package_folder_installs():
     found = {".".join((name, *init.parent.relative_to(ROOT / folder).parts))
              for name, folder in setup["package-dir"].items() for init in (ROOT / folder).rglob("__init__.py")}
     assert len(found) > 8 and found - listed == set()
+
+
+def _package_sources():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    for folder in sorted(set(project["tool"]["setuptools"]["package-dir"].values())):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            yield path.relative_to(ROOT), path.read_text("utf-8")
+
+
+def test_small_units():
+    """No function or method of the package above radon's grade C (cyclomatic complexity 20) or 80 lines, and
+    every module's maintainability index at least 20 (radon's grade A): what to split is named."""
+    radon = pytest.importorskip("radon")
+    from radon.complexity import cc_visit
+    from radon.metrics import mi_visit
+
+    assert radon
+    complex_, long_, low_mi = [], [], []
+    for rel, text in _package_sources():
+        for block in cc_visit(text):
+            for unit in (block, *getattr(block, "methods", ())):
+                if unit.complexity > 20:
+                    complex_.append(f"{rel}:{unit.lineno} {unit.name} ({unit.complexity})")
+                if unit.endline - unit.lineno + 1 > 80 and not hasattr(unit, "methods"):
+                    long_.append(f"{rel}:{unit.lineno} {unit.name} ({unit.endline - unit.lineno + 1} lines)")
+        mi = mi_visit(text, multi=True)
+        if mi < 20:
+            low_mi.append(f"{rel} ({mi:.1f})")
+    assert (sorted(set(complex_)), long_, low_mi) == ([], [], [])

@@ -5,13 +5,16 @@ from __future__ import annotations
 import doctest
 import importlib
 import pkgutil
+import tomllib
+from pathlib import Path
 
 import pytest
 
 import ruleproof
 
-PACKAGES = ["ruleproof", "ruleproof.ground", "ruleproof.commands", "ruleproof.model", "ruleproof.reports", "ruleproof.properties",
-            "ruleproof.generators"]
+#: every package of the distribution that holds code (pyproject.toml's list; the data packages left out)
+PACKAGES = tuple(p for p in tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text("utf-8"))
+                 ["tool"]["setuptools"]["packages"] if p not in ("ruleproof.rulebooks", "ruleproof.rulings"))
 
 
 def _modules() -> list[str]:

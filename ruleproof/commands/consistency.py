@@ -47,7 +47,7 @@ def run(args, lang: str) -> int:
 
 
 def to_json(out, clause_text) -> dict:
-    from ruleproof.properties.consistency import BY_ID  # start-up: only when the command runs
+    from ruleproof.properties.claims import BY_ID  # start-up: only when the command runs
 
     def element(e) -> dict:
         return {"label": e.label, "kind": e.kind, "where": e.where, "clauses": list(e.clauses),
@@ -70,7 +70,7 @@ def to_json(out, clause_text) -> dict:
 
 
 def _print(out, rb, lang: str, clause_text) -> None:
-    from ruleproof.properties.consistency import BY_ID  # start-up: only when the command runs
+    from ruleproof.properties.claims import BY_ID  # start-up: only when the command runs
 
     con = Console(highlight=False, emoji=False, width=None if sys.stdout.isatty() else 140)
     con.print(f"[bold]{t('cons_title', lang)}[/]")

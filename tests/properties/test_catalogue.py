@@ -135,7 +135,8 @@ def test_a_declare_skipped_by_its_guard_starts_no_part(scenarios):
 def _naive(monitor, events):
     """A monitor run the plain way: every update it names asked at every event, every bad condition
     after every event (the reference the tracker's shortcuts must agree with)."""
-    from ruleproof.properties.monitor_run import Concrete, Tracker, Violation
+    from ruleproof.properties.monitor_run import Concrete, Violation
+    from ruleproof.properties.tracker import Tracker
 
     t = Tracker((monitor,), events[0].state)
     M, view = Concrete(t.view), t.view

@@ -14,7 +14,8 @@ import z3
 from ruleproof.generators.mutants import find_op, mutant_yaml
 from ruleproof.model.clauses import default_index
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
-from ruleproof.properties.consistency import BY_ID, CLAIMS, ORDER_CHECK, consistency, main_path
+from ruleproof.properties.claims import BY_ID, CLAIMS
+from ruleproof.properties.consistency import ORDER_CHECK, consistency, main_path
 
 DRAFTS = Path(str(resources.files("ruleproof.rulebooks").joinpath("drafts")))
 

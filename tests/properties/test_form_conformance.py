@@ -17,7 +17,7 @@ from ruleproof.model.conformance import Checker, check_trace, conformance, sampl
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.model.symbolic import compile_rulebook
 from ruleproof.orchestrate import distrust_proofs, run_check
-from ruleproof.properties import monitor_run, monitor_z3
+from ruleproof.properties import monitor_run, monitor_z3, tracker
 from ruleproof.properties.form_conformance import FormCheck, form_check
 from ruleproof.reports.finding import CheckResult
 
@@ -68,7 +68,7 @@ def _plant(monkeypatch, cls_name: str, name: str, fault=_flip) -> None:
     cls = CLASSES[cls_name]
     real = vars(cls)[name]
     monkeypatch.setattr(cls, name, lambda *a, **k: fault(real(*a, **k)))
-    monkeypatch.setattr(monitor_run, "_LIVE", {})
+    monkeypatch.setattr(tracker, "_LIVE", {})
 
 
 def _record(rb, runs: int, seed: int = 0):
@@ -174,7 +174,7 @@ def test_a_wrong_key_reads_no_variable(agreed, monkeypatch, cls):
     """A per-feature variable read under its bare name (the feature dropped): no history has it."""
     _, sy, runs = agreed
     monkeypatch.setattr(CLASSES[cls], KEYS, lambda self, name, f=None: name)
-    monkeypatch.setattr(monitor_run, "_LIVE", {})
+    monkeypatch.setattr(tracker, "_LIVE", {})
     with pytest.raises(KeyError):
         _first(sy, runs)
 
@@ -193,7 +193,7 @@ def test_the_uncatchable_are_never_asked(agreed, monkeypatch):
     for c, name in NEVER_ASKED:
         real = vars(CLASSES[c])[name]
         monkeypatch.setattr(CLASSES[c], name, lambda *a, _r=real, _k=(c, name), **k: calls.append(_k) or _r(*a, **k))
-    monkeypatch.setattr(monitor_run, "_LIVE", {})
+    monkeypatch.setattr(tracker, "_LIVE", {})
     assert _first(sy, runs) is None
     assert calls == []
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import z3
 
 from ruleproof.cli import main
-from ruleproof.properties.consistency import CLAIMS
+from ruleproof.properties.claims import CLAIMS
 
 DRAFTS = Path(str(resources.files("ruleproof.rulebooks").joinpath("drafts")))
 COST = str(DRAFTS / "cost-x-at-payment.yaml")

@@ -1,0 +1,285 @@
+"""A scenario's outcome against what it expects: each kind of expectation a named step, each failure with where
+the run went otherwise."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from ruleproof.ground.i18n import word
+
+from ..interpreter import Trace
+from .spec import ExpectSpec
+
+if TYPE_CHECKING:  # annotations only: a result names the scenario it is of
+    from .load import Scenario
+
+
+@dataclass
+class Failure:
+    what: str  # the expectation, e.g. "cards.kele.closed"
+    expected: Any
+    actual: Any
+    clauses: tuple[str, ...] = ()
+    events: tuple[int, ...] = ()  # seq numbers of the offending events (a violated property)
+    actual_ru: Any = None  # ``actual`` in Russian, where it is a sentence
+    expected_ru: Any = None  # ``expected`` in Russian, where it is a word
+    what_ru: str | None = None  # ``what`` in Russian, where it is more than a path
+
+    def shown(self, lang: str = "en") -> Any:
+        return _ru(self.actual_ru if self.actual_ru is not None else self.actual) if lang == "ru" else self.actual
+
+    def wanted(self, lang: str = "en") -> Any:
+        return _ru(self.expected_ru if self.expected_ru is not None else self.expected) if lang == "ru" else self.expected
+
+    def named(self, lang: str = "en") -> str:
+        return self.what_ru if lang == "ru" and self.what_ru is not None else self.what
+
+    def text(self, lang: str = "en") -> str:
+        if lang == "ru":
+            return f"{self.named(lang)}: ожидалось {self.wanted(lang)!r}, получено {self.shown(lang)!r}"
+        return f"{self.what}: expected {self.expected!r}, got {self.actual!r}"
+
+
+
+class _Word(str):
+    """A Russian word standing for a value (да/нет): shown without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+
+def _ru(v: Any) -> Any:
+    """A value as a Russian reader sees it: true/false as да/нет (inside lists too)."""
+    if isinstance(v, bool):
+        return _Word(word(v, "ru"))
+    if isinstance(v, (list, tuple)):
+        return type(v)(_ru(i) for i in v) if isinstance(v, list) else tuple(_ru(i) for i in v)
+    return v
+
+
+
+@dataclass
+class ScenarioResult:
+    scenario: Scenario
+    trace: Trace  # the whole turn
+    failures: list[Failure] = field(default_factory=list)
+    parts: list[Trace] = field(default_factory=list)  # each game action's own trace, in order
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    @property
+    def departures(self) -> tuple[int, ...]:
+        """The events where the run departs from its expectations (each failure's), in order: what
+        every format marks ▶."""
+        return tuple(sorted({n for f in self.failures for n in f.events}))
+
+
+
+def _norm(v: Any) -> Any:
+    """Compare YAML values with state values: lists = tuples; RawInt = int."""
+    if isinstance(v, (list, tuple)):
+        return [_norm(i) for i in v]
+    if isinstance(v, bool) or v is None:
+        return v
+    for t in (int, float, str):
+        if isinstance(v, t):
+            return t(v)
+    return v
+
+
+
+def _ru_text(values: list) -> str:
+    """Event values for a Russian reader (true/false as да/нет)."""
+    return repr([{k: _ru(v) for k, v in d.items()} for d in values])
+
+
+
+def _ru_event(want) -> str:
+    """An expected event for a Russian reader (true/false as да/нет).
+
+    >>> _ru_event({"op": "check_resources", "ok": False})
+    "{'op': 'check_resources', 'ok': нет}"
+    """
+    return repr({k: _ru(v) for k, v in dict(want).items()})
+
+
+
+def _last_change(trace: Trace, get) -> tuple[int, ...]:
+    """The event that last changed a value (the one that set what the expectation rejects), or the
+    last event when nothing changed it (the action ended without the expected change)."""
+    def value(e):
+        try:
+            return _norm(get(e.state))
+        except (AttributeError, KeyError, LookupError, TypeError):
+            return _MISSING
+
+    seq, prev = None, _MISSING
+    for e in trace.events:
+        now = value(e)
+        if now != prev and prev is not _MISSING:
+            seq = e.seq
+        prev = now
+    return (seq,) if seq is not None else ((trace.events[-1].seq,) if trace.events else ())
+
+
+
+def _first_departure(trace: Trace, steps: list[str]) -> tuple[int, ...]:
+    """The first ``enter`` event whose step differs from the expected visit order (or the last event)."""
+    enters = [e for e in trace.events if e.op == "enter"]
+    for k, e in enumerate(enters):
+        if k >= len(steps) or e.values["step"] != steps[k]:
+            return (e.seq,)
+    return (trace.events[-1].seq,) if trace.events else ()
+
+
+
+def _matches(event, want: dict) -> bool:
+    for key, value in want.items():
+        actual = event.op if key == "op" else event.step if key == "step" else event.values.get(key, _MISSING)
+        if actual is _MISSING or _norm(actual) != _norm(value):
+            return False
+    return True
+
+
+
+_MISSING = object()
+
+
+
+def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple, prefix: str) -> None:
+    """The failures of one game action against its expectations (``prefix``: which action, for the reader)."""
+    def fail(f: Failure) -> None:
+        res.failures.append(replace(f, what=prefix + f.what) if prefix else f)
+
+    end = (trace.events[-1].seq,) if trace.events else ()  # where an action ended without what was expected
+    for expected in _EXPECTATIONS:
+        expected(trace, exp, clauses, end, fail)
+
+
+
+def _expect_outcome(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``outcome``: how the action ended."""
+    if trace.outcome != exp.outcome:
+        last = trace.events[-1].values.get("reason", "") if trace.events else ""
+        fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses, end, actual_ru=trace.outcome))
+
+
+
+def _expect_unused(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``unused``: the responses never offered — and only those."""
+    never = {f for _, _, f in trace.unused}
+    for window, player, feature in trace.unused:
+        if feature not in exp.unused:
+            passes = tuple(e.seq for e in trace.events if e.op == "pass" and e.values.get("window") == window
+                           and e.values.get("player") == player)
+            fail(Failure(f"response {feature} ({player} in window {window})", "played", "never offered", clauses,
+                         passes or end, actual_ru=_Word("не предложен ни разу"), expected_ru=_Word("разыгран"),
+                         what_ru=f"ответ {feature} ({player}, окно {window})"))
+    for feature in exp.unused:
+        if feature not in never:
+            plays = tuple(e.seq for e in trace.events if e.op == "play" and e.values.get("feature") == feature)
+            fail(Failure(f"response {feature}", "not offered (unused)", "offered and played", clauses, plays[:1] or end,
+                         actual_ru=_Word("предложен и разыгран"), expected_ru=_Word("не предложен (unused)"),
+                         what_ru=f"ответ {feature}"))
+
+
+
+def _expect_cards(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``cards``: each card's fields (``resources``: each named resource) after the action."""
+    final = trace.final
+    for cid, fields in exp.cards.items():
+        card = final.card(cid)
+        for key, want in fields.items():
+            if key == "resources" and isinstance(want, dict):  # each named resource: {crystal: 0}
+                for word, n in want.items():
+                    got = final.card(cid).resource(word)
+                    if _norm(got) != _norm(n):
+                        fail(Failure(f"cards.{cid}.resources.{word}", n, got, clauses,
+                                     _last_change(trace, lambda st, c=cid, r=word: st.card(c).resource(r))))
+                continue
+            got = getattr(card, key)
+            if _norm(got) != _norm(want):
+                fail(Failure(f"cards.{cid}.{key}", want, got, clauses,
+                             _last_change(trace, lambda st, c=cid, k=key: getattr(st.card(c), k))))
+
+
+
+def _expect_action(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``action``: the action's fields after it."""
+    final = trace.final
+    for key, want in exp.action.items():
+        got = getattr(final.action, key)
+        if _norm(got) != _norm(want):
+            fail(Failure(f"action.{key}", want, got, clauses, _last_change(trace, lambda st, k=key: getattr(st.action, k))))
+
+
+
+def _expect_x(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``x``: each X's fields after the action."""
+    final = trace.final
+    for name, fields in exp.x.items():
+        xv = final.action.x(name)
+        for key, want in fields.items():
+            got = getattr(xv, key)
+            if _norm(got) != _norm(want):
+                fail(Failure(f"x.{name}.{key}", want, got, clauses,
+                             _last_change(trace, lambda st, n=name, k=key: getattr(st.action.x(n), k))))
+
+
+
+def _expect_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``events``: each present (an event with these values)."""
+    for want in exp.events:
+        if not any(_matches(e, want) for e in trace.events):
+            same_op = [e for e in trace.events if e.op == want.get("op")]
+            near = [e.values for e in same_op][:3]
+            fail(Failure(f"event {dict(want)}", "present", f"absent (events of that op: {near})", clauses,
+                         tuple(e.seq for e in same_op[:3]) or end,
+                         actual_ru=_Word(f"нет (события этой операции: {_ru_text(near)})"), expected_ru=_Word("есть"),
+                         what_ru=f"событие {_ru_event(want)}"))
+
+
+
+def _expect_no_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``no_events``: each absent."""
+    for want in exp.no_events:
+        hits = [e for e in trace.events if _matches(e, want)]
+        if hits:
+            fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses,
+                         (hits[0].seq,), actual_ru=_Word(f"есть: №{hits[0].seq}, шаг {hits[0].step}"), expected_ru=_Word("нет"),
+                         what_ru=f"нет события {_ru_event(want)}"))
+
+
+
+def _expect_properties(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``properties``: each holds on the action's trace."""
+    if exp.properties:
+        from ruleproof.properties.catalogue import BY_ID, View  # read when called (a test plants properties)
+
+        view = View(trace.events)
+        for pid in exp.properties:
+            p = BY_ID[pid]
+            v = p.check(view)
+            if v is not None:
+                at = ", ".join(f"#{n}" for n in v.events)
+                fail(Failure(f"property {pid}", "holds", f"violated at events {at}: {v.en}", p.clauses, v.events,
+                             _Word(f"нарушено в событиях {at}: {v.ru}"), _Word("выполняется"), f"свойство {pid}"))
+
+
+
+def _expect_visited(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``visited``: the steps entered, in order."""
+    if exp.visited is not None:
+        visited = [e.values["step"] for e in trace.events if e.op == "enter"]
+        if visited != list(exp.visited):
+            fail(Failure("visited", list(exp.visited), visited, clauses, _first_departure(trace, list(exp.visited))))
+
+
+
+#: what an ``expect`` can say, checked in this order
+_EXPECTATIONS = (_expect_outcome, _expect_unused, _expect_cards, _expect_action, _expect_x, _expect_events,
+                 _expect_no_events, _expect_properties, _expect_visited)
