@@ -69,7 +69,6 @@ def _ite_np(cond, a, b):
     return z3.If(cond, a if a is not None else z3.BoolVal(False, cond.ctx), b if b is not None else z3.BoolVal(False, cond.ctx))
 
 
-
 class SymbolicFields:
     """The fields of :mod:`.fields` as vector terms, the inputs (the die) and the cards a text names."""
 
@@ -225,7 +224,6 @@ class SymbolicFields:
         """The final die ``die`` is one of the strike table's rows that ``says`` holds of: a constant table."""
         return self.die_in(die, tuple(int(v) for v, row in self.sy.strikes.items()
                                       if says(row) and str(v).lstrip("-").isdigit()))
-
 
 
 class SymbolicCollections:

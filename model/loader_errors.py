@@ -33,7 +33,6 @@ _RU = {
 }
 
 
-
 def _problem(err: dict) -> Localized:
     """A pydantic error's problem in each language; a type without a Russian text is named by the value
     it refused, never in English prose."""
@@ -42,11 +41,9 @@ def _problem(err: dict) -> Localized:
     return Localized(ru.format(**ctx) if ru else f"недопустимое значение {err.get('input')!r}", err["msg"])
 
 
-
 def _choices(err: dict) -> list[str]:
     """The values a Literal field allows, as pydantic lists them (``'A' or 'B'``)."""
     return re.findall(r"'((?:[^'\\]|\\.)*)'", str((err.get("ctx") or {}).get("expected", "")))
-
 
 
 def _model_at(root: type, loc: tuple) -> type | None:
@@ -68,14 +65,12 @@ def _model_at(root: type, loc: tuple) -> type | None:
     return current if isinstance(current, type) else None
 
 
-
 def describe_location(loc: tuple):
     """A place in a YAML document for a reader: ``steps → dice → operations[2]``, or «the top level»."""
     out = ""
     for part in loc:
         out += f"[{part + 1}]" if isinstance(part, int) else (f" → {part}" if out else str(part))
     return out or Localized("корне файла", "the top level")
-
 
 
 def from_pydantic(exc: ValidationError, locs: LocMap, root: type) -> RuleproofError:

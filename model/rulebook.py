@@ -44,7 +44,6 @@ class Citation:
     where: Location
 
 
-
 @dataclass
 class Rulebook:
     """A validated rulebook: its spec, where each part was written, and the clause index used."""
@@ -81,10 +80,8 @@ class Rulebook:
                                self.where(("steps", sid, "next", i)))
 
 
-
 def bundled_rulebook_path() -> Path:
     return Path(str(resources.files("ruleproof.rulebooks").joinpath(BUNDLED)))
-
 
 
 def load_rulebook(path: str | Path | None = None, index: ClauseIndex | None = None,
@@ -95,18 +92,15 @@ def load_rulebook(path: str | Path | None = None, index: ClauseIndex | None = No
     return _validate(data, locs, str(path), index or default_index(), check_reachable)
 
 
-
 def load_rulebook_text(text: str, name: str = "<input>", index: ClauseIndex | None = None,
                        check_reachable: bool = True) -> Rulebook:
     data, locs = load_yaml_text(text, name, "rulebook")
     return _validate(data, locs, name, index or default_index(), check_reachable)
 
 
-
 def validate_data(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reachable: bool = True) -> Rulebook:
     """A rulebook from already loaded data (``locs``: where each part was written), validated fully."""
     return _validate(data, locs, name, index, check_reachable)
-
 
 
 def _validate(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reachable: bool) -> Rulebook:

@@ -27,7 +27,6 @@ def check_clause_ids(ids: list[str], locate, index: ClauseIndex) -> None:
             raise RuleproofError("RP121", locate(j), clause=cid, hint=did_you_mean(index.suggest(cid)))
 
 
-
 class _Semantics:
     """Checks names against the vocabulary, clause ids against the index, edges against steps."""
 
@@ -186,11 +185,9 @@ class _Semantics:
         self._cited(op.cites, op.assumes, path)
 
 
-
 def _operation_field(op: str) -> Localized:
     """Where a key of an operation is, as RP111/RP112 say it («в операции 'fix_x'»)."""
     return Localized(f"операции '{op}'", f"operation '{op}'")
-
 
 
 def _param_problem(spec, value) -> tuple[Localized, Localized] | None:
@@ -209,7 +206,6 @@ def _param_problem(spec, value) -> tuple[Localized, Localized] | None:
         return (Localized("нужен список видов особенностей", "must be a list of feature kinds"),
                 Localized("например, allows: [reroll]", "write e.g. allows: [reroll]"))
     return None
-
 
 
 def _short(value, limit: int = 60) -> str:

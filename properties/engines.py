@@ -30,7 +30,6 @@ __all__ = ["REFINEMENTS", "refuted_by", "spacer", "follow", "repair", "bmc", "k_
 SPACER_OPTIONS: dict = {"validate": True}
 
 
-
 def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[str] | None = None,
            path: list | None = None, options: dict | None = None) -> str:
     """'sat' (a target state is reachable), 'unsat' (it is not), or 'unknown: <reason>'.
@@ -70,7 +69,6 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
     return _query(sy, fp, err(), path)
 
 
-
 def _fixedpoint(ctx, timeout_ms: int, seed: int, options: dict) -> z3.Fixedpoint:
     fp = z3.Fixedpoint(ctx=ctx)
     fp.set(engine="spacer")
@@ -79,7 +77,6 @@ def _fixedpoint(ctx, timeout_ms: int, seed: int, options: dict) -> z3.Fixedpoint
     for k, v in options.items():
         fp.set(k, v)
     return fp
-
 
 
 def _query(sy: System, fp: z3.Fixedpoint, err, path: list | None) -> str:
@@ -98,7 +95,6 @@ def _query(sy: System, fp: z3.Fixedpoint, err, path: list | None) -> str:
         return "unsat"
     interrupt.check()
     return f"unknown: {fp.reason_unknown()}"
-
 
 
 def _merged(sy: System, vs: list) -> list:
@@ -123,14 +119,12 @@ def _merged(sy: System, vs: list) -> list:
             for args, dg in groups.values()]
 
 
-
 def _change_ids(sy: System) -> dict[int, dict[str, int]]:
     """Per disjunct, the Z3 ids of the new values it gives the variables it changes (what tells two
     disjuncts' effects on a cone apart, without a Python object per term)."""
     if not hasattr(sy, "_chid_cache"):
         sy._chid_cache = {i: {n: e.get_id() for n, e in ch.items()} for i, (_, ch) in _steps(sy).items()}
     return sy._chid_cache
-
 
 
 def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_000, why: list | None = None):
@@ -177,7 +171,6 @@ def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_0
     return model, rec, len(path)
 
 
-
 def _chosen(sy: System, sel, alts: list, state: dict) -> dict:
     """The new values of what the disjuncts ``alts`` change, as the one ``sel`` names would set them."""
     new = {}
@@ -190,7 +183,6 @@ def _chosen(sy: System, sel, alts: list, state: dict) -> dict:
     return new
 
 
-
 def _track(solver, guard, tracked: dict, i: int, group: tuple, why: list | None) -> None:
     """Assert a step's guard — tracked by a literal when the caller asked ``why`` a path fails."""
     if why is None:
@@ -201,12 +193,10 @@ def _track(solver, guard, tracked: dict, i: int, group: tuple, why: list | None)
     solver.assert_and_track(guard, z3.Bool(name, solver.ctx))
 
 
-
 def refuted_by(sy: System, why: list) -> frozenset[str]:
     """The names the guards of the disjuncts ``why`` (:func:`follow`) read."""
     deps = _deps(sy)
     return frozenset(n for d in why for n in deps[d.id][0])
-
 
 
 class _Path:
@@ -218,7 +208,6 @@ class _Path:
         self.acts: list = []
         self.solver = None  # the path's constraints (without the target), and its last state
         self.state: dict = {}
-
 
 
 def repair(sy: System, path: list) -> list:
@@ -248,7 +237,6 @@ def repair(sy: System, path: list) -> list:
     return out
 
 
-
 def bmc(sy: System, target, max_depth: int, timeout_ms: int, seed: int = 0, invariants=(), exact: bool = True):
     """Shortest path to a target state: ('sat', model, unroller, k) | ('unsat', None, None, depth) |
     ('unknown: …', None, None, k).  ``invariants``: predicates already proven, asserted at each frame.
@@ -274,7 +262,6 @@ def bmc(sy: System, target, max_depth: int, timeout_ms: int, seed: int = 0, inva
             return "unsat", None, None, k
         u.extend()
     return "unsat-bounded", None, None, max_depth
-
 
 
 def k_induction(sy: System, bad, k_max: int, timeout_ms: int, seed: int = 0) -> str:
@@ -309,7 +296,6 @@ def k_induction(sy: System, bad, k_max: int, timeout_ms: int, seed: int = 0) -> 
     return f"inconclusive up to k={k_max}"
 
 
-
 def extract(sy: System, model, u: _Unroller, k: int) -> Counterexample:
     world = {v.name: _value(model, u.frames[0][v.name]) for v in sy.vars if v.group == "world"}
     dice, responses, steps, answers, path = [], [], [], [], []
@@ -330,7 +316,6 @@ def extract(sy: System, model, u: _Unroller, k: int) -> Counterexample:
     return Counterexample(world_state(world), dice, responses, steps, answers, path=tuple(path))
 
 
-
 def find_violation(rb: Rulebook, sy: System, bad, pid: str, max_depth: int, timeout_ms: int, seed: int):
     """BMC on the over-approximated cone first (fast); its path counts only if the replay confirms
     it; otherwise BMC on the exact cone.  Returns (result, counterexample or None, depth)."""
@@ -345,7 +330,6 @@ def find_violation(rb: Rulebook, sy: System, bad, pid: str, max_depth: int, time
     if res == "sat":
         return "sat", replay(rb, extract(sy, model, u, k), pid), k
     return res, None, k
-
 
 
 def spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms: int, seed: int,
@@ -391,15 +375,12 @@ def spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms
     return last, None, None
 
 
-
 #: how many times a coarse cone is refined by the guards that refute its spurious paths
 REFINEMENTS = 3
 
 
-
 def _options(form) -> dict:
     return {**SPACER_OPTIONS, **dict(form.options)}
-
 
 
 def _order(form) -> tuple[bool, ...]:

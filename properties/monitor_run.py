@@ -36,9 +36,7 @@ def _guard_test(guard: str):
     return guard_text(Algebra(), guard)
 
 
-
 _ENDS = ("end", "deadlock")  # a run is over after one of these (the Z3 model's done locations)
-
 
 
 @dataclass(frozen=True)
@@ -46,7 +44,6 @@ class Violation:
     events: tuple[int, ...]  # seq numbers of the offending events
     ru: str
     en: str
-
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,6 @@ class Handle:
     player: str
 
 
-
 def role_of(action, card) -> str:
     """The role of ``card`` in ``action``, as the world menu names roles (src, def, tgt, allyA, allyB)."""
     if card.id == action.source:
@@ -71,7 +67,6 @@ def role_of(action, card) -> str:
     if card.id in action.targets:
         return "tgt"
     return "ally" + card.controller
-
 
 
 class View:
@@ -104,7 +99,6 @@ class View:
                     found += [Handle(f.id, f, card.id, role, card.controller) for f in card.features if each(f, role)]
             self._handles[each] = found
         return found
-
 
 
 class Concrete:
@@ -363,7 +357,6 @@ class Concrete:
         return bool(payers) and any(c == f.card and (not wanted or r in wanted) for c, r in payers)
 
 
-
 def _reader(name: str):
     """How the vector variable ``name`` is read from a concrete state."""
     if name.startswith("x_") and name.endswith("_declared"):
@@ -383,7 +376,6 @@ def _reader(name: str):
     f = FIELDS[name]
     get, code = f.get, f.code
     return lambda S: code(get(S))
-
 
 
 _READS: dict = {}

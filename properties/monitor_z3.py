@@ -329,7 +329,6 @@ class Symbolic:
         return z3.Or(*[sy.bit(payers, b) for b in mine]) if mine else sy.false()
 
 
-
 def _hist_var(v, f: Opt | None) -> HistVar:
     name = v.name if f is None else v.name + f.key
     extra = () if f is None else (f,)

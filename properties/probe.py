@@ -12,7 +12,6 @@ __all__ = ["bad_reads"]
 _DISPATCH: dict[int, tuple] = {}
 
 
-
 def _dispatch(monitor: Monitor) -> dict:
     """The monitor's history variables by the event (operation) that may change them."""
     found = _DISPATCH.get(id(monitor))
@@ -25,10 +24,8 @@ def _dispatch(monitor: Monitor) -> dict:
     return found[1]
 
 
-
 class _Live(Exception):
     """A monitor's update read something beyond the event's facts: it may change the variable."""
-
 
 
 class _Probe:
@@ -44,14 +41,11 @@ class _Probe:
         raise _Live(key)
 
 
-
 _PROBE = _Probe()
-
 
 
 _CONNECTIVES = frozenset({"true", "false", "and_", "and_then", "or_", "not_", "ite", "num", "on", "off", "eq", "ugt", "ult", "bit",
                           "key"})
-
 
 
 class _Gate:
@@ -65,13 +59,11 @@ class _Gate:
         raise _Live(self.name)  # a Python branch on an unknown value: read as reading the state
 
 
-
 MAYBE, AT = _Gate("maybe"), _Gate("at")
 
 
 def _is(x, *gates) -> bool:
     return any(x is g for g in gates)
-
 
 
 class _Classify:
@@ -165,13 +157,11 @@ class _Classify:
         raise _Live(name)
 
 
-
 class _Zeros(dict):
     """A history at its start (every variable 0)."""
 
     def __missing__(self, key):
         return 0
-
 
 
 class _Reads(dict):
@@ -184,7 +174,6 @@ class _Reads(dict):
     def __missing__(self, key):
         self.keys_read.add(key)
         return MAYBE
-
 
 
 def bad_reads(bad, view: View) -> tuple[str, frozenset]:

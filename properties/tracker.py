@@ -47,7 +47,6 @@ class Track(NamedTuple):
         return (self.kind, self.windows, tuple(self.hist.values()), self.found, self.pulsing, self.premised)
 
 
-
 class _Sig(NamedTuple):
     """What an event of one signature does to the monitors of a tracker: the constants it sets, the
     updates to ask (a variable, its feature, its key, the history key that must be set for a flag's
@@ -61,17 +60,14 @@ class _Sig(NamedTuple):
     pulses: tuple  # the pulse variables among the entries
 
 
-
 class _Premise(NamedTuple):
     """A premise in the shape :func:`bad_reads` probes (``test(M, S, h)``)."""
 
     test: object
 
 
-
 def _no_keys(H) -> tuple:
     return ()
-
 
 
 class Tracker:
@@ -319,7 +315,6 @@ class Tracker:
                 found[mi] = Violation((seq,), b.ru, b.en)
 
 
-
 def _signature(op: str, v: dict, kind, windows: dict, new) -> tuple:
     """(the event's signature — its facts, the tuples differing in shape, never in the operation —, the step
     kind after it, its facts: op, skipped, kind, values, the feature played, the window's kinds, whether its
@@ -349,17 +344,13 @@ def _signature(op: str, v: dict, kind, windows: dict, new) -> tuple:
     return sig, kind, (op, skipped, kind, v, fkey, allows, first)
 
 
-
 _UNKNOWN = object()
-
 
 
 _NONE: tuple = ()
 
 
-
 _SIG_PARAMS: dict[str, tuple] = {}
-
 
 
 def _sig_params(op: str) -> tuple:
@@ -369,19 +360,15 @@ def _sig_params(op: str) -> tuple:
     return tuple(p for p in Ev.PARAMS if spec is None or p in spec.params)
 
 
-
 #: the events that are the rulebook's structure, not operations (they carry no operation parameters)
 _STRUCTURE = frozenset({"enter", "window", "window_closed", "goto", "end", "deadlock", "step_limit"})
-
 
 
 _LIVE: dict[tuple, dict] = {}  # (monitors, the world's features) -> event signature -> what may change
 
 
-
 def _any(f, role) -> bool:
     return True
-
 
 
 def run(monitor: Monitor, view: View) -> Violation | None:

@@ -16,12 +16,10 @@ def _set_seed(ctx: z3.Context, seed: int) -> None:
     z3.set_param("sat.random_seed", seed)
 
 
-
 #: how much of the rulebook's control flow a cone keeps, finest first: every guard (``exact``); the
 #: guards of the operations, the gotos and the deadlocks (not of window turns); those of the gotos
 #: and deadlocks (which step comes next); none (only what the target reads, transitively)
 GUARD_LEVELS = ("exact", "operations", "steps", "none")
-
 
 
 def coi(sy: System, target, exact: bool, windows: bool = True, guards: str = "operations",
@@ -44,7 +42,6 @@ def coi(sy: System, target, exact: bool, windows: bool = True, guards: str = "op
     return frozenset(k for k in keep if k in sy.width)
 
 
-
 def _kept_guard(d, level: str) -> bool:
     if level in ("exact", "none"):
         return level == "exact"
@@ -52,7 +49,6 @@ def _kept_guard(d, level: str) -> bool:
         return True
     return level == "operations" and d.op_index is not None and d.event not in (
         "play", "pass", "window", "window_closed")
-
 
 
 def _flow(sy: System, level: str) -> tuple[set, dict]:
@@ -72,13 +68,11 @@ def _flow(sy: System, level: str) -> tuple[set, dict]:
     return cache[level]
 
 
-
 def _deps(sy: System) -> dict:
     """Per disjunct: (the names its guard reads, {changed variable: the names its new value reads})."""
     if not hasattr(sy, "_deps_cache"):
         sy._deps_cache = {i: (_names(g), {v: _names(e) for v, e in ch.items()}) for i, (g, ch) in _steps(sy).items()}
     return sy._deps_cache
-
 
 
 def _names(e) -> set[str]:
@@ -103,19 +97,16 @@ def _names(e) -> set[str]:
     return out
 
 
-
 def _init(sy: System):
     if not hasattr(sy, "_init_cache"):
         sy._init_cache = sy.init()
     return sy._init_cache
 
 
-
 def _app(f, args):
     """``f(*args)`` through the C API (the wrapper checks each argument's sort)."""
     arr = (z3.Ast * len(args))(*[a.as_ast() for a in args])
     return z3.BoolRef(z3.z3core.Z3_mk_app(f.ctx.ref(), f.ast, len(args), arr), f.ctx)
-
 
 
 def _and(es):
@@ -125,10 +116,8 @@ def _and(es):
     return z3.BoolRef(z3.z3core.Z3_mk_and(es[0].ctx.ref(), len(es), arr), es[0].ctx)
 
 
-
 def _implies(a, b):
     return z3.BoolRef(z3.z3core.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
-
 
 
 def _subst(e, pairs):
@@ -138,7 +127,6 @@ def _subst(e, pairs):
     frm = (z3.Ast * n)(*[a.as_ast() for a, _ in pairs])
     to = (z3.Ast * n)(*[b.as_ast() for _, b in pairs])
     return z3.z3._to_expr_ref(z3.z3core.Z3_substitute(e.ctx.ref(), e.as_ast(), n, frm, to), e.ctx)
-
 
 
 class _Sub:
@@ -153,12 +141,10 @@ class _Sub:
         return z3.z3._to_expr_ref(z3.z3core.Z3_substitute(e.ctx.ref(), e.as_ast(), self.n, self.frm, self.to), e.ctx)
 
 
-
 def _steps(sy: System) -> dict:
     if not hasattr(sy, "_steps_cache"):
         sy._steps_cache = {d.id: sy.step_of(d, sy.pre, sy.die) for d in sy.disjuncts}
     return sy._steps_cache
-
 
 
 class _Unroller:
@@ -202,14 +188,12 @@ class _Unroller:
         self.solver.add(_subst(trans, pairs))
 
 
-
 def _single(sy: System, only: list):
     cache = sy.__dict__.setdefault("_single_cache", {})
     key = tuple(d.id for d in only)
     if key not in cache:
         cache[key] = sy.trans(only=only)
     return cache[key]
-
 
 
 def _pc_successors(sy: System) -> dict[int, tuple[int, ...]]:
@@ -221,7 +205,6 @@ def _pc_successors(sy: System) -> dict[int, tuple[int, ...]]:
             out[d.id] = (d.loc,) if pc is None else (z3.simplify(pc).as_long(),)
         sy._succ_cache = out
     return sy._succ_cache
-
 
 
 def _value(m, e) -> int:

@@ -37,7 +37,6 @@ def _check(sc: Scenario, index: ClauseIndex) -> None:
         _check_play(sc, base, a, responses, expect, feature_ids, card_ref)
 
 
-
 def _check_feature(sc: Scenario, cid: str, path: tuple, f, feature_ids: dict[str, str], card_ref) -> None:
     """One feature of card ``cid``: a known kind with its own keys, a new id, its cards, effects, X, die values and
     condition."""
@@ -59,7 +58,6 @@ def _check_feature(sc: Scenario, cid: str, path: tuple, f, feature_ids: dict[str
     _check_feature_values(sc, path, f, card_ref)
 
 
-
 def _check_feature_keys(sc: Scenario, path: tuple, f) -> None:
     """A known kind (of the rulebook's vocabulary or a card's own), with only the keys that kind reads."""
     if f.kind not in FEATURE_KINDS and f.kind not in CARD_FEATURE_KINDS:
@@ -73,7 +71,6 @@ def _check_feature_keys(sc: Scenario, path: tuple, f) -> None:
             means += [k for k, keys in CARD_FEATURE_KEYS.items() if key in keys]
             raise RuleproofError("RP164", sc.where(path + (key,)), key=key, kind=f.kind,
                                  kinds=", ".join(means))
-
 
 
 def _check_feature_values(sc: Scenario, path: tuple, f, card_ref) -> None:
@@ -103,7 +100,6 @@ def _check_feature_values(sc: Scenario, path: tuple, f, card_ref) -> None:
                              fix=one_of(CONDITIONS))
 
 
-
 def _check_uses(sc: Scenario) -> None:
     """A card's uses of a feature (540.1.3 counts them) name a feature the scenario declares, or give its kind."""
     declared = {a.feature for _, a, *_ in sc.plays()}
@@ -121,14 +117,12 @@ def _check_uses(sc: Scenario) -> None:
                                                    f"give the kind: {f}: {{kind: simple_strike, times: {u}}}"))
 
 
-
 def _check_play(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec,
                 feature_ids: dict[str, str], card_ref) -> None:
     """One game action of the scenario (``base``: its path, () or ("then", i)): card references, its
     X, its cost, the scripted responses and what it expects."""
     for check in _PLAY_CHECKS:
         check(sc, base, a, responses, expect, feature_ids, card_ref)
-
 
 
 def _check_cards_named(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
@@ -139,7 +133,6 @@ def _check_cards_named(sc: Scenario, base: tuple, a: ActionSpec, responses: list
         card_ref(t, base + ("action", "targets", j))
     if a.defender is not None:
         card_ref(a.defender, base + ("action", "defender"))
-
 
 
 def _check_xs(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
@@ -171,7 +164,6 @@ def _check_xs(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect:
                                                f"write chosen: {len(a.targets)}"))
 
 
-
 def _check_magnitude(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
                      card_ref) -> None:
     """A magnitude named by a word names a cost-X of the action (542.2's bare X)."""
@@ -187,7 +179,6 @@ def _check_magnitude(sc: Scenario, base: tuple, a: ActionSpec, responses: list, 
                                            f"(542.2){near.en}; known: {', '.join(costs) or '—'}"))
 
 
-
 def _check_cost(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
                 card_ref) -> None:
     """Each cost entry: a card of the scenario, a number or an X of the action."""
@@ -200,7 +191,6 @@ def _check_cost(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expec
                                                    f"cost amount '{c.amount}' is neither a number nor an X of the action"),
                                  fix=Localized("напишите число или имя X из action.xs",
                                                "write a number or the name of an X under action.xs"))
-
 
 
 def _check_responses(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
@@ -219,7 +209,6 @@ def _check_responses(sc: Scenario, base: tuple, a: ActionSpec, responses: list, 
                                  known=", ".join(sorted(scripted)) or "— (script it under responses first)")
 
 
-
 def _check_expect_properties(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
                              card_ref) -> None:
     """``expect.properties`` names properties of the catalogue."""
@@ -230,7 +219,6 @@ def _check_expect_properties(sc: Scenario, base: tuple, a: ActionSpec, responses
             if pid not in BY_ID:
                 raise RuleproofError("RP200", sc.where(base + ("expect", "properties", j)), property=pid,
                                      known=", ".join(BY_ID))
-
 
 
 def _check_expect_cards(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
@@ -252,7 +240,6 @@ def _check_expect_cards(sc: Scenario, base: tuple, a: ActionSpec, responses: lis
                                      doc="docs/rulings.md")
 
 
-
 def _check_expect_action(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
                          card_ref) -> None:
     """``expect.action``: fields of an action."""
@@ -260,7 +247,6 @@ def _check_expect_action(sc: Scenario, base: tuple, a: ActionSpec, responses: li
         if key not in Action.__dataclass_fields__:
             raise RuleproofError("RP112", sc.where(base + ("expect", "action", key)), key=key,
                                  field="expect → action", allowed=", ".join(Action.__dataclass_fields__))
-
 
 
 def _check_expect_x(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
@@ -280,11 +266,9 @@ def _check_expect_x(sc: Scenario, base: tuple, a: ActionSpec, responses: list, e
                                      field=f"expect → x → {name}", allowed=", ".join(_X_FIELDS))
 
 
-
 #: what is checked of each game action, in this order (the first problem found is the error)
 _PLAY_CHECKS = (_check_cards_named, _check_xs, _check_magnitude, _check_cost, _check_responses, _check_expect_properties,
                 _check_expect_cards, _check_expect_action, _check_expect_x)
-
 
 
 def _x_source(sc: Scenario, spec, path: tuple, card_ref) -> None:

@@ -41,13 +41,11 @@ class Failure:
         return f"{self.what}: expected {self.expected!r}, got {self.actual!r}"
 
 
-
 class _Word(str):
     """A Russian word standing for a value (да/нет): shown without quotes."""
 
     def __repr__(self) -> str:
         return str(self)
-
 
 
 def _ru(v: Any) -> Any:
@@ -57,7 +55,6 @@ def _ru(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return type(v)(_ru(i) for i in v) if isinstance(v, list) else tuple(_ru(i) for i in v)
     return v
-
 
 
 @dataclass
@@ -78,7 +75,6 @@ class ScenarioResult:
         return tuple(sorted({n for f in self.failures for n in f.events}))
 
 
-
 def _norm(v: Any) -> Any:
     """Compare YAML values with state values: lists = tuples; RawInt = int."""
     if isinstance(v, (list, tuple)):
@@ -91,11 +87,9 @@ def _norm(v: Any) -> Any:
     return v
 
 
-
 def _ru_text(values: list) -> str:
     """Event values for a Russian reader (true/false as да/нет)."""
     return repr([{k: _ru(v) for k, v in d.items()} for d in values])
-
 
 
 def _ru_event(want) -> str:
@@ -105,7 +99,6 @@ def _ru_event(want) -> str:
     "{'op': 'check_resources', 'ok': нет}"
     """
     return repr({k: _ru(v) for k, v in dict(want).items()})
-
 
 
 def _last_change(trace: Trace, get) -> tuple[int, ...]:
@@ -126,7 +119,6 @@ def _last_change(trace: Trace, get) -> tuple[int, ...]:
     return (seq,) if seq is not None else ((trace.events[-1].seq,) if trace.events else ())
 
 
-
 def _first_departure(trace: Trace, steps: list[str]) -> tuple[int, ...]:
     """The first ``enter`` event whose step differs from the expected visit order (or the last event)."""
     enters = [e for e in trace.events if e.op == "enter"]
@@ -134,7 +126,6 @@ def _first_departure(trace: Trace, steps: list[str]) -> tuple[int, ...]:
         if k >= len(steps) or e.values["step"] != steps[k]:
             return (e.seq,)
     return (trace.events[-1].seq,) if trace.events else ()
-
 
 
 def _matches(event, want: dict) -> bool:
@@ -145,9 +136,7 @@ def _matches(event, want: dict) -> bool:
     return True
 
 
-
 _MISSING = object()
-
 
 
 def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple, prefix: str) -> None:
@@ -160,13 +149,11 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
         expected(trace, exp, clauses, end, fail)
 
 
-
 def _expect_outcome(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
     """``outcome``: how the action ended."""
     if trace.outcome != exp.outcome:
         last = trace.events[-1].values.get("reason", "") if trace.events else ""
         fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses, end, actual_ru=trace.outcome))
-
 
 
 def _expect_unused(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
@@ -185,7 +172,6 @@ def _expect_unused(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fa
             fail(Failure(f"response {feature}", "not offered (unused)", "offered and played", clauses, plays[:1] or end,
                          actual_ru=_Word("предложен и разыгран"), expected_ru=_Word("не предложен (unused)"),
                          what_ru=f"ответ {feature}"))
-
 
 
 def _expect_cards(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
@@ -207,7 +193,6 @@ def _expect_cards(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fai
                              _last_change(trace, lambda st, c=cid, k=key: getattr(st.card(c), k))))
 
 
-
 def _expect_action(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
     """``action``: the action's fields after it."""
     final = trace.final
@@ -215,7 +200,6 @@ def _expect_action(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fa
         got = getattr(final.action, key)
         if _norm(got) != _norm(want):
             fail(Failure(f"action.{key}", want, got, clauses, _last_change(trace, lambda st, k=key: getattr(st.action, k))))
-
 
 
 def _expect_x(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
@@ -230,7 +214,6 @@ def _expect_x(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -
                              _last_change(trace, lambda st, n=name, k=key: getattr(st.action.x(n), k))))
 
 
-
 def _expect_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
     """``events``: each present (an event with these values)."""
     for want in exp.events:
@@ -243,7 +226,6 @@ def _expect_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fa
                          what_ru=f"событие {_ru_event(want)}"))
 
 
-
 def _expect_no_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
     """``no_events``: each absent."""
     for want in exp.no_events:
@@ -252,7 +234,6 @@ def _expect_no_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple,
             fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses,
                          (hits[0].seq,), actual_ru=_Word(f"есть: №{hits[0].seq}, шаг {hits[0].step}"), expected_ru=_Word("нет"),
                          what_ru=f"нет события {_ru_event(want)}"))
-
 
 
 def _expect_properties(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
@@ -270,14 +251,12 @@ def _expect_properties(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple
                              _Word(f"нарушено в событиях {at}: {v.ru}"), _Word("выполняется"), f"свойство {pid}"))
 
 
-
 def _expect_visited(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
     """``visited``: the steps entered, in order."""
     if exp.visited is not None:
         visited = [e.values["step"] for e in trace.events if e.op == "enter"]
         if visited != list(exp.visited):
             fail(Failure("visited", list(exp.visited), visited, clauses, _first_departure(trace, list(exp.visited))))
-
 
 
 #: what an ``expect`` can say, checked in this order

@@ -91,7 +91,6 @@ class Scenario:
         return State(cards=after.cards, action=_action(a), active_player=after.active_player)
 
 
-
 def _case(sc: Scenario, i: int) -> Scenario:
     """Case ``i`` of a file with cases: the file's spec, changed as the case says."""
     spec, c = sc.spec, sc.spec.cases[i]
@@ -107,7 +106,6 @@ def _case(sc: Scenario, i: int) -> Scenario:
     return Scenario(spec.model_copy(update=update), sc.locs, sc.path, i, spec)
 
 
-
 def _action(a: ActionSpec) -> Action:
     xs = tuple(XVar(x.name, x.kind, chosen=x.chosen, compute=tuple(x.compute) if x.compute else None) for x in a.xs)
     return Action(feature=a.feature, kind=a.kind, source=a.source, targets=tuple(a.targets),
@@ -117,14 +115,12 @@ def _action(a: ActionSpec) -> Action:
                   cost=tuple((c.card, c.resource, c.amount) for c in a.cost))
 
 
-
 def _uses(c: CardSpec, kinds: dict[str, str]) -> tuple[tuple[str, int], ...]:
     """A card's uses this turn keyed by feature and kind of game action (:func:`~.state.use_key`): a bare
     number is a use of a feature the scenario declares, as the kind its action is (``kinds``)."""
     out = {use_key(f, kinds[f] if isinstance(u, int) else u.kind): u if isinstance(u, int) else u.times
            for f, u in c.uses.items()}
     return tuple(sorted((k, n) for k, n in out.items() if n))
-
 
 
 def _card(cid: str, c: CardSpec, kinds: dict[str, str]) -> Card:
@@ -141,7 +137,6 @@ def _card(cid: str, c: CardSpec, kinds: dict[str, str]) -> Card:
                 modifiers=tuple(sorted(c.modifiers.items())), wounds=c.wounds, closed=c.closed,
                 action_markers=c.action_markers, in_active_zone=c.in_active_zone,
                 resources=tuple(sorted(c.resources.items())), uses=_uses(c, kinds), features=feats)
-
 
 
 def load_scenario(path: str | Path, index: ClauseIndex | None = None) -> Scenario:
@@ -184,17 +179,14 @@ def load_scenario(path: str | Path, index: ClauseIndex | None = None) -> Scenari
     return sc
 
 
-
 def load_rulings(path: str | Path, index: ClauseIndex | None = None) -> list[Scenario]:
     """The rulings of a scenario file: one per case (``cases:``), or the file's one."""
     return load_scenario(path, index).cases()
 
 
-
 def shipped_rulings() -> list[Path]:
     """The ruling scenarios shipped with ruleproof (package data ``ruleproof.rulings``)."""
     return sorted(Path(str(resources.files("ruleproof.rulings"))).glob("**/*.yaml"))
-
 
 
 def ruling_citations(paths: list[Path] | None = None):
@@ -204,11 +196,9 @@ def ruling_citations(paths: list[Path] | None = None):
             yield Citation(f"ruling {sc.spec.id}", "ruling", tuple(sc.spec.clauses), sc.where(("clauses",)))
 
 
-
 def shipped_scenarios(index: ClauseIndex | None = None) -> list[tuple[Path, Scenario]]:
     """Every shipped ruling (a file with cases gives one per case), with its file."""
     return [(p, sc) for p in shipped_rulings() for sc in load_rulings(p, index)]
-
 
 
 def ruling_files(folder: str | Path) -> list[Path]:

@@ -21,17 +21,14 @@ def check_assumptions(sc: Scenario, rb: Rulebook) -> None:
                                  known=", ".join(rb.spec.assumptions) or "—")
 
 
-
 def window_ids(rb: Rulebook) -> tuple[str, ...]:
     """The ids of the rulebook's priority windows, in step order."""
     return tuple(op.params["id"] for step in rb.spec.steps.values() for op in step.operations if op.op == "window")
 
 
-
 @lru_cache(maxsize=1)
 def _bundled_windows() -> tuple[str, ...]:
     return window_ids(load_rulebook())
-
 
 
 def check_windows(sc: Scenario, rb: Rulebook) -> None:
@@ -44,7 +41,6 @@ def check_windows(sc: Scenario, rb: Rulebook) -> None:
             if r.window not in known and r.window not in _bundled_windows():
                 raise RuleproofError("RP165", sc.where(base + ("responses", j, "window")), window=r.window,
                                      hint=suggest(r.window, known), known=", ".join(known))
-
 
 
 def run_scenario(sc: Scenario, rb: Rulebook) -> ScenarioResult:

@@ -12,25 +12,20 @@ from ..schema import Text, Word
 FORMAT = "ruleproof-scenario/1"
 
 
-
 #: a number of things on a card (wounds, markers, resources, uses, a printed value): never below 0
 Count = Annotated[int, Field(ge=0)]
-
 
 
 #: how many of something that must happen at least once (parts of a compound feature, a per-turn limit)
 Positive = Annotated[int, Field(ge=1)]
 
 
-
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-
 #: the kinds of game action (an action's ``kind``; a use's, 540.1.3)
 ActionKind = Literal["simple_strike", "attack", "spell", "effect"]
-
 
 
 class UseSpec(_Strict):
@@ -42,13 +37,11 @@ class UseSpec(_Strict):
     times: Count
 
 
-
 class EffectSpec(_Strict):
     do: Literal["heal", "wound", "leave_zone", "add_modifier", "close", "lose_resource", "lose_markers"]
     card: Word
     amount: Count = 0
     prop: Word = ""
-
 
 
 class FeatureSpec(_Strict):
@@ -76,7 +69,6 @@ class FeatureSpec(_Strict):
     on_die: list[int] = Field(default_factory=list)
 
 
-
 class CardSpec(_Strict):
     name: str
     controller: Literal["A", "B"]
@@ -93,12 +85,10 @@ class CardSpec(_Strict):
     features: list[FeatureSpec] = Field(default_factory=list)
 
 
-
 class CostSpec(_Strict):
     card: Word
     resource: Word
     amount: Word = "1"
-
 
 
 class XSpec(_Strict):
@@ -108,7 +98,6 @@ class XSpec(_Strict):
     compute: tuple[Word, Word, Word] | None = None
 
 
-
 def _number_or_name(value: Any) -> Any:
     """A magnitude as written: a number stays a number, anything else is a name (of an X)."""
     if isinstance(value, int) and not isinstance(value, bool):
@@ -116,9 +105,7 @@ def _number_or_name(value: Any) -> Any:
     return getattr(value, "raw", value)
 
 
-
 Magnitude = Annotated[int | str, BeforeValidator(_number_or_name)]
-
 
 
 class ActionSpec(_Strict):
@@ -135,12 +122,10 @@ class ActionSpec(_Strict):
     parts: Positive = 1
 
 
-
 class ResponseSpec(_Strict):
     window: Word
     player: Literal["A", "B"]
     play: Word
-
 
 
 class ExpectSpec(_Strict):
@@ -155,7 +140,6 @@ class ExpectSpec(_Strict):
     properties: list[Word] = Field(default_factory=list)  # catalogue properties that must hold on the trace
 
 
-
 class FollowSpec(_Strict):
     """A further game action in the same turn: it starts from the cards as the action before left
     them (wounds, closed, action markers, per-turn uses), with its own dice, responses and expectations."""
@@ -164,7 +148,6 @@ class FollowSpec(_Strict):
     dice: list[int] = Field(default_factory=list)
     responses: list[ResponseSpec] = Field(default_factory=list)
     expect: ExpectSpec = Field(default_factory=ExpectSpec)
-
 
 
 class CardPatch(_Strict):
@@ -181,7 +164,6 @@ class CardPatch(_Strict):
     features: list[FeatureSpec] | None = None
 
 
-
 class CaseSpec(_Strict):
     """One case of a ruling file with several: the file's world and action, changed where the case says,
     with its own expectations.  ``clauses`` adds to the file's."""
@@ -195,7 +177,6 @@ class CaseSpec(_Strict):
     responses: list[ResponseSpec] | None = None
     expect: ExpectSpec
     then: list[FollowSpec] | None = None
-
 
 
 class ScenarioSpec(_Strict):
@@ -215,13 +196,10 @@ class ScenarioSpec(_Strict):
     provenance: dict[Word, Any] = Field(default_factory=dict)  # a saved counterexample's origin
 
 
-
 _CARD_FIELDS = ("closed", "wounds", "action_markers", "can_move", "in_active_zone", "healthy", "resources")
 
 
-
 _X_FIELDS = ("value", "fixed_at", "fixes")
-
 
 
 #: the keys a case may give (its own ``expect``; the others replace the file's)

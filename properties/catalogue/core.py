@@ -26,7 +26,6 @@ MAY_DECLARE = {
 }  # 540.4's resource modifications are declared «по общим правилам» (not in the excerpts): no step named
 
 
-
 @dataclass(frozen=True)
 class Property:
     id: str

@@ -178,8 +178,6 @@ prop("P512.6.2-attacks-roll", ("512.6.2",), "при атаке кубик бро
      obliges=("512.6.2",))
 
 
-
-
 def _no_fight(M, S):
     return M.and_(M.is_attack(S), M.not_(M.holds(S, "strike_fight")))
 

@@ -236,7 +236,6 @@ prop("P512.5-claims-resolved", ("512.5/t1",), "этап выполнения н�
              lambda M, S, h: M.on(h["hc_exec"]), "the execution stage begins", "начинается этап выполнения"))
 
 
-
 def _off_its_step(M, ev, pre, new, h):
     """A feature played at a step kind its kind's clause does not let it be declared at (the vocabulary's)."""
     if ev.feature is None:

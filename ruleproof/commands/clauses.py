@@ -101,8 +101,6 @@ def _print_index(index, rules, lang: str) -> int:
     return EXIT_OK
 
 
-
-
 def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
     from ruleproof.generators.breakage import CLASSES, breakage, reading_drafts  # start-up: only when the command runs
     from ruleproof.generators.selftest import selftest  # start-up: only when the command runs

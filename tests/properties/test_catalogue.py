@@ -15,7 +15,6 @@ from ruleproof.properties.catalogue import BY_ID, PROPERTIES, View, check_all
 from ruleproof.properties.monitor_z3 import FORMS
 
 
-
 @pytest.fixture(scope="module")
 def scenarios():
     return [sc for _, sc in shipped_scenarios()]
