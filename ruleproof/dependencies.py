@@ -9,7 +9,7 @@ from ruleproof.model.readings import readings, variant
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.scenario import run_scenario
 from ruleproof.model.scenario_write import choices_from_trace, world_from_trace
-from ruleproof.properties.catalogue import BY_ID
+from ruleproof.properties import catalogue
 from ruleproof.properties.monitor_run import View
 
 __all__ = ["reading_labels", "counterexample_dependencies", "ruling_dependencies"]
@@ -26,10 +26,10 @@ def counterexample_dependencies(rb: Rulebook, counterexamples: dict[str, list]) 
     longer breaks it (the finding rests on the rulebook's own reading there)."""
     others = [(r.id, variant(rb, r.id)) for r in readings(rb)]
     out = {}
-    for pid, events in counterexamples.items():
+    for pid, events in counterexamples.items():  # the catalogue as it is now (a test plants properties in it)
         world, (dice, responses) = world_from_trace(events), choices_from_trace(events)
         out[pid] = tuple(rid for rid, other in others
-                         if BY_ID[pid].check(View(run(other, world, ScriptedChoices(dice, responses)).events)) is None)
+                         if catalogue.BY_ID[pid].check(View(run(other, world, ScriptedChoices(dice, responses)).events)) is None)
     return out
 
 

@@ -29,6 +29,10 @@ class Engine:
     field: str  #: the ``orchestrate.CheckReport`` field that holds its results
     cost: int  #: how long it takes, relative to the others: a pool of workers starts the costliest first
     diff: bool = True  #: ``diff`` and ``readings`` compare its results on two rulebooks
+    #: its place in ``diff`` and ``readings`` (their default ``--engines`` and the order they report in): where
+    #: several engines find a counterexample to one property, the first one's game is the one shown and saved —
+    #: the exhaustive pass's (the shortest) before Hypothesis's
+    diff_rank: int = 0
 
     def load(self) -> Callable:
         """The runner function (its module imported now)."""
@@ -38,19 +42,19 @@ class Engine:
 
 #: the engines in report order
 ENGINES: tuple[Engine, ...] = (
-    Engine("rulings", "ruleproof.orchestrate:run_rulings", "rulings", cost=30),
-    Engine("hypothesis", "ruleproof.orchestrate:run_hypothesis", "properties", cost=70),
-    Engine("exhaustive", "ruleproof.orchestrate:run_exhaustive", "exhaustive", cost=80),
-    Engine("z3", "ruleproof.orchestrate:run_z3", "z3", cost=100),
-    Engine("consistency", "ruleproof.orchestrate:run_consistency", "consistency", cost=10),
-    Engine("conformance", "ruleproof.orchestrate:run_conformance", "conformance", cost=20),
+    Engine("rulings", "ruleproof.orchestrate:run_rulings", "rulings", cost=30, diff_rank=1),
+    Engine("hypothesis", "ruleproof.orchestrate:run_hypothesis", "properties", cost=70, diff_rank=3),
+    Engine("exhaustive", "ruleproof.orchestrate:run_exhaustive", "exhaustive", cost=80, diff_rank=2),
+    Engine("z3", "ruleproof.orchestrate:run_z3", "z3", cost=100, diff_rank=4),
+    Engine("consistency", "ruleproof.orchestrate:run_consistency", "consistency", cost=10, diff_rank=5),
+    Engine("conformance", "ruleproof.orchestrate:run_conformance", "conformance", cost=20, diff_rank=0),
 )
 
 #: what ``check --engines`` accepts: the structural checks and every engine
 NAMES: tuple[str, ...] = ("structure", *(e.name for e in ENGINES))
 BY_NAME: dict[str, Engine] = {e.name: e for e in ENGINES}
-#: the engines ``diff`` and ``readings`` run on both rulebooks (all of them by default)
-DIFF_ENGINES: tuple[str, ...] = tuple(e.name for e in ENGINES if e.diff)
+#: the engines ``diff`` and ``readings`` run on both rulebooks (all of them by default), in their order
+DIFF_ENGINES: tuple[str, ...] = tuple(e.name for e in sorted(ENGINES, key=lambda e: e.diff_rank) if e.diff)
 #: the Hypothesis examples per rulebook in ``diff`` and ``readings``, as in ``check`` (fewer leave some properties
 #: not exercised: measured, 100 left 0–4 of the 27 unplayed on the bundled rulebook, 200 none)
 DIFF_EXAMPLES = 200

@@ -25,3 +25,8 @@ def test_the_costliest_engine_starts_first():
     assert longest_first(list(reversed(NAMES[1:])))[0] == "z3"
     assert longest_first([("rulings", "base"), ("difference", ""), ("z3", "draft")], {"difference": 50}) == [
         ("z3", "draft"), ("difference", ""), ("rulings", "base")]
+
+
+def test_diff_keeps_the_exhaustive_passs_counterexample_before_hypothesiss():
+    """diff's engines in their order (its default --engines): the first engine's game is the one shown and saved."""
+    assert DIFF_ENGINES == ("conformance", "rulings", "exhaustive", "hypothesis", "z3", "consistency")
