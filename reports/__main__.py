@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ruleproof.ground.errors import EXIT_BAD_INPUT, RuleproofError
+from ruleproof.ground.errors import ExitCode, RuleproofError
 from ruleproof.ground.i18n import LANGS, default_lang, t
 
 from .bundle import make_clause_text, report_from_check
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         paths = write_reports(report, args.report, formats, args.lang, clause_text)
     except RuleproofError as err:
         print(err.render(args.lang), file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     if paths:
         print(t("rep_written", args.lang, paths=", ".join(str(x) for x in paths)), file=sys.stderr)
     if "itf" in formats and not report.counterexamples:

@@ -11,7 +11,7 @@ writer prints it in one marked place so that two runs compare equal once it is m
 >>> from ruleproof.orchestrate import run_check
 >>> rep = report_from_check(run_check(), timestamp="2026-01-01T00:00:00Z")
 >>> [s.group for s in rep.sections], rep.exit_code, rep.rulebook["id"]
-(['structure'], 0, 'berserk-rp-4.1-2')
+(['structure'], <ExitCode.OK: 0>, 'berserk-rp-4.1-2')
 >>> make_clause_text()("540.3", "en")[:40]
 'When applied to an action, the card stil'
 """
@@ -27,7 +27,7 @@ from importlib import metadata
 from typing import Callable
 
 from ruleproof.engine_registry import ENGINES, NAMES
-from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
+from ruleproof.ground.errors import ExitCode
 from ruleproof.model.clauses import default_index
 from ruleproof.model.draw import _edge_label, _ordered_edges
 from ruleproof.model.rules_text import load_rules_text
@@ -102,8 +102,8 @@ class Report:
         return self.verdict == "holds"
 
     @property
-    def exit_code(self) -> int:
-        return {"holds": EXIT_OK, "violated": EXIT_FINDING, "unknown": EXIT_INCONCLUSIVE}[self.verdict]
+    def exit_code(self) -> ExitCode:
+        return {"holds": ExitCode.OK, "violated": ExitCode.FINDING, "unknown": ExitCode.INCONCLUSIVE}[self.verdict]
 
     def section(self, group: str) -> Section | None:
         return next((s for s in self.sections if s.group == group), None)

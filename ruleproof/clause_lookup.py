@@ -8,7 +8,7 @@ for 512.6.2/b3).
 >>> with contextlib.redirect_stdout(out):
 ...     code = lookup(["542.8"], None, None, "en", "json")
 >>> import json; doc = json.loads(out.getvalue()); code, doc["units"][0]["id"]
-(0, '542.8')
+(<ExitCode.OK: 0>, '542.8')
 >>> any(c["element"].startswith("property ") for c in doc["units"][0]["cited_by"])
 True
 """
@@ -21,7 +21,7 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
-from ruleproof.ground.errors import EXIT_OK, RuleproofError, did_you_mean
+from ruleproof.ground.errors import ExitCode, RuleproofError, did_you_mean
 from ruleproof.ground.i18n import t
 from ruleproof.model.clause_diff import citing
 from ruleproof.model.clauses import default_index
@@ -57,7 +57,7 @@ def lookup(units: list[str], rulebook: str | None, rules, lang: str, fmt: str) -
              "cited_by": [{"element": c.element, "kind": c.kind, "clauses": list(c.clauses),
                            "where": str(c.where) if c.where else None} for c in by]} for e, by, text in found]}
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
-        return EXIT_OK
+        return ExitCode.OK
     con = Console(highlight=False)
     for e, by, text in found:
         con.print(f"[bold]{escape(e.id)}[/bold] — {t(f'unit_{e.kind}', lang)}, {t(e.status, lang)}")
@@ -73,4 +73,4 @@ def lookup(units: list[str], rulebook: str | None, rules, lang: str, fmt: str) -
                 con.print(f"    {t('cite_kind_' + c.kind, lang)}: {escape(c.element)}{escape(where)} — "
                           f"{escape(', '.join(c.clauses))}")
         con.print()
-    return EXIT_OK
+    return ExitCode.OK

@@ -22,7 +22,7 @@ from pathlib import Path
 from ruleproof.commands import COMMANDS
 from ruleproof.commands.common import check_timeout, check_writable, split_only
 from ruleproof.ground import interrupt
-from ruleproof.ground.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, RuleproofError
+from ruleproof.ground.errors import ExitCode, RuleproofError
 from ruleproof.ground.i18n import LANGS, default_lang, t
 from ruleproof.i18n_cli import argparse_language, localize
 
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     except RuleproofError as err:
         interrupt.taken()  # the error stream is the user's again, should Ctrl-C have muted it
         print(err.render(lang), file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return ExitCode.BAD_INPUT
     except KeyboardInterrupt:
         pass
     except Exception as exc:  # noqa: BLE001 - the one place a bug becomes an exit code (70), not a finding
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             return internal_error(exc, argv, lang)
     interrupt.taken()
     print("interrupted" if lang == "en" else "прервано", file=sys.stderr)
-    return EXIT_INTERRUPTED
+    return ExitCode.INTERRUPTED
 
 
 def internal_error(exc: BaseException, argv: list[str], lang: str) -> int:
@@ -112,7 +112,7 @@ def internal_error(exc: BaseException, argv: list[str], lang: str) -> int:
     error = f"{type(exc).__name__}: {str(exc)[:200]}"
     print(t("internal_error", lang, error=error, command="ruleproof " + " ".join(argv)[:200], path=path),
           file=sys.stderr)
-    return EXIT_INTERNAL
+    return ExitCode.INTERNAL
 
 
 def _check_args(args) -> None:

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.ground.errors import EXIT_FINDING, EXIT_OK, Localized, RuleproofError
+from ruleproof.ground.errors import ExitCode, Localized, RuleproofError
 from ruleproof.ground.i18n import t
 
 from .common import console
@@ -75,7 +75,7 @@ def _print_index_json(index, rules) -> int:
         new_units, missing = index.compare_with_text(rules)
         doc.update(not_in_index=new_units, not_in_text=missing, referenced_only=rules.referenced_only())
     sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _print_index(index, rules, lang: str) -> int:
@@ -98,7 +98,7 @@ def _print_index(index, rules, lang: str) -> int:
         new_units, missing = index.compare_with_text(rules)
         for key, items in (("text_new", new_units), ("text_missing", missing), ("text_refs", rules.referenced_only())):
             con.print(f"{t(key, lang)}: {', '.join(items) if items else '—'}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
@@ -119,7 +119,7 @@ def _print_breakage(index, lang: str, fmt: str, examples: int) -> int:
                     "drafts": r.classes, "properties": list(r.properties), "checks": list(r.checks),
                     "rulings": list(r.rulings)} for r in rows]}
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
-        return EXIT_OK
+        return ExitCode.OK
     return _print_breakage_table(index, rep, rows, counts, lang)
 
 
@@ -143,7 +143,7 @@ def _print_breakage_table(index, rep, rows, counts: dict, lang: str) -> int:
     con.print(table)
     con.print(t("br_summary", lang, units=len(rows), **{k.replace(" ", "_"): v for k, v in counts.items()},
                 seconds=rep.seconds))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _print_diff(diff, old, new, cites, lang: str, fmt: str, citing) -> int:
@@ -154,11 +154,11 @@ def _print_diff(diff, old, new, cites, lang: str, fmt: str, citing) -> int:
              "new": new.units[u].text if u in new.units else None,
              "cited_by": [c.element for c in citing(u, cites)]} for u in items] for k, items in groups}}
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
-        return EXIT_OK if not diff.all else EXIT_FINDING
+        return ExitCode.OK if not diff.all else ExitCode.FINDING
     con = console()
     if not diff.all:
         con.print(t("no_changes", lang))
-        return EXIT_OK
+        return ExitCode.OK
     for key, items in groups:
         if not items:
             continue
@@ -172,5 +172,5 @@ def _print_diff(diff, old, new, cites, lang: str, fmt: str, citing) -> int:
             users = citing(u, cites)
             names = "; ".join(f"{c.element} ({c.where})" for c in users) if users else t("nothing_cites", lang)
             con.print(f"    {t('cited_by', lang)}: {escape(names)}")
-    return EXIT_FINDING
+    return ExitCode.FINDING
 

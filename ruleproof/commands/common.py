@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ruleproof.ground.errors import EXIT_OK, Localized, Location, RuleproofError, suggest
+from ruleproof.ground.errors import ExitCode, Localized, Location, RuleproofError, suggest
 from ruleproof.ground.fileio import write_atomic
 from ruleproof.ground.i18n import t
 
@@ -138,5 +138,5 @@ def write_text(text: str, output: str | None, lang: str) -> int:
         print(t("written", lang, path=output), file=sys.stderr)
     else:
         sys.stdout.write(text)
-    return EXIT_OK
+    return ExitCode.OK
 

@@ -13,7 +13,7 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
-from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK
+from ruleproof.ground.errors import ExitCode
 from ruleproof.ground.i18n import t
 
 from .common import clause_text_fn
@@ -21,7 +21,7 @@ from .common import clause_text_fn
 __all__ = ["add_parser", "run", "to_json", "SCHEMA"]
 
 SCHEMA = "ruleproof-consistency/1"
-EXIT = {"consistent": EXIT_OK, "conflict": EXIT_FINDING, "unknown": EXIT_INCONCLUSIVE}
+EXIT = {"consistent": ExitCode.OK, "conflict": ExitCode.FINDING, "unknown": ExitCode.INCONCLUSIVE}
 
 
 def add_parser(sub, common, texts) -> None:

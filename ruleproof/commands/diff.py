@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ruleproof.engine_registry import DIFF_ENGINES, DIFF_EXAMPLES
-from ruleproof.ground.errors import EXIT_FINDING, EXIT_OK
+from ruleproof.ground.errors import ExitCode
 from ruleproof.ground.i18n import answers_text, t
 
 from .common import RULINGS_HELP, check_jobs, clause_text_fn, console, parse_names
@@ -116,13 +116,12 @@ def run(args, lang: str) -> int:
         _print(console(), out, lang, clause_text, args)
     if saved:
         print(t("ex_saved", lang, path=saved, rulebook=args.draft), file=sys.stderr)
-    return EXIT_FINDING if out.changed else EXIT_OK
+    return ExitCode.FINDING if out.changed else ExitCode.OK
 
 
 def _print(con, out, lang: str, clause_text, args) -> None:
-    from ruleproof.reports.side_by_side import side_table  # start-up: only when the command runs
-
     from ruleproof.model.rulebook_diff import by_clause  # start-up: only when the command runs
+    from ruleproof.reports.side_by_side import side_table  # start-up: only when the command runs
 
     con.print(f"[bold]{t('diff_title', lang)}[/]")
     con.print(f"{t('diff_base', lang)}: {escape(str(out.base.path))} ({out.base.spec.id})")
@@ -242,9 +241,8 @@ def to_json(out, clause_text) -> dict:
 
 
 def to_markdown(out, lang: str, clause_text) -> str:
-    from ruleproof.reports.side_by_side import side_markdown  # start-up: only when the command runs
-
     from ruleproof.model.rulebook_diff import by_clause  # start-up: only when the command runs
+    from ruleproof.reports.side_by_side import side_markdown  # start-up: only when the command runs
 
     lines = [f"# {t('diff_title', lang)}", "",
              f"- {t('diff_base', lang)}: `{out.base.path}` ({out.base.spec.id})",

@@ -14,7 +14,7 @@ import sys
 
 from rich.console import Console
 
-from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, Localized, RuleproofError, suggest
+from ruleproof.ground.errors import ExitCode, Localized, RuleproofError, suggest
 from ruleproof.ground.i18n import t
 
 from .common import check_jobs, clause_text_fn, console
@@ -129,9 +129,9 @@ def run(args, lang: str) -> int:
     else:
         _print_terminal(args, lang, rb, bounds, out, results, figures, more, saved, clause_text)
     if any(not r.holds and r.verdict != "unknown" for r in results):
-        return EXIT_FINDING
+        return ExitCode.FINDING
     # incomplete, or a property none of the runs exercised: inconclusive, never "holds"
-    return EXIT_OK if out.complete and not any(r.verdict == "unknown" for r in results) else EXIT_INCONCLUSIVE
+    return ExitCode.OK if out.complete and not any(r.verdict == "unknown" for r in results) else ExitCode.INCONCLUSIVE
 
 
 def _save_ruling(args, rb, out, results, replay: str):

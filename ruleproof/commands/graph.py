@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ruleproof.ground.errors import EXIT_OK, Localized, Location, RuleproofError
+from ruleproof.ground.errors import ExitCode, Localized, Location, RuleproofError
 from ruleproof.ground.i18n import t
 
 from .common import write_text
@@ -42,5 +42,5 @@ def run(args, lang: str) -> int:
     with atomic_path(out) as tmp:
         to_image(G, tmp, lang)
     print(t("written", lang, path=out), file=sys.stderr)
-    return EXIT_OK
+    return ExitCode.OK
 

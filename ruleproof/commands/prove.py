@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.ground.errors import EXIT_FINDING, EXIT_INCONCLUSIVE, EXIT_OK, RuleproofError
+from ruleproof.ground.errors import ExitCode, RuleproofError
 from ruleproof.ground.i18n import t, times_text
 
 from .common import check_jobs, clause_text_fn, console
@@ -54,12 +54,12 @@ def exit_code(outcome, accept_menu: bool = False) -> int:
     """1 a violation (or a vacuous property), 3 something unknown — or every proof within the menu only,
     unless ``accept_menu`` — else 0."""
     if any(v.verdict == "violated" or v.vacuous for v in outcome.verdicts):
-        return EXIT_FINDING
+        return ExitCode.FINDING
     if any(v.verdict != "proved" or v.vacuous is None for v in outcome.verdicts):
-        return EXIT_INCONCLUSIVE
+        return ExitCode.INCONCLUSIVE
     if outcome.verdicts and outcome.within_menu and not accept_menu:
-        return EXIT_INCONCLUSIVE
-    return EXIT_OK
+        return ExitCode.INCONCLUSIVE
+    return ExitCode.OK
 
 
 def _verdict_text(v, lang: str, within_menu: bool = False) -> str:
@@ -143,7 +143,7 @@ def run(args, lang: str) -> int:
     if saved:
         con.print(t("prove_saved", lang, path=saved))
     code = exit_code(out, args.accept_menu)
-    if code == EXIT_INCONCLUSIVE and exit_code(out, True) == EXIT_OK:
+    if code == ExitCode.INCONCLUSIVE and exit_code(out, True) == ExitCode.OK:
         con.print(t("prove_menu_exit", lang))
     return code
 

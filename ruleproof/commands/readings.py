@@ -15,7 +15,7 @@ import sys
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.ground.errors import EXIT_INCONCLUSIVE, EXIT_OK
+from ruleproof.ground.errors import ExitCode
 from ruleproof.ground.i18n import answers_text, t
 
 from .common import clause_text_fn, console
@@ -76,7 +76,7 @@ def run(args, lang: str) -> int:
         sys.stdout.write(text_json)
     else:
         _print(console(), out, lang)
-    return EXIT_INCONCLUSIVE if any(r.status == "immaterial-bounded" for r in out.rows) else EXIT_OK
+    return ExitCode.INCONCLUSIVE if any(r.status == "immaterial-bounded" for r in out.rows) else ExitCode.OK
 
 
 def _status(status: str, lang: str) -> str:
@@ -174,9 +174,8 @@ def to_markdown(out, lang: str) -> str:
 
 
 def to_html(out, lang: str) -> str:
-    from ruleproof.reports.side_by_side import side_html  # start-up: only when the command runs
-
     from ruleproof.reports.html_report import CSS, _e, _table  # start-up: only when the command runs
+    from ruleproof.reports.side_by_side import side_html  # start-up: only when the command runs
 
     title = t("rd_title", lang, id=out.rulebook.spec.id, n=len(out.rows))
     rows = [(f' data-reading="{_e(row.reading.id)}" class="rp-verdict-'

@@ -9,7 +9,7 @@ import sys
 
 from rich.markup import escape
 
-from ruleproof.ground.errors import EXIT_FINDING, EXIT_OK, Localized, RuleproofError
+from ruleproof.ground.errors import ExitCode, Localized, RuleproofError
 from ruleproof.ground.i18n import t
 
 from .common import clause_text_fn, console
@@ -62,14 +62,14 @@ def run(args, lang: str) -> int:
             "schema": "ruleproof-run/1", "scenario": whole.spec.id, "rulebook": rb.spec.id, "passed": passed,
             "cases": docs}
         sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
-        return EXIT_OK if passed else EXIT_FINDING
+        return ExitCode.OK if passed else ExitCode.FINDING
     con = console()
     for sc, res in zip(rulings, results):
         _print_run(con, sc, res, rb, replay(sc), clause_text, lang)
     if len(rulings) > 1:
         n_ok = sum(res.passed for res in results)
         con.print(t("run_cases", lang, ok=n_ok, n=len(results)))
-    return EXIT_OK if passed else EXIT_FINDING
+    return ExitCode.OK if passed else ExitCode.FINDING
 
 
 def _print_run(con, sc, res, rb, replay: str, clause_text, lang: str) -> None:

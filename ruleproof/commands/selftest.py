@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ruleproof.ground.errors import EXIT_FINDING, EXIT_OK
+from ruleproof.ground.errors import ExitCode
 from ruleproof.ground.i18n import t
 
 from .common import check_jobs, console
@@ -68,5 +68,5 @@ def run(args, lang: str) -> int:
                 con.print(f"  ✗ {pid}")
         con.print(t("st_summary", lang, rate=rep.kill_rate * 100, seconds=rep.seconds, **c))
     bad = c["survived"] > 0 or any(not v for v in rep.property_kills().values())
-    return EXIT_FINDING if bad else EXIT_OK
+    return ExitCode.FINDING if bad else ExitCode.OK
 

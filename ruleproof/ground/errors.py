@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from enum import IntEnum
 
-__all__ = ["Location", "RuleproofError", "suggest", "one_of", "did_you_mean", "Localized", "yaml_problem", "MESSAGES", "EXIT_OK", "EXIT_FINDING", "EXIT_BAD_INPUT",
-           "EXIT_INCONCLUSIVE", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
+__all__ = ["Location", "RuleproofError", "suggest", "one_of", "did_you_mean", "Localized", "yaml_problem", "MESSAGES", "ExitCode"]
 
-EXIT_OK = 0
-EXIT_FINDING = 1
-EXIT_BAD_INPUT = 2
-EXIT_INCONCLUSIVE = 3
-EXIT_INTERNAL = 70  # a bug in ruleproof (sysexits' EX_SOFTWARE): never a finding, never 0-3
-EXIT_INTERRUPTED = 130  # Ctrl-C
+class ExitCode(IntEnum):
+    """What a run of ``ruleproof`` ends with."""
+
+    OK = 0  # everything holds
+    FINDING = 1  # a finding: a property violated, a ruling failed, a conflict, a change that breaks something
+    BAD_INPUT = 2  # one message with file:line, no traceback
+    INCONCLUSIVE = 3  # Z3 unknown, a timeout, a bounded search: nothing is claimed to hold
+    INTERNAL = 70  # a bug in ruleproof (sysexits' EX_SOFTWARE): never a finding, never 0-3
+    INTERRUPTED = 130  # Ctrl-C
 
 
 @dataclass(frozen=True)
