@@ -22,13 +22,13 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from ruleproof.engine_registry import BY_NAME, DIFF_ENGINES, DIFF_EXAMPLES, longest_first
+from ruleproof.engine_registry import DIFF_ENGINES, DIFF_EXAMPLES, longest_first
 from ruleproof.generators.bounded import bounded_worlds
 from ruleproof.ground.forked import fork_map
 from ruleproof.model.explore import Bounds
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rulebook_diff import Change, Difference, behaviour, smallest_difference, structural_diff
-from ruleproof.orchestrate import distrust_proofs
+from ruleproof.orchestrate import distrust_proofs, run_engine
 from ruleproof.properties.consistency import consistency
 from ruleproof.reports.finding import WITHIN_MENU
 from ruleproof.runcache import cached_run
@@ -144,12 +144,6 @@ def _tasks(engines: tuple[str, ...], same_behaviour: bool, difference: bool) -> 
     return longest_first(tasks, _DIFFERENCE_COST)
 
 
-def _engine_run(engine: str, rb: Rulebook, opts: dict):
-    run = BY_NAME[engine].load()(rb, opts)
-    run.outcome = None  # not sent back between processes: the results and counterexamples are
-    return run
-
-
 def _run_task(task: tuple[str, str], sides: dict, opts: dict, rulings: tuple, cache_dir) -> tuple[object, float, bool]:
     """One task of :func:`_tasks`: (what it found, its seconds, whether the base's run came from the cache)."""
     engine, side = task
@@ -164,9 +158,9 @@ def _run_task(task: tuple[str, str], sides: dict, opts: dict, rulings: tuple, ca
         rb = sides[side]
         o = {**opts, "rulebook_arg": str(rb.path), **({"rulings": rulings} if engine == "rulings" and rulings else {})}
         if side == "base" and cache_dir is not None:
-            found, hit = cached_run(partial(_engine_run, engine), rb, engine, o, cache_dir)
+            found, hit = cached_run(partial(run_engine, group=engine), rb, engine, o, cache_dir)
         else:
-            found = _engine_run(engine, rb, o)
+            found = run_engine(rb, o, engine)
     return found, time.perf_counter() - t0, hit
 
 

@@ -52,7 +52,7 @@ from ruleproof.reports.finding import CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
 __all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "run_hypothesis", "run_exhaustive", "run_z3",
-           "run_consistency", "run_conformance", "team_rulings", "rulings_outside_menu", "distrust_proofs"]
+           "run_consistency", "run_conformance", "run_engine", "team_rulings", "rulings_outside_menu", "distrust_proofs"]
 
 
 @dataclass
@@ -340,8 +340,9 @@ def distrust_proofs(z3_results: list[CheckResult], conformance_results: list[Che
     return out
 
 
-def _worker(rb: Rulebook, opts: dict, group: str) -> EngineRun:
-    """One engine in a worker process (no progress bar there)."""
+def run_engine(rb: Rulebook, opts: dict, group: str) -> EngineRun:
+    """One engine's run as a worker process gives it back (no progress bar there; its outcome object left out):
+    ``check`` and ``diff`` hand these to their pools."""
     run = BY_NAME[group].load()(rb, {**opts, "progress": None})
     run.outcome = None  # not sent back between processes: the results and counterexamples are
     return run
@@ -371,7 +372,7 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     if jobs > 1 and len(wanted) > 1:
         # longest first, so that the pool is busy to the end
         order = longest_first(wanted)
-        done = dict(zip(order, fork_map(lambda e: _worker(rb, opts, e), order, jobs)))
+        done = dict(zip(order, fork_map(lambda e: run_engine(rb, opts, e), order, jobs)))
         runs = [done[e] for e in wanted]
     else:
         for e in wanted:
