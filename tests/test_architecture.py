@@ -10,7 +10,6 @@ the editable install's finder does not point it back at this checkout.
 from __future__ import annotations
 
 import json
-import shutil
 import site
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from staging import layout
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,17 +36,6 @@ print("\\nPROBE " + json.dumps({"code": code, "modules": sorted(graph.modules), 
 """
 
 
-def _layout(dest: Path) -> Path:
-    """The package's sources as they install (``ruleproof/model``, …), Python files only."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
-    only_py = shutil.ignore_patterns("__pycache__", "data", "*.yaml", "*.md", "*.txt")
-    for name, folder in sorted(project["tool"]["setuptools"]["package-dir"].items(), key=lambda kv: kv[0].count(".")):
-        if (ROOT / folder).is_dir() and any((ROOT / folder).glob("*.py")):
-            target = dest.joinpath(*name.split("."))
-            shutil.copytree(ROOT / folder, target, ignore=only_py, dirs_exist_ok=True)
-    return dest
-
-
 def _probe(staged: Path) -> dict:
     """import-linter's exit code and report on the laid-out sources, their modules and import circles."""
     env = {"PYTHONPATH": ":".join([str(staged), *site.getsitepackages()]), "PATH": "/usr/bin:/bin"}
@@ -60,7 +49,7 @@ def _probe(staged: Path) -> dict:
 @pytest.fixture(scope="module")
 def probe(tmp_path_factory) -> dict:
     pytest.importorskip("importlinter")
-    return _probe(_layout(tmp_path_factory.mktemp("layout")))
+    return _probe(layout(tmp_path_factory.mktemp("layout")))
 
 
 def test_the_layer_contract_is_kept(probe):
@@ -92,7 +81,7 @@ def test_no_import_circle(probe):
 def test_an_upward_import_breaks_the_contract(tmp_path):
     """The contract is not vacuous: the meanings importing a report writer is refused, the import named."""
     pytest.importorskip("importlinter")
-    staged = _layout(tmp_path)
+    staged = layout(tmp_path)
     fields = staged / "ruleproof" / "model" / "fields.py"
     fields.write_text(fields.read_text("utf-8") + "\nfrom ruleproof.reports import terminal  # planted\n", "utf-8")
     out = _probe(staged)
