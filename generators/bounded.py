@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from ruleproof.model.features import Feature
 from ruleproof.model.menu import ATTACKS, action, card, uses_of, x_var
@@ -99,7 +100,7 @@ def _card(cid: str, features: tuple[Feature, ...], wounds: int = 1) -> Card:
     return card(cid, features, movement=2, movement_mod=1, wounds=wounds, crystals=CRYSTALS)
 
 
-def _xs(setup: str, value: int, action_kind: str) -> tuple[XVar, ...]:
+def _xs(setup: str, value: int | None, action_kind: str) -> tuple[XVar, ...]:
     kind = {"chosen": "magnitude_chosen", "computed": "magnitude_computed"}.get(setup, setup)
     if setup in ("cost", "targets", "chosen"):
         return (x_var(kind, chosen=value),)
@@ -254,7 +255,7 @@ def bounded_worlds(x_max: int = 1, loadouts: tuple[str, ...] | None = None, rule
         if loadout not in table:
             continue  # a widened loadout named in the bounds of a rulebook that does not widen it
         a_feats, b_feats, d_feats, *ally_feats = table[loadout]
-        pair = (_card("src", a_feats), _card("tgt", b_feats, wounds=0))  # source and target
+        pair: tuple[Card, ...] = (_card("src", a_feats), _card("tgt", b_feats, wounds=0))  # source and target
         if any(ally_feats):  # and a bystander of each side
             pair += tuple(_card(cid, fs, wounds=0) for cid, fs in zip(("allyA", "allyB"), ally_feats))
         if loadout in roles:
@@ -316,7 +317,7 @@ def _cost_worlds(loadout: str, pair: tuple, numbers: list[int]) -> list[World]:
     a cost-X at each number a guard compares it with (with the crystals for it); a compound strike."""
     out = []
     # 540.2/542.2: a cost-X above what the card has (the declaration must not stand)
-    variants = [("spell", "no-magnitude", {"needs_magnitude": False}),
+    variants: list[tuple[str, str, dict[str, Any]]] = [("spell", "no-magnitude", {"needs_magnitude": False}),
                 ("spell", "cost-over", {"xs": (x_var("cost", chosen=CRYSTALS + 1),)})]
     for n in numbers:
         rich = tuple(c.with_resource("crystal", n) if c.id == "src" else c for c in pair)

@@ -151,8 +151,7 @@ def play_game(rb: Rulebook, props: list[Property], world: State, draw: Callable,
                 e.op in ("goto", "end", "deadlock", "step_limit") for e in events[seen:])):
             if t is None:
                 t = tracker(props, events[0].state)
-                track = t.start()
-            track, seen = t.feed(track, events[seen:]), len(events)
+            track, seen = t.feed(t.start() if track is None else track, events[seen:]), len(events)
             if ask is None:
                 if combos_played is not None:
                     combos_played.update(played_combos(events))

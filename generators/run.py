@@ -49,7 +49,7 @@ def load_profile() -> str:
 
 
 @contextlib.contextmanager
-def _shrink_budget(shrinks: int, seconds: float = 120.0) -> Iterator[None]:
+def _shrink_budget(shrinks: int, seconds: int = 120) -> Iterator[None]:
     """Bound the shrinking of one failure by a number of successful shrinks — a count, so the result
     stays reproducible — with a time cap as a safety net (Hypothesis's own bounds: 500 and 300 s)."""
     from hypothesis.internal.conjecture import engine  # hypothesis is slow to import: only when it is used
@@ -122,7 +122,9 @@ def hypothesis_pass(rb: Rulebook, examples: int = 200, seed: int | None = None, 
             checked, extra = missing, extra + n
             if world_family:
                 world_family = reaching(rb, world_family, missing, phase_seed)
-        phase = settings(base, max_examples=max(n, 1), **({"derandomize": False} if top_up else {}))
+        phase = settings(base, max_examples=max(n, 1))
+        if top_up:
+            phase = settings(phase, derandomize=False)
 
         def make_test(checked=checked, world_family=world_family, eager=top_up is not None or bool(aims), aims=aims):
             return games_test(rb, only=checked, skip=frozenset(found), exercised=exercised, family=world_family,
@@ -174,8 +176,8 @@ def _base_settings(examples: int, cache_dir: Path | None) -> settings:
     database = None
     if profile != "ci" and cache_dir is not None:
         database = DirectoryBasedExampleDatabase(str(Path(cache_dir) / "hypothesis"))
-    return settings(settings.get_profile(profile), max_examples=examples,
-                    **({"database": database} if profile != "ci" else {}))
+    base = settings(settings.get_profile(profile), max_examples=examples)
+    return settings(base, database=database) if profile != "ci" else base
 
 
 def _family(rb: Rulebook) -> tuple:

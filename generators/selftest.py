@@ -26,7 +26,6 @@ import yaml
 
 from ruleproof.ground.errors import Localized, RuleproofError
 from ruleproof.model.explore import Bounds, explore
-from ruleproof.model.graph import build_graph
 from ruleproof.model.interpreter import RandomChoices, run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
 from ruleproof.model.scenario import run_scenario, shipped_scenarios
@@ -116,8 +115,8 @@ def drafts(base: dict | None = None) -> Iterator[Draft]:
     for sid, i, op in list(_ops_of(base)):
         for fault in _OPERATION_FAULTS:
             yield from fault(base, sid, i, op)
-    for fault in _RULEBOOK_FAULTS:
-        yield from fault(base)
+    for whole in _RULEBOOK_FAULTS:
+        yield from whole(base)
 
 
 def _named(base: dict) -> Iterator[Draft]:
@@ -413,7 +412,7 @@ def _run_draft(draft, ref: _Reference, examples: int, hypothesis: bool, every_pr
 def _checks_and_rulings(rb, scenarios: list, res: MutantResult) -> None:
     """What kills a draft cheaply: the structural checks, the clauses' claims, the shipped rulings and every
     property on each ruling's game actions."""
-    res.killed_by += [r.check for r in run_structure_checks(build_graph(rb), rb.index) if not r.holds]
+    res.killed_by += [r.check for r in run_structure_checks(rb.graph, rb.index) if not r.holds]
     res.killed_by += [r.check for r in consistency(rb).results if not r.holds]  # the clauses' claims
     for sc in scenarios:
         try:

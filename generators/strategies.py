@@ -229,7 +229,9 @@ def worlds(draw, used: Uses | None = None, aims: tuple = ()) -> State:
     or guard makes (a block against a resource-modified action, an X dice modifier played) comes up
     in a few hundred examples; the trigger words are the rulebook's.
     """
-    kinds, defender_kinds, triggers = FEATURE_KINDS_ALL, DEFENDER_KINDS, TRIGGERS
+    kinds: tuple[str, ...] = FEATURE_KINDS_ALL
+    defender_kinds: tuple[str, ...] = DEFENDER_KINDS
+    triggers: tuple[str, ...] = TRIGGERS
     if used is not None:
         focus = draw(st.lists(st.sampled_from(used.windows), max_size=2, unique=True), label="focus")
         favoured = tuple(k for _, allows in focus for k in allows) + used.guarded_kinds
@@ -289,7 +291,7 @@ def _cost_x(draw, cs: list, used: Uses | None) -> int | None:
 def _plays_world(draw, cs: list, used: Uses | None) -> bool:
     """Whether this is a world of many plays per window (the features added in place)."""
     plays_world = bool(used is not None and used.play_numbers and draw(st.integers(0, 2)) == 0)
-    if plays_world:
+    if plays_world and used is not None:
         # a rulebook that turns on how many features a window played (512.6.2/b2: «после разрешения всех таких
         # особенностей»): N rerolls for one window and N dice modifiers for the next, N one of the numbers it
         # reads (at least two), the source's side holding the odd one — one world in three

@@ -43,8 +43,14 @@ def _guard(text) -> list[Guard]:
     return [] if g is None or g.name == "always" else [g]
 
 
+def _numbers(guards: list[Guard], name: str) -> tuple[int, ...]:
+    """The numbers the guards named ``name`` (``name(N)``: :func:`parse_guard` gives each its N) compare with."""
+    return tuple(sorted({int(g.arg) for g in guards if g.name == name and g.arg is not None}))
+
+
 def uses(rb: Rulebook) -> Uses:
-    windows, guards = [], []
+    windows: list[tuple[str, tuple[str, ...]]] = []
+    guards: list[Guard] = []
     for step in rb.spec.steps.values():
         for op in step.operations:
             if op.op == "window":
@@ -53,7 +59,6 @@ def uses(rb: Rulebook) -> Uses:
         for edge in step.next:
             guards += _guard(edge.when)
     return Uses(tuple(windows), tuple(rb.table("trigger_words")), tuple(dict.fromkeys(g.name for g in guards)),
-                tuple(sorted({int(g.arg) for g in guards if g.name == "cost_x_at_least"})),
-                tuple(sorted({int(g.arg) for g in guards if g.name == "plays_at_least"})),
+                _numbers(guards, "cost_x_at_least"), _numbers(guards, "plays_at_least"),
                 any(op.op == "window" and op.params.get("after_status") == "last"
                     for step in rb.spec.steps.values() for op in step.operations))

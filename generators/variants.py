@@ -60,6 +60,7 @@ def parameter_drafts(base: dict | None = None) -> Iterator[Draft]:
         for i, o in enumerate(step.get("operations", [])):
             kind = OPERATIONS[o["op"]]
             for pname, param in kind.params.items():
+                values: tuple[object, ...]  # the parameter's other values (a flag's one, a choice's)
                 if param.kind == "bool":
                     values = (not o.get(pname, param.default),)
                 elif param.kind == "choice" and pname != "x":

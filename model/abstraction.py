@@ -26,6 +26,7 @@ def beyond_bounds(state: State) -> dict[str, str] | None:
     value), in both languages, or None: within those bounds the encoding is exact, beyond them it is
     not."""
     a = state.action
+    assert a is not None, "the states the model's vector stands for are those of an action"
     n = sum(1 for _, amount in a.dice_mods if not isinstance(amount, int))
     if n > 3:
         return {"en": f"{n} dice modifiers with an X (the model counts up to 3)",

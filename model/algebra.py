@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from .exempts import exempts
 from .features import counts
@@ -256,8 +256,8 @@ class Concrete:
 
     def die_in(self, die: Test, values: tuple[int, ...]) -> Test:
         """The die value ``die`` is there (not None) and one of ``values``."""
-        values = frozenset(values)
-        return lambda s, c: die(s, c) in values
+        faces = frozenset(values)
+        return lambda s, c: die(s, c) in faces
 
     def strike_returns(self, die: Test) -> Test:
         """The rulebook's strike table gives a return strike for the final die ``die`` (512.6.2/b4)."""
@@ -539,3 +539,9 @@ def marker_waived(s) -> bool:
 _LAST_EXEMPT: list = [None, None]
 
 
+if TYPE_CHECKING:
+    from .algebra_interface import MeaningAlgebra
+
+    def _conforms(evaluator: Concrete) -> MeaningAlgebra:
+        """The type checker holds this evaluator to the meanings' interface (never called)."""
+        return evaluator

@@ -9,6 +9,8 @@ computed from it (writing it into the vector is refused where the word is compil
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import z3
 
 from .algebra_z3_parts import X_READS, Rec, SymbolicCollections, SymbolicFields, XVal, bit
@@ -111,7 +113,8 @@ class Symbolic(SymbolicFields, SymbolicCollections):
     def paid_resource(self, resource: str):
         """The card paid ``resource``: the paid vector's bits are the menu's cost entries (source's
         close, defender's close, source's crystals)."""
-        bit = {("src", "close"): 0, ("def", "close"): 1, ("src", "crystal"): 2}.get((self.role, resource))
+        bits: dict[tuple[str | None, str], int] = {("src", "close"): 0, ("def", "close"): 1, ("src", "crystal"): 2}
+        bit = bits.get((self.role, resource))
         return self.sy.false() if bit is None else self.sy.bit(self.S["paid"], bit)
 
     def markers(self):
@@ -144,3 +147,10 @@ class Symbolic(SymbolicFields, SymbolicCollections):
     def marker_waived(self):
         return self.sy.marker_waived(self.S)
 
+
+if TYPE_CHECKING:
+    from .algebra_interface import MeaningAlgebra
+
+    def _conforms(evaluator: Symbolic) -> MeaningAlgebra:
+        """The type checker holds this evaluator to the meanings' interface (never called)."""
+        return evaluator

@@ -6,12 +6,16 @@ summaries — dice modifiers, X, the cost and its payment (:class:`SymbolicColle
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import z3
 
 from .algebra import OPAQUE
 from .fields import CARD_VARS, FIELDS, SUMMARY_VARS as _SUMMARY
 from .menu import COST_ENTRIES, ROLES
+
+if TYPE_CHECKING:
+    from .symbolic import System
 
 __all__ = ["Rec", "XVal", "X_READS", "bit", "SymbolicFields", "SymbolicCollections"]
 
@@ -69,7 +73,23 @@ def _ite_np(cond, a, b):
     return z3.If(cond, a if a is not None else z3.BoolVal(False, cond.ctx), b if b is not None else z3.BoolVal(False, cond.ctx))
 
 
-class SymbolicFields:
+class _Vector:
+    """What every part reads: the compiled system ``sy``, the state vector ``S`` (variable name -> term),
+    the menu card asked about (``role``), the source's markers to read instead of the vector's, the die."""
+
+    sy: System
+    S: dict[str, Any]
+    role: str | None
+    _markers: Any
+    _die: Any
+
+    def _role(self, ref: str) -> str | None:
+        if ref == "self":
+            return self.role
+        return {"source": "src", "target": "tgt", "defender": "def"}.get(ref, ref if ref in ROLES else None)
+
+
+class SymbolicFields(_Vector):
     """The fields of :mod:`.fields` as vector terms, the inputs (the die) and the cards a text names."""
 
     # --- the fields operations read and write (:mod:`.fields`) ------------------------------------------
@@ -163,11 +183,6 @@ class SymbolicFields:
     def die(self):
         return _die(self.sy, self._die)
 
-    def _role(self, ref: str) -> str | None:
-        if ref == "self":
-            return self.role
-        return {"source": "src", "target": "tgt", "defender": "def"}.get(ref, ref if ref in ROLES else None)
-
     def card_var(self, ref: str, attr) -> str | None:
         """The vector variable of a card attribute, if the model holds it."""
         return CARD_VARS.get((self._role(ref), attr))
@@ -226,7 +241,7 @@ class SymbolicFields:
                                       if says(row) and str(v).lstrip("-").isdigit()))
 
 
-class SymbolicCollections:
+class SymbolicCollections(_Vector):
     """The collections of :mod:`.fields` as their summaries in the vector: dice modifiers, X, the cost, payment."""
 
     # --- the collections of :mod:`.fields`: their summaries in the vector -----------------------------------------

@@ -43,7 +43,7 @@ from ruleproof.reports.finding import CheckResult, Finding
 from .interpreter import NotOffered, Stepper
 from .paths import Located, locate, same_step
 from .rulebook import Rulebook
-from .symbolic import OPTIONS, System, abstract, beyond_bounds, compile_rulebook, menu_world, world_state
+from .symbolic import OPTIONS, Disjunct, System, abstract, beyond_bounds, compile_rulebook, menu_world, world_state
 from .z3eval import compile_terms
 
 __all__ = ["Disagreement", "ConformanceOutcome", "Checker", "Step", "check_trace", "sample_play",
@@ -231,6 +231,7 @@ def sample_play(rb: Rulebook, rng: random.Random, world_vars: dict | None = None
     answers: list = []
     while st.ask is not None:
         ask = st.ask
+        a: int | str | None  # a die, a feature's id, or a pass
         if ask.kind == "die":
             a = rng.randint(*ask.faces)
         else:
@@ -248,7 +249,8 @@ def symbolic_walk(checker: Checker, rng: random.Random, world_vars: dict,
     where no transition was enabled before the end, or None)."""
     sy = checker.sy
     pre = abstract(sy, world_state(world_vars), world_vars, sy.start_pc)
-    path, answers = [], []
+    path: list[Disjunct] = []
+    answers: list[int | str | None] = []
     done = (sy.done_end, sy.done_deadlock)
     for _ in range(max_steps):
         pc = pre["pc"]
@@ -342,7 +344,7 @@ def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: Sy
         world, events, answers = sample_play(rb, rng)
         record: list | None = [] if further is not None else None
         n, found = check_trace(checker, world, events, record)
-        if found is None and further is not None:
+        if found is None and further is not None and record is not None:
             found = further(world, record)
         steps += n
         done += 1
@@ -361,7 +363,7 @@ def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: Sy
             found = Disagreement(**{**found.__dict__, "seed": seed, "run": runs + i})
     out = ConformanceOutcome(done, steps, time.perf_counter() - started, seed, found, walked=walked)
     arg = f" {rulebook_arg}" if rulebook_arg else ""
-    findings = ()
+    findings: tuple[Finding, ...] = ()
     if found is not None:
         findings = (Finding(kind="conformance", check="C1-conformance", verdict="error", engine="conformance",
                             clauses=(), message={"ru": found.text("ru"), "en": found.text("en")},

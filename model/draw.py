@@ -97,9 +97,8 @@ def to_image(G: nx.DiGraph, path: str | Path, lang: str = "en", highlight: list[
     from matplotlib.patches import FancyBboxPatch  # matplotlib is slow to import: only when it is used
 
     path = Path(path)
-    rc = {"svg.fonttype": "none", "svg.hashsalt": "ruleproof",
-          "font.family": ["DejaVu Sans", "sans-serif"]}
-    with plt.rc_context(rc):
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ruleproof",
+                         "font.family": ["DejaVu Sans", "sans-serif"]}):
         _draw(G, path, highlight, lang, plt, FancyBboxPatch)
     return path
 
@@ -113,10 +112,10 @@ def _draw(G: nx.DiGraph, path: Path, highlight: list[str] | None, lang: str, plt
     hl_edges = set(zip(highlight or [], (highlight or [])[1:]))
     ranks = sorted({G.nodes[n]["rank"] for n in G})
     layer = {r: [n for n in G if G.nodes[n]["rank"] == r] for r in ranks}
-    pos = {}
-    for y, r in enumerate(ranks):
-        for x, n in enumerate(layer[r]):
-            pos[n] = (x * 5.4 - (len(layer[r]) - 1) * 2.7, -y * 1.6)
+    pos: dict[str, tuple[float, float]] = {}
+    for row, r in enumerate(ranks):
+        for col, n in enumerate(layer[r]):
+            pos[n] = (col * 5.4 - (len(layer[r]) - 1) * 2.7, -row * 1.6)
     width, height = _BOX
     fig, ax = plt.subplots(figsize=(12, 1.0 * len(ranks) + 1.2))
     ax.set_axis_off()

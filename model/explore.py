@@ -25,12 +25,13 @@ counterexample (fewest choices; ties: fewest events).
 
 from __future__ import annotations
 
+import builtins
 import gc
 import os
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ruleproof.generators.bounded import PLAYS_CAP
 from ruleproof.generators.uses import uses
@@ -40,8 +41,12 @@ from ruleproof.properties import catalogue
 from ruleproof.reports.finding import CheckResult, Finding
 from ruleproof.reports.trace import trace_to_json
 
-from .interpreter import Cursor, Event, _Run, start
+from .interpreter import Ask, Cursor, Event, _Run, start
 from .rulebook import Rulebook
+from .state import State
+
+if TYPE_CHECKING:
+    from ruleproof.properties.tracker import Track, Tracker
 
 __all__ = ["Bounds", "Counterexample", "ExploreOutcome", "explore", "explore_results", "merge"]
 
@@ -80,7 +85,7 @@ class Counterexample:
     offending: tuple[int, ...]  # seq numbers of the events the property points at
     message: dict[str, str]
 
-    @property
+    @builtins.property  # the field ``property`` shadows the builtin in this class's body
     def choices(self) -> int:
         return len(self.answers)
 
@@ -122,12 +127,12 @@ class ExploreOutcome:
 
 
 class _Node(NamedTuple):
-    state: object
+    state: State
     cursor: Cursor
-    ask: object
+    ask: Ask | None
     events: tuple  # the whole trace so far (shared tuples; cheap to extend)
     answers: tuple
-    track: object = None  # where the property monitors stand after these events
+    track: Track  # where the property monitors stand after these events
 
 
 def explore(rb: Rulebook, worlds: list, bounds: Bounds = Bounds(), only: frozenset[str] | None = None,
@@ -184,7 +189,7 @@ class _Search:
     def __init__(self, rb: Rulebook, bounds: Bounds, props: list, worlds: int) -> None:
         self.rb, self.bounds, self.props = rb, bounds, props
         self.out = ExploreOutcome(worlds=worlds)
-        self.monitors = None  # the world's property monitors (made per world: they know its features)
+        self.monitors: Tracker | None = None  # the world's property monitors (made per world: they know its features)
         self.seen: set = set()
         self.started = time.perf_counter()
         self.runner = _Run(rb)
@@ -214,7 +219,8 @@ class _Search:
                 done.clear()
             runner = self.runner
             runner.restart(seq)
-            runner.passed = passed = []
+            passed: list[tuple[State, Cursor]] = []
+            runner.passed = passed
             s, cur, ask = runner.advance(s, cur, answer, options)
             events = tuple(runner.trace.events)
             found = done[key] = (s, cur, ask, events, len(passed), _covered(events), {})
@@ -226,12 +232,17 @@ class _Search:
         """Take ``answer`` (``choice``: the node waits for one; else it is a world's start) and run to
         the next choice.  The forced passes on the way (a player offered nothing, or the window's
         plays used up) are not choices, so they make no node of their own."""
-        s, cur, ask, new, passes, covered, tracks = self.advance(
-            node.state, node.cursor, answer, node.ask.options if choice else None, len(node.events))
+        options = None
+        if choice:
+            assert node.ask is not None, "a node that waits for a choice has its ask"
+            options = node.ask.options
+        s, cur, ask, new, passes, covered, tracks = self.advance(node.state, node.cursor, answer, options,
+                                                                 len(node.events))
         if self.props:  # the monitors along the run: fed once per run and track before it
             key = node.track.key()
             track = tracks.get(key)
             if track is None:
+                assert self.monitors is not None, "a world's monitors are made before its first step"
                 track = tracks[key] = self.monitors.feed(node.track, new)
         else:
             track = node.track
@@ -256,8 +267,8 @@ class _Search:
         self.done.clear()
         self.runner.auto_pass = bounds.plays_in(world)
         die_values = bounds.die_values(self.rb, world)
-        self.monitors = catalogue.tracker(props, world.state)
-        queue = deque([self.step(_Node(*start(self.rb, world.state), None, (), (), self.monitors.start()), None,
+        self.monitors = monitors = catalogue.tracker(props, world.state)
+        queue = deque([self.step(_Node(*start(self.rb, world.state), None, (), (), monitors.start()), None,
                                  choice=False)])
         nodes = 0  # the budget is per world, so one process and --jobs (a world per task) stop alike
         while queue:
@@ -324,7 +335,11 @@ def _covered(events: tuple) -> tuple[list, list, list, list, list]:
     """What ``events`` add to the action coverage: the rulebook locations of the operations that ran,
     the windows opened, the (window, feature kind, card) of the responses played, the locations of the
     operations (windows too) whose guard did not hold, and those of the edges taken."""
-    ops, windows, plays, skips, edges = [], [], [], [], []
+    ops: list[str] = []
+    windows: list[str] = []
+    plays: list[tuple[str, str, str]] = []
+    skips: list[str] = []
+    edges: list[str] = []
     for e in events:
         op = e.op
         skipped = e.values.get("skipped")

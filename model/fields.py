@@ -61,6 +61,7 @@ class Field:
     def code(self, value) -> int:
         """The vector's number for a value of this field."""
         if self.kind == "code":
+            assert self.codes is not None, f"the code field {self.name} has its codes"
             return self.codes[value]
         if self.kind == "die" or self.kind == "opt":
             return 0 if value is None else value
@@ -151,14 +152,15 @@ def x_facts(s, k: str) -> dict[str, int]:
     printed one (542.6); for a dice modifier's X, its value."""
     a = s.action
     xv = next((x for x in a.xs if x.kind == k), None)
-    fixed = xv is not None and xv.value is not None
+    value = None if xv is None else xv.value
+    fixed = value is not None
     np = 0
-    if fixed and xv.compute and xv.compute[0] == "property":
+    if xv is not None and value is not None and xv.compute and xv.compute[0] == "property":
         card = s.card(resolve(s, xv.compute[1], xv.owner or a.source))
-        np = int(xv.value != card.printed_value(xv.compute[2]))
+        np = int(value != card.printed_value(xv.compute[2]))
     out = {f"x_{k}_declared": int(xv is not None), f"x_{k}_fixed": int(fixed), f"x_{k}_not_printed": np}
     if k == "dice_modifier":
-        out["dice_x_value"] = (xv.value if fixed else 0) & 0xFF
+        out["dice_x_value"] = (value if value is not None else 0) & 0xFF
     return out
 
 
@@ -247,7 +249,11 @@ def _set_card_attr(card, attr, value):
 def setter(keys: tuple):
     """A compiled :func:`apply` for changes to the fields ``keys`` (in that order): ``(state, values,
     owner) -> state`` (the interpreter's hot path: the keys are sorted out once)."""
-    on_state, on_source, on_cards, on_action, spread = [], [], [], [], []
+    on_state: list[tuple[int, str]] = []
+    on_source: list[tuple[int, str]] = []
+    on_cards: list[tuple[int, str, str]] = []
+    on_action: list[tuple[int, str]] = []
+    spread: list[int] = []
     for i, name in enumerate(keys):
         if isinstance(name, tuple):
             on_cards.append((i, name[1], name[2]))

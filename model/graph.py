@@ -40,7 +40,7 @@ def is_guard(when: str | None, name: str) -> bool:
     >>> is_guard("compound_has_next", LOOP_GUARD), is_guard("not resources_short", REFUSED_GUARD)
     (True, False)
     """
-    g = parse_guard(when)
+    g = parse_guard(when) if when is not None else None
     return g is not None and g.name == name and not g.negated
 
 

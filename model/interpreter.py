@@ -13,6 +13,7 @@ involved and the state after it.  The same rulebook, state and choices give the 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable, NamedTuple, Protocol
@@ -152,7 +153,7 @@ class Ask(NamedTuple):
     None to pass).  A named tuple: the explorer makes one per configuration."""
 
     kind: str  # die | respond
-    state: State | None = None
+    state: State
     why: str = ""
     faces: tuple[int, int] = (1, 6)
     window: str = ""
@@ -211,10 +212,10 @@ class _Run:
         self.faces = (rb.table("die_faces")["min"], rb.table("die_faces")["max"])
         self.strikes = rb.table("strike_table")
         self.words = rb.table("trigger_words")
-        self.where = None  # the rulebook location of the element being executed
+        self.where: str | None = None  # the rulebook location of the element being executed
         self._wheres: dict[tuple, str] = {}
         self._guards: dict[str, Callable[[State, None], bool]] = {}
-        self._offers: dict[Feature, Callable[[State, Card], bool]] = {}
+        self._offers: dict[tuple[Feature, int], Callable[[State, Card], bool]] = {}
         self._plans: dict[str, list] = {}
         self._edges: dict[str, list] = {}
         self.on_closed: Callable[[str], None] | None = None
@@ -378,7 +379,8 @@ class _Run:
     def _ask_response(self, s: State, cur: Cursor, op: OperationSpec) -> Ask:
         return Ask("respond", s, window=op.params["id"], player=cur.player, options=tuple(self.options(s, cur, op)))
 
-    def _answer(self, s: State, cur: Cursor, answer: object, options: tuple | None = None) -> tuple[State, Cursor]:
+    def _answer(self, s: State, cur: Cursor, answer: object,
+                options: Sequence[tuple[str, Feature]] | None = None) -> tuple[State, Cursor]:
         """Take the answer to the choice ``cur`` waits at; return the configuration after it."""
         op, self.where, _ = (self._plans.get(cur.step) or self._plan(cur.step))[cur.op]
         if cur.at == "die":
@@ -402,10 +404,11 @@ class _Run:
             if self.on_closed is not None:
                 self.on_closed(wid)
             return s, Cursor("op", cur.step, cur.op + 1, entered=cur.entered)
-        card_id, feature = next(((c, f) for c, f in options if f.id == answer), (None, None))
-        if feature is None:
+        found = next(((c, f) for c, f in options if f.id == answer), None)
+        if found is None:
             raise NotOffered(f"{answer!r} is not offered to player {cur.player} in window {wid} "
                              f"(offered: {', '.join(offered) or 'nothing'})")
+        card_id, feature = found
         cur = cur._replace(played=cur.played + (feature.id,))
         if feature.kind in NEEDS_DIE:
             return s, cur._replace(at="play_die", feature=feature.id, card=card_id, offered=offered)
@@ -433,9 +436,14 @@ class _Run:
 
 _ALWAYS = parse_guard("always")
 
-# --- the meaning of each operation ---------------------------------------------------------------------
 
-Handler = Callable[[_Run, State, OperationSpec], State]
+# --- the meaning of each operation ---------------------------------------------------------------------
+class Handler(Protocol):
+    """An operation's handler: the state after ``op`` ran on ``s`` (``die``: the result a ``roll_die`` waits for)."""
+
+    def __call__(self, r: _Run, s: State, op: OperationSpec, die: object = None, /) -> State: ...
+
+
 HANDLERS: dict[str, Handler] = {}
 
 

@@ -14,6 +14,9 @@ from ruleproof.ground.errors import Localized, RuleproofError, suggest
 from .schema import RulebookSpec
 from .yaml_source import LocMap
 
+if typing.TYPE_CHECKING:
+    from pydantic_core import ErrorDetails  # pydantic's own dependency: named for the type checker only
+
 __all__ = ["describe_location", "from_pydantic"]
 
 
@@ -33,7 +36,7 @@ _RU = {
 }
 
 
-def _problem(err: dict) -> Localized:
+def _problem(err: ErrorDetails) -> Localized:
     """A pydantic error's problem in each language; a type without a Russian text is named by the value
     it refused, never in English prose."""
     ctx = err.get("ctx") or {}
@@ -41,7 +44,7 @@ def _problem(err: dict) -> Localized:
     return Localized(ru.format(**ctx) if ru else f"недопустимое значение {err.get('input')!r}", err["msg"])
 
 
-def _choices(err: dict) -> list[str]:
+def _choices(err: ErrorDetails) -> list[str]:
     """The values a Literal field allows, as pydantic lists them (``'A' or 'B'``)."""
     return re.findall(r"'((?:[^'\\]|\\.)*)'", str((err.get("ctx") or {}).get("expected", "")))
 

@@ -265,11 +265,12 @@ def world_state(values: dict[str, int]) -> State:
     for i, o in enumerate(OPTIONS):
         if has >> i & 1:
             feats[o.card].append(o.feature)
-    if v["w_src_rm_form"]:
-        feats["src"].append(resource_modifier("src", RM_FORMS[v["w_src_rm_form"]], v["w_src_rm_limit"],
+    src_form, def_form = RM_FORMS[v["w_src_rm_form"]], RM_FORMS[v["w_def_rm_form"]]
+    if src_form is not None:
+        feats["src"].append(resource_modifier("src", src_form, v["w_src_rm_limit"],
                                               not v.get("w_src_rm_no_marker", 0), v.get("w_src_rm_times", 0)))
-    if v["w_def_rm_form"]:
-        feats["def"].append(resource_modifier("def", RM_FORMS[v["w_def_rm_form"]], v["w_def_rm_limit"]))
+    if def_form is not None:
+        feats["def"].append(resource_modifier("def", def_form, v["w_def_rm_limit"]))
     if v["w_tgt_guard_threshold"]:
         feats["tgt"].append(Feature("tgt_guard", "static_modifier", amount=-1,
                                     condition=(GUARD_CONDITIONS[v.get("w_tgt_guard_at_most", 0)], "movement",
@@ -310,6 +311,7 @@ def world_of(state: State) -> dict[str, int] | None:
     except KeyError:
         return None
     has = _holds_bits(state)
+    assert state.action is not None, "a world of the menu is one during its action"
     d = state.card("def") if state.action.defender is not None else None
     texts = _menu_texts(state, src, d)
     if has is None or texts is None or not _menu_action(state.action):

@@ -25,9 +25,12 @@ located step against ``trans``; the prover uses the paths as hints for its vacui
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
-from .symbolic import OPT_INDEX, OPTIONS, System
+from .symbolic import OPT_INDEX, OPTIONS, Disjunct, System
+
+if TYPE_CHECKING:
+    from .interpreter import Event
 
 __all__ = ["Located", "locate", "disjunct_path", "same_step"]
 
@@ -36,7 +39,7 @@ _MOVES = ("enter", "goto", "end", "deadlock", "window", "window_closed")
 
 
 class Located(NamedTuple):
-    event: object  # the interpreter's Event
+    event: Event  # the event of the interpreter's run
     loc: int  # the location the event leaves
     nxt: int  # the location it goes to
     wpl: int  # after the event: the player with priority in the open window (0: A, 1: B)
@@ -90,7 +93,13 @@ def locate(sy: System, events: list) -> Iterator[Located]:
 _UNSKIPPABLE = ("play", "pass", "enter", "goto", "end", "deadlock", "window_closed")
 
 
-def same_step(d, at: Located) -> bool:
+def _feature(d: Disjunct) -> str:
+    """The id of the feature a ``play`` disjunct plays."""
+    assert d.option is not None, "a play disjunct plays an option of the menu"
+    return OPTIONS[d.option].feature.id
+
+
+def same_step(d: Disjunct, at: Located) -> bool:
     """Does disjunct ``d`` take the located interpreter event ``at``: the same place, the same event,
     an operation done or skipped alike, the same feature played?"""
     e = at.event
@@ -98,7 +107,7 @@ def same_step(d, at: Located) -> bool:
         return False
     if e.op not in _UNSKIPPABLE and d.skipped != bool(e.values.get("skipped")):
         return False
-    return d.event != "play" or OPTIONS[d.option].feature.id == e.values.get("feature")
+    return d.event != "play" or _feature(d) == e.values.get("feature")
 
 
 def disjunct_path(sy: System, events: list, successors: dict[int, tuple[int, ...]]) -> list[tuple] | None:
@@ -114,7 +123,7 @@ def disjunct_path(sy: System, events: list, successors: dict[int, tuple[int, ...
         for d in sy.by_loc.get(at.loc, ()):
             if successors[d.id][0] != at.nxt or d.event != e.op:
                 continue
-            if e.op == "play" and OPTIONS[d.option].feature.id != e.values["feature"]:
+            if e.op == "play" and _feature(d) != e.values["feature"]:
                 continue
             if e.op not in _TURNS and e.op not in _MOVES and d.skipped != bool(e.values.get("skipped")):
                 continue

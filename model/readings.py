@@ -82,6 +82,7 @@ def variant(rb: Rulebook, rid: str) -> Rulebook:
 
 
 def _variant(rb: Rulebook, rid: str) -> Rulebook:
+    assert rb.data is not None, "a rulebook with readings keeps the data it was loaded from"
     data = copy.deepcopy(rb.data)
     data.pop("readings", None)
     for j, op in enumerate(rb.data["readings"][rid]["patch"]):

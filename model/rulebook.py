@@ -12,9 +12,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from pydantic import ValidationError
 
@@ -27,6 +28,9 @@ from .rulebook_checks import _Semantics
 from .schema import FORMAT, RulebookSpec
 from .structure import unreachable_steps
 from .yaml_source import LocMap, load_yaml, load_yaml_text
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["Rulebook", "Citation", "load_rulebook", "load_rulebook_text", "bundled_rulebook_path", "BUNDLED",
            "validate_data"]
@@ -56,6 +60,12 @@ class Rulebook:
 
     def where(self, path: tuple) -> Location:
         return self.locs.at(path)
+
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        """The phase graph (:func:`.graph.build_graph`), built once per rulebook: every engine and report
+        of a run reads this one (nothing changes a graph once built)."""
+        return build_graph(self)
 
     def table(self, name: str) -> dict:
         """A table's rows with string keys (``strike_table``: die → [strength, return strength])."""
@@ -116,6 +126,6 @@ def _validate(data: Any, locs: LocMap, name: str, index: ClauseIndex, check_reac
     rb = Rulebook(spec, locs, name, index, data)
     _Semantics(rb).run()
     if check_reachable:
-        for sid in unreachable_steps(build_graph(rb)):
+        for sid in unreachable_steps(rb.graph):
             raise RuleproofError("RP126", rb.where(("steps", sid)), step=sid, start=spec.start)
     return rb

@@ -318,8 +318,9 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
     # it): the first difference met has the fewest choices, and of those the earliest world — and no
     # world is played deeper than that (a world-by-world search plays every world before the one that
     # differs to its end)
-    level = [(wi, tuple(advance(i, *start(rb, world.state), (), None) for i, rb in enumerate((base, draft))), (), 0)
-             for wi, world in enumerate(worlds)]
+    level: list[tuple[int, tuple, tuple, int]] = [
+        (wi, tuple(advance(i, *start(rb, world.state), (), None) for i, rb in enumerate((base, draft))), (), 0)
+        for wi, world in enumerate(worlds)]
     while level:
         deeper = []
         for wi, (a, b), answers, same in level:

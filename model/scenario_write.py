@@ -327,6 +327,7 @@ def shrink_world(rb: Rulebook, prop, world: State, dice: list, responses: list) 
     if not _still_violates(rb, prop, world, dice, responses):
         return world, list(dice), list(responses)
     a = world.action
+    assert a is not None, "a world that violates a property is one of an action"
     roles = {a.source, *a.targets, a.defender}
     dice, responses = list(dice), list(responses)
 

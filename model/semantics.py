@@ -29,9 +29,10 @@ into a variable it holds).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from .algebra import Concrete, dice_fold, exemptions, number, short_entries
+from .algebra_interface import MeaningAlgebra, Term
 from .exempts import STRIKES, strikes
 from .features import condition_met
 from .fields import FIELDS
@@ -47,13 +48,20 @@ __all__ = ["GUARDS", "OFFERS", "OPERATIONS", "PLAYS", "Operation", "Play", "PART
 MISS = "miss"
 
 
-def _resource_modified(E, arg):
+def _argument(arg: str | None) -> str:
+    """A guard word's argument (the loader refuses the words that take one written without it)."""
+    if arg is None:
+        raise ValueError("this guard word takes an argument: name(N)")
+    return arg
+
+
+def _resource_modified(E: MeaningAlgebra, arg):
     return E.any_exempt()
 
 
 #: guard word -> meaning(E, argument); the argument is the step of ``visited(step)``, the number (as
 #: written) of ``cost_x_at_least(N)`` and ``plays_at_least(N)``
-GUARDS: dict[str, Callable] = {
+GUARDS: dict[str, Callable[[MeaningAlgebra, str | None], Term]] = {
     "always": lambda E, arg: E.true(),
     # 512.6.2: the dice step may be skipped for a spell or an effect needing no numeric magnitude
     "dice_step_skippable": lambda E, arg: E.and_(E.kind_in("spell", "effect"), E.not_(E.needs_magnitude())),
@@ -73,20 +81,20 @@ GUARDS: dict[str, Callable] = {
     # 542.3: a target of the action is no longer in the active zone (X of targets is not re-checked)
     "target_gone": lambda E, arg: E.not_(E.targets_in_zone()),
     # 542.2: the cost-X the player named is fixed (at declaration, or where a draft fixes it) and >= N
-    "cost_x_at_least": lambda E, arg: E.and_(E.x_fixed("cost"), E.not_(E.lt(E.x_value("cost"), E.const(int(arg))))),
+    "cost_x_at_least": lambda E, arg: E.and_(E.x_fixed("cost"), E.not_(E.lt(E.x_value("cost"), E.const(int(_argument(arg)))))),
     # 512.6.2/b2, 512.6.4/b3: a window's features resolve one by one («после разрешения всех таких
     # особенностей»); a draft may turn on how many were played in the last window (N or more)
-    "plays_at_least": lambda E, arg: E.not_(E.lt(E.window_plays(), E.const(int(arg)))),
-    "visited": lambda E, arg: E.visited(arg),
+    "plays_at_least": lambda E, arg: E.not_(E.lt(E.window_plays(), E.const(int(_argument(arg))))),
+    "visited": lambda E, arg: E.visited(_argument(arg)),
 }
 
 
-def guard(E, name: str, arg: str | None = None):
+def guard(E: MeaningAlgebra, name: str, arg: str | None = None):
     """The meaning of guard word ``name`` in algebra ``E``."""
     return GUARDS[name](E, arg)
 
 
-def guard_text(E, text: str):
+def guard_text(E: MeaningAlgebra, text: str):
     """The meaning of a guard as a rulebook writes it (``[not ]name[(step)]``, validated at load)."""
     g = parse_guard(text)
     if g is None:
@@ -97,13 +105,13 @@ def guard_text(E, text: str):
 
 # --- offers: when a held feature may be played -------------------------------------------------------------
 
-def _effect_trigger(E, f, words, window=None):
+def _effect_trigger(E: MeaningAlgebra, f, words, window=None):
     """540.4.1: «при ударе/атаке» and «при нападении» fire on the strikes the rulebook's
     ``trigger_words`` table lists for them."""
     return E.or_(*[strikes(E, s) for s in STRIKES if s in words.get(f.trigger, ())])
 
 
-def _after_ability(E, f, words, window=None):
+def _after_ability(E: MeaningAlgebra, f, words, window=None):
     """512.6.6/b2: «после …» by the status of the ability (``any``: whatever it is).  A status that came about
     stays (A-status-kept): a missed attack that is then blocked is both — «после промаха» reads the status,
     «после блокирования» whether the action was blocked.  A window with ``after_status: last`` reads the last
@@ -116,7 +124,7 @@ def _after_ability(E, f, words, window=None):
     return E.and_(came, E.not_(E.blocked())) if (window or {}).get("after_status") == "last" else came
 
 
-def _payment_trigger(E, f, words, window=None):
+def _payment_trigger(E: MeaningAlgebra, f, words, window=None):
     """512.7/b2: «закрывается после» once the card is closed, «когда действует» for the acting card,
     «при оплате» for a card that paid something — «при оплате X» (``resources``) one that paid X."""
     if f.on == "closes_after":
@@ -126,32 +134,32 @@ def _payment_trigger(E, f, words, window=None):
     return E.or_(*[E.paid_resource(r) for r in f.resources]) if f.resources else E.paid_any()
 
 
-def _resource_modification(E, f, words, window=None):
+def _resource_modification(E: MeaningAlgebra, f, words, window=None):
     """540.4.1: a modification «при ударе/атаке» or «при нападении» (``trigger``) is offered on the
     strikes its trigger words fire on, as a triggered feature is; one without trigger words always."""
     return _effect_trigger(E, f, words) if f.trigger else E.true()
 
 
-def _die_trigger(E, f, words, window=None):
+def _die_trigger(E: MeaningAlgebra, f, words, window=None):
     """512.6.2/b2: an accompanying feature fires on the die's value once it is fixed — after a reroll, on
     the last value only — and only on the values its text names."""
     return E.die_in(E.get("raw_die"), f.on_die)
 
 
-def _block(E, f, words, window=None):
+def _block(E: MeaningAlgebra, f, words, window=None):
     """512.6.4: an action can be blocked once."""
     return E.not_(E.blocked())
 
 
 #: feature kind -> meaning(E, feature, trigger-words table, the window's parameters) of "the card holding it
 #: may play it now"
-OFFERS: dict[str, Callable] = {
+OFFERS: dict[str, Callable[..., Term]] = {
     "effect_trigger": _effect_trigger, "after_ability": _after_ability, "payment_trigger": _payment_trigger,
     "block": _block, "resource_modification": _resource_modification, "die_trigger": _die_trigger,
 }
 
 
-def offer(E, feature, words: dict, window: dict | None = None):
+def offer(E: MeaningAlgebra, feature, words: dict, window: dict | None = None):
     """May the card asked about play ``feature`` now (its window, with parameters ``window``, admitting the
     kind)?"""
     meaning = OFFERS.get(feature.kind)
@@ -168,12 +176,12 @@ class Operation:
     function ``(before, after) -> value`` (the interpreter's account, for the reader; key ``*``: a
     dict of values); ``die``: it takes a die result (an input within the rulebook's faces)."""
 
-    update: Callable
+    update: Callable[[MeaningAlgebra, dict], Any]
     report: dict = field(default_factory=dict)
     die: bool = False
 
 
-def _legality(E, p):
+def _legality(E: MeaningAlgebra, p):
     """512.6.3/b3 with 526: the source in the active zone makes the action legal; else it is illegal
     and goes to completion.  Each check is counted (526: checked once)."""
     zone = E.get("src_in_zone")
@@ -182,14 +190,14 @@ def _legality(E, p):
             "status": E.ite(zone, E.get("status"), E.lit("status", "illegal"))}
 
 
-def cost_short(E, card: str, res: str, amount: str):
+def cost_short(E: MeaningAlgebra, card: str, res: str, amount: str):
     """540.2, 542.2: the card lacks what one entry of the cost asks — its X is not named yet, or the card
     has less of the resource than it; a closed card has no «закрытие» to pay (A-closed-no-close)."""
     short = cost_short_closed_kept(E, card, res, amount)
     return E.or_(short, E.card(card, "closed")) if res == "close" else short
 
 
-def cost_short_closed_kept(E, card: str, res: str, amount: str):
+def cost_short_closed_kept(E: MeaningAlgebra, card: str, res: str, amount: str):
     """:func:`cost_short` of a draft with ``closed_keeps_close``: a closed card still has its «закрытие»."""
     return E.or_(E.not_(E.cost_fixed(amount)), E.lt(E.resource(card, res), E.cost_need(amount)))
 
@@ -232,7 +240,7 @@ def _apply_effect(s, c):
     return s.cards
 
 
-def _declare(E, p):
+def _declare(E: MeaningAlgebra, p):
     """512.4 (outside the excerpts): the feature is declared and claims; a compound feature's next part
     (512.6.6/b4) is a fresh execution of the same game action — its per-part fields start afresh."""
     fresh = E.nonzero(E.get("part"))  # a part was declared before: this is the next one
@@ -253,7 +261,7 @@ def _used(s, c):
     return s.card(s.action.source).with_use(s.action.feature, s.action.kind).uses
 
 
-def _remove_from_stack(E, p):
+def _remove_from_stack(E: MeaningAlgebra, p):
     """512.7/b3, 540.2: the feature leaves the stack; ``void``: its declaration did not stand
     (A-refused-declaration), so the use :func:`_declare` counted is taken back — unless it was a
     compound feature's later part, whose use the first part made."""
@@ -274,7 +282,7 @@ def _next_part(s, c):
     return s.action.next_part()
 
 
-def _fix_x(E, p):
+def _fix_x(E: MeaningAlgebra, p):
     """542: each X of kind ``x`` takes its value — the one the player named, or what its text computes,
     reading card properties as ``reads`` says (542.6: printed)."""
     reads = p.get("reads", "printed")
@@ -285,24 +293,24 @@ def _fixed_text(before, after, p) -> tuple:
     return tuple((x.name, x.value) for x in after.action.xs if x.kind == p["x"])
 
 
-def _reserve(E, p):
+def _reserve(E: MeaningAlgebra, p):
     """540.2: every resource of the cost is reserved (``include_modified: false``: not those a 540 text
     spares), each at its amount (an X not named yet: 0)."""
     include = p.get("include_modified", True)
 
-    def entry(E, card, res, amount):
+    def entry(E: MeaningAlgebra, card, res, amount):
         take = E.true() if include else E.not_(E.exempt_entry(card, res))
         return take, E.ite(E.cost_fixed(amount), E.cost_need(amount), E.const(0))
 
     return {"reserved": E.reserve(entry), "reserved_done": E.lit("reserved_done", True)}
 
 
-def _roll(E, p):
+def _roll(E: MeaningAlgebra, p):
     """512.6.2: the die is rolled; its effect is on the stack until the final value is fixed."""
     return {"last_roll": E.push(E.get("last_roll"), E.die()), "die_on_stack": E.lit("die_on_stack", True)}
 
 
-def _die_now(E):
+def _die_now(E: MeaningAlgebra):
     """The die before modifiers: the raw value if fixed, else the last rolled (None: no die)."""
     raw = E.get("raw_die")
     return E.ite(E.is_none(raw), E.last(E.get("last_roll")), raw)
@@ -311,7 +319,7 @@ def _die_now(E):
 _DIE_NOW = _die_now(Concrete())  # compiled once, for the event's account
 
 
-def _apply_dice(E, p):
+def _apply_dice(E: MeaningAlgebra, p):
     """512.6.2/b3: the declared dice modifiers are applied to the die; the value stays within the die's faces
     (A-die-clamp: 6 + 1 reads as 6 — the strike table has rows for the faces only; ``unclamped: true``, a
     draft's: it may leave them, 7 with no row)."""
@@ -331,12 +339,12 @@ def _dice_applied_text(before, after, p) -> tuple:
     return account
 
 
-def _fix_final(E, p):
+def _fix_final(E: MeaningAlgebra, p):
     """512.6.2/b3: the final die is the modified value (or the die, when no modifier was applied)."""
     return {"final_die": E.ite(E.get("dice_mods_applied"), E.get("final_die"), _die_now(E))}
 
 
-def _determine(E, p):
+def _determine(E: MeaningAlgebra, p):
     """512.6.2/b4.1 with the rulebook's strike table (``table: true``; an assumption: A-strike-table): an
     attack's strength and magnitude, and whether the defender strikes back; another action's base
     magnitude (its X).  ``table: false`` (512.6.2/b4.2, b4.3): the strength and magnitude only — no
@@ -491,7 +499,7 @@ def _magnitude_params(p) -> tuple[str, str, bool]:
     return p.get("reads", "printed"), p.get("return_roles", SWAPPED), p.get("reduces_miss", False)
 
 
-def _apply_magnitude(E, p):
+def _apply_magnitude(E: MeaningAlgebra, p):
     reads, roles, reduces_miss = _magnitude_params(p)
     out = {"magnitude": E.concrete(lambda s, c: _magnitude(s, reads, roles, reduces_miss)[0])}
     if reduces_miss:  # the reduced miss is an attack of that strength: no longer a miss (512.6.6/b2)
@@ -500,7 +508,7 @@ def _apply_magnitude(E, p):
     return out
 
 
-def _pay(E, p):
+def _pay(E: MeaningAlgebra, p):
     """512.7/b1, 540.2: the reserved resources are paid, except those a 540 text or a modification spares
     (``exempt_modified: false``: those too; ``recheck_conditions: true``: a modification made on a
     condition — Келе's «если после этого у Келе нет ран» — spares only if the condition still holds
@@ -516,7 +524,7 @@ def _pay(E, p):
     count = per_turn_count(p)
     declared = p.get("markers_at_declaration", False)
 
-    def pays(E, card, res):
+    def pays(E: MeaningAlgebra, card, res):
         return E.not_(E.exempt_entry(card, res, recheck, count, declared)) if exempt_modified else E.true()
 
     return {"paid": E.paid(pays), "cards": E.spend(pays, spend_beyond if p.get("beyond_available", False) else spend),
@@ -535,7 +543,7 @@ def per_turn_count(p: dict) -> str | None:
     return p.get("per_turn_uses", "kind") if p.get("per_turn_count", True) else None
 
 
-def spend(E, card: str, res: str, amount):
+def spend(E: MeaningAlgebra, card: str, res: str, amount):
     """Paying ``amount`` of ``res`` (512.7 «всеми доступными ресурсами из числа зарезервированных»): the
     resource «close» closes the card (it is not used up); another is taken from the card's, as much of it
     as the card has (a crystal it lost during the action is not paid: it is not there)."""
@@ -544,7 +552,7 @@ def spend(E, card: str, res: str, amount):
     return {("card", card, ("resource", res)): E.sub_to_zero(E.card(card, ("resource", res)), amount)}
 
 
-def spend_beyond(E, card: str, res: str, amount):
+def spend_beyond(E: MeaningAlgebra, card: str, res: str, amount):
     """:func:`spend` of a draft with ``beyond_available``: the whole ``amount``, the card's resource going
     below zero where it has less."""
     if res == "close":
@@ -552,7 +560,7 @@ def spend_beyond(E, card: str, res: str, amount):
     return {("card", card, ("resource", res)): E.sub(E.card(card, ("resource", res)), amount)}
 
 
-def _give_marker(E, p):
+def _give_marker(E: MeaningAlgebra, p):
     """540.3: the acting card gets an action marker, unless the text of a feature that modified its
     resources in this action says otherwise (``unless_text: false``: whatever the text says).
     ``defender: true`` (a reading of A-defender-no-marker): a defender whose resources a feature
@@ -560,7 +568,8 @@ def _give_marker(E, p):
     says otherwise (the Z3 model abstracts the defender's markers away: nothing in one action reads
     them after payment)."""
     given, unless = E.inc(E.get("src_markers")), p.get("unless_text", True)
-    out = {"src_markers": E.ite(E.marker_waived(), E.get("src_markers"), given) if unless else given}
+    out: dict[str | tuple, Term] = {"src_markers": E.ite(E.marker_waived(), E.get("src_markers"), given)
+                                    if unless else given}
     if p.get("defender", False):
         out[("card", "defender", "action_markers")] = E.concrete(lambda s, c: _defender_markers(s, unless))
     return out
@@ -654,11 +663,11 @@ class Play:
     """A feature kind's play: ``update(E, feature)`` as an operation's (``E.card("self", …)`` is the
     card holding it); ``die``: it takes a new roll (a reroll)."""
 
-    update: Callable
+    update: Callable[[MeaningAlgebra, Any], Any]
     die: bool = False
 
 
-def _x_amount(E, f, kind: str):
+def _x_amount(E: MeaningAlgebra, f, kind: str):
     """The amount a modifier adds: its number, or its X (declared with it, 542.5) by name."""
     if f.x is None:
         return f.amount, {}
@@ -666,17 +675,17 @@ def _x_amount(E, f, kind: str):
     return name, {"xs": E.declare_x(kind, name, f.x)}
 
 
-def _play_dice_mod(E, f):
+def _play_dice_mod(E: MeaningAlgebra, f):
     amount, x = _x_amount(E, f, "dice_modifier")
     return {"dice_mods": E.push_dice_mod(E.get("dice_mods"), f.mode, amount), **x}
 
 
-def _play_magnitude_mod(E, f):
+def _play_magnitude_mod(E: MeaningAlgebra, f):
     amount, x = _x_amount(E, f, "magnitude_modifier")
     return {"mag_mods": E.push(E.get("mag_mods"), E.const((f.id, amount))), **x}
 
 
-def _effect(E, e):
+def _effect(E: MeaningAlgebra, e):
     """One effect of a feature's text on the card it names."""
     ref = e.card
     if e.do == "heal":
@@ -696,7 +705,7 @@ def _effect(E, e):
     return {("card", ref, attr): E.add(E.card(ref, attr), e.amount)}
 
 
-def _play_effects(E, f):
+def _play_effects(E: MeaningAlgebra, f):
     """A feature with effects: each applied in turn; a prevention prevents the effect (512.6.3), a
     triggered feature fires; «then, if healthy» (540.4's Келе) modifies the card's resources."""
     stages = [_effect(E, e) for e in f.effects]
@@ -715,7 +724,7 @@ def _play_effects(E, f):
     return stages
 
 
-def _play_block(E, f):
+def _play_block(E: MeaningAlgebra, f):
     """512.6.4: the action is blocked — a status that came about stays (A-status-kept): a missed attack that
     is blocked keeps «промах» — then the rest of the block feature's text, its effects (:func:`_play_effects`)."""
     block = {"blocked": E.true(), "status": E.ite(E.status_is(MISS), E.get("status"), E.lit("status", "blocked"))}

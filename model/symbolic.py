@@ -355,6 +355,7 @@ class System:
 
     def step_of(self, d: Disjunct, pre, die):
         """(guard, changed variables → new values) of one disjunct from a pre-state."""
+        assert d.body is not None, "every disjunct the system adds has its body"
         guard, upd = d.body(self, pre, die)
         guard = z3.And(pre["pc"] == self.val(d.loc, "pc"), guard)
         changes = {n: (self.val(e, n) if isinstance(e, int) else e) for n, e in upd.items() if not z3.eq(e, pre[n])}

@@ -241,7 +241,7 @@ ACTS_ALONE = frozenset({"block"})
 def combos(windows) -> frozenset[Combo]:
     """:func:`admitted` from ``windows``: (window id, the kinds it admits) pairs."""
     fx = effect_kinds()
-    out = set()
+    out: set[Combo] = set()
     for window, kinds in windows:
         for kind in kinds:
             for effect in ((*EFFECTS, *(("-",) if kind in ACTS_ALONE else ())) if kind in fx else ("-",)):
@@ -264,7 +264,7 @@ def covered(rb, held: Iterable[tuple[str, Feature]]) -> frozenset[Combo]:
     """The combinations of :func:`admitted` that features ``held`` — (holder's role, feature) pairs —
     play in ``rb``'s windows."""
     windows = window_kinds(rb)
-    out = set()
+    out: set[Combo] = set()
     for holder, f in held:
         for window, kinds in windows.items():
             if f.kind in kinds:

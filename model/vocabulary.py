@@ -342,6 +342,8 @@ def parse_guard(text: str) -> Guard | None:
     kind, arg = GUARDS[g.name], g.arg
     if (kind.takes_step or kind.takes_number) != (arg is not None):
         return None
+    if arg is None:
+        return Guard(g.negated, g.name)
     if kind.takes_step and not _STEP_ARG.fullmatch(arg):
         return None
     if kind.takes_number and not (arg.isdigit() and int(arg) in GUARD_NUMBERS):

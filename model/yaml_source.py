@@ -101,7 +101,7 @@ def _read_regular(p: Path, name: str) -> bytes:
         with p.open("rb") as fh:
             data = fh.read(MAX_BYTES + 1)
     except OSError as exc:
-        code = errno.errorcode.get(exc.errno, type(exc).__name__)
+        code = errno.errorcode.get(exc.errno, type(exc).__name__) if exc.errno is not None else type(exc).__name__
         raise RuleproofError("RP115", Location(name), problem=exc.strerror or code, problem_ru=f"код {code}") from None
     if len(data) > MAX_BYTES:
         raise RuleproofError("RP114", Location(name), size=Localized(f"больше {MAX_BYTES}", f"more than {MAX_BYTES}"), limit=MAX_BYTES)

@@ -12,11 +12,26 @@ import time
 import z3
 
 from ruleproof.ground import interrupt
+from ruleproof.model.menu import Option
 from ruleproof.model.rulebook import Rulebook
-from ruleproof.model.symbolic import OPTIONS, System, world_state
+from ruleproof.model.symbolic import OPTIONS, Disjunct, System, world_state
 
 from .replay import Counterexample, replay
-from .z3_system import _and, _app, _deps, _implies, _init, _pc_successors, _steps, _Sub, _subst, _Unroller, _value, coi
+from .z3_system import (
+    _and,
+    _app,
+    _deps,
+    _implies,
+    _init,
+    _memo,
+    _pc_successors,
+    _steps,
+    _Sub,
+    _subst,
+    _Unroller,
+    _value,
+    coi,
+)
 
 __all__ = ["REFINEMENTS", "refuted_by", "spacer", "follow", "repair", "bmc", "k_induction", "extract",
            "find_violation", "spacer_refined", "SPACER_OPTIONS"]
@@ -108,7 +123,7 @@ def _merged(sy: System, vs: list) -> list:
     groups: dict = {}
     for d in sy.disjuncts:
         g, ch = _steps(sy)[d.id]
-        kind = (d.event, OPTIONS[d.option].player) if d.event == "play" else (
+        kind = (d.event, _played(d).player) if d.event == "play" else (
             (d.event, d.passes) if d.event in ("pass", "window") else "op")
         own = ids[d.id]
         key = (d.loc, succ[d.id][0], kind, tuple(own.get(n, n) for n in names))  # a name: left unchanged
@@ -119,12 +134,18 @@ def _merged(sy: System, vs: list) -> list:
             for args, dg in groups.values()]
 
 
+def _played(d: Disjunct) -> Option:
+    """The menu option a play disjunct plays."""
+    if d.option is None:
+        raise ValueError(f"disjunct {d.id} ({d.event}) plays no option")
+    return OPTIONS[d.option]
+
+
 def _change_ids(sy: System) -> dict[int, dict[str, int]]:
     """Per disjunct, the Z3 ids of the new values it gives the variables it changes (what tells two
     disjuncts' effects on a cone apart, without a Python object per term)."""
-    if not hasattr(sy, "_chid_cache"):
-        sy._chid_cache = {i: {n: e.get_id() for n, e in ch.items()} for i, (_, ch) in _steps(sy).items()}
-    return sy._chid_cache
+    return _memo(sy, "_chid_cache", lambda: {i: {n: e.get_id() for n, e in ch.items()}
+                                             for i, (_, ch) in _steps(sy).items()})
 
 
 def follow(sy: System, target, path: list, seed: int = 0, timeout_ms: int = 10_000, why: list | None = None):
@@ -298,7 +319,11 @@ def k_induction(sy: System, bad, k_max: int, timeout_ms: int, seed: int = 0) -> 
 
 def extract(sy: System, model, u: _Unroller, k: int) -> Counterexample:
     world = {v.name: _value(model, u.frames[0][v.name]) for v in sy.vars if v.group == "world"}
-    dice, responses, steps, answers, path = [], [], [], [], []
+    dice: list[int] = []
+    responses: list[tuple[str, str, str]] = []
+    steps: list[str] = []
+    answers: list[int | str | None] = []  # die values, feature ids, None for a pass
+    path: list[int] = []
     for i in range(k):
         d = sy.disjuncts[_value(model, u.acts[i])]
         steps.append(d.label)
@@ -306,8 +331,9 @@ def extract(sy: System, model, u: _Unroller, k: int) -> Counterexample:
         if d.event == "pass":
             answers.append(None)
         elif d.event == "play":
-            fid = OPTIONS[d.option].feature.id
-            player = OPTIONS[d.option].player
+            option = _played(d)
+            fid = option.feature.id
+            player = option.player
             responses.append((d.params["id"], player, fid))
             answers.append(fid)
         if d.uses_die:

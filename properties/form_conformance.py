@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -38,6 +39,7 @@ from ruleproof.model.symbolic import System
 from ruleproof.model.z3eval import compile_terms
 
 from . import monitor_z3
+from .monitor import Monitor
 from .monitor_run import role_of
 from .tracker import Tracker
 
@@ -56,8 +58,8 @@ class Part:
     """A property (or a part it is proved in) with its two forms."""
 
     pid: str
-    monitor: object  # a monitor.Monitor
-    form: object  # its monitor_z3.Form
+    monitor: Monitor
+    form: monitor_z3.Form  # the monitor's Z3 form
 
 
 def parts() -> list[Part]:
@@ -148,7 +150,8 @@ class FormCheck:
         self.bad = compile_terms(bad)
         self.premise = compile_terms(premise)
         self._updates: dict[int, tuple] = {}  # per disjunct: the variables it may change, their function
-        self._compiled: dict[tuple, object] = {}  # per tuple of terms (Z3 shares equal terms): the function
+        # per tuple of terms (Z3 shares equal terms): the function, and the terms
+        self._compiled: dict[tuple, tuple[Callable[[dict], tuple], list]] = {}
         self.runs = self.events = 0
 
     def _update(self, d) -> tuple:
@@ -221,9 +224,9 @@ class FormCheck:
             return bad(steps[0], keeps, keeps)
         getters = [(_tuple_getter([zi for zi, _ in ps]), _tuple_getter([k for _, k in ps])) for ps in pairs]
         where = [(g, mi) for g, members in enumerate(self.groups) for mi in range(len(members))]
-        z3_bad = [None] * len(self.parts)  # the event after which Z3's bad first held
+        z3_bad: list[int | None] = [None] * len(self.parts)  # the event after which Z3's bad first held
         self.runs += 1
-        vals = self.init
+        vals: Sequence = self.init
         env = _Env(steps[0].pre)
         env.update(zip(self.names, vals))
         for step in steps:
@@ -232,9 +235,10 @@ class FormCheck:
             new = _Env(step.post)
             if changed:
                 env.nxt = step.post
-                vals = list(vals)
+                updated = list(vals)
                 for j, x in zip(changed, fn(env)):
-                    vals[j] = x
+                    updated[j] = x
+                vals = updated
             new.update(zip(self.names, vals))
             tracks = [t.feed(tr, (e,)) for t, tr in zip(trackers, tracks)]
             self.events += 1
@@ -262,7 +266,7 @@ class FormCheck:
                     return found
         return None
 
-    def _bad_state(self, bads: list, tracks: list, where: list, z3_bad: list, seq: int) -> tuple | None:
+    def _bad_state(self, bads: tuple, tracks: list, where: list, z3_bad: list[int | None], seq: int) -> tuple | None:
         """The event after which each part's bad state first held, in Z3 (``bads``, kept in ``z3_bad``) and in the
         monitor: the first part where one holds and the other does not, as (interpreter's, Z3's) texts."""
         if not any(bads) and all(tr.found.count(None) == len(tr.found) for tr in tracks):
@@ -285,7 +289,7 @@ class FormCheck:
                 return _premise(pid, was), _premise(pid, held[j])
         return None
 
-    def _history(self, first, pairs: list, vals: tuple, H: dict) -> tuple | None:
+    def _history(self, first, pairs: list, vals: Sequence, H: dict) -> tuple | None:
         """The first history variable whose values differ: (interpreter's, Z3's), each (English, Russian)."""
         for zi, key in pairs:
             z, c = vals[zi], H[key]

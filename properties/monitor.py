@@ -27,12 +27,25 @@ it): per feature of the world in a concrete run, per option of the world menu in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-__all__ = ["Ev", "Hist", "Bad", "Monitor", "flag", "counter", "value", "pulse", "PART_EVENT"]
+if TYPE_CHECKING:
+    from ruleproof.model.features import Feature
+
+    from .monitor_interface import MonitorAlgebra
+
+    #: a bad condition or a premise: ``(M, S, h) -> value``
+    StateTest = Callable[[MonitorAlgebra, Any, dict], Any]
+
+__all__ = ["Ev", "EV_PARAMS", "Hist", "Bad", "Monitor", "flag", "counter", "value", "pulse", "PART_EVENT"]
 
 #: the event that begins a part of a compound feature (512.6.6/b4): a part variable starts afresh
 PART_EVENT = "declare"
+
+
+#: the operation parameters a monitor may read (an event's facts are these and :class:`Ev`'s fields: the
+#: engines key what a monitor does at an event by them)
+EV_PARAMS = ("x", "reads", "exempt_modified", "return_roles", "table")
 
 
 class Ev(NamedTuple):
@@ -47,10 +60,10 @@ class Ev(NamedTuple):
     skipped: bool = False
     kind: str = ""
     params: dict = {}
-    feature: object = None
+    feature: Feature | None = None
     allows: tuple = ()
     first_active: bool = True
-    key: object = None
+    key: Any = None
 
     @property
     def turn(self) -> bool:
@@ -64,13 +77,9 @@ class Ev(NamedTuple):
         """A play of a feature of kind ``kind``."""
         return self.op == "play" and self.feature is not None and self.feature.kind == kind
 
-    #: the operation parameters a monitor may read (an event's facts are these and the fields above:
-    #: the engines key what a monitor does at an event by them)
-    PARAMS = ("x", "reads", "exempt_modified", "return_roles", "table")
-
     def param(self, name: str, default=None):
-        if name not in Ev.PARAMS:
-            raise KeyError(f"a monitor reads the parameter {name!r}: list it in Ev.PARAMS")
+        if name not in EV_PARAMS:
+            raise KeyError(f"a monitor reads the parameter {name!r}: list it in EV_PARAMS")
         return self.params.get(name, default)
 
 
@@ -97,7 +106,7 @@ class Hist:
 class Bad:
     """One way a state is bad: ``test(M, S, h)`` over the state and the history, with what it means."""
 
-    test: Callable
+    test: StateTest
     ru: str
     en: str
 
@@ -112,7 +121,7 @@ class Monitor:
     pid: str
     hist: tuple[Hist, ...]
     bad: tuple[Bad, ...]
-    premise: Callable
+    premise: StateTest
     premise_en: str
     premise_ru: str
     note: str = ""

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ruleproof.model.algebra import Concrete as Algebra, exemptions, marker_waived
+from ruleproof.model.features import Feature
 from ruleproof.model.fields import FIELDS, resolve, x_facts
 from ruleproof.model.semantics import condition_holds, guard_text, return_modifiers, static_modifiers, strike_guards
 from ruleproof.model.vocabulary import ATTACKS, SWAPPED, X_KINDS
@@ -52,7 +54,7 @@ class Handle:
     role of that card in the action, its controller."""
 
     key: str
-    feature: object
+    feature: Feature
     card: str
     role: str
     player: str
@@ -324,10 +326,16 @@ class Concrete:
 
     def all_parts_declared(self, S) -> bool:
         """As many parts were declared as the compound feature has (512.6.6/b4)."""
-        return S.action.declared == self.view.first.action.parts_left + 1
+        return S.action.declared == self._first_action().parts_left + 1
 
     def parts_at_start(self, S, n: int) -> bool:
-        return self.view.first.action.parts_left == n
+        return self._first_action().parts_left == n
+
+    def _first_action(self):
+        """The action of the run's first state (a state is looked at only in a run that has one)."""
+        first = self.view.first
+        assert first is not None and first.action is not None, "a monitor reads the action of a run with no state"
+        return first.action
 
     # --- features: the world's, by handle ----------------------------------------------------------------------
     def features(self, each) -> list[Handle]:
@@ -381,4 +389,9 @@ def _reader(name: str):
 _READS: dict = {}
 
 
+if TYPE_CHECKING:
+    from .monitor_interface import MonitorAlgebra
 
+    def _conforms(evaluator: Concrete) -> MonitorAlgebra:
+        """The type checker holds this evaluator to the monitors' interface (never called)."""
+        return evaluator

@@ -16,10 +16,11 @@ is the property for every play.  Each observation here is the vector's form of t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
 
 import z3
 
-from ruleproof.model.features import condition_met
+from ruleproof.model.features import Feature, condition_met
 from ruleproof.model.fields import FIELDS, LEGAL
 from ruleproof.model.menu import DEF_MOVEMENT, GUARD_CONDITIONS, OPTIONS, RM_FORMS, SRC_GUARD_CONDITION
 from ruleproof.model.symbolic import HistVar, System
@@ -36,8 +37,8 @@ class Form:
 
     pid: str
     hist: tuple[HistVar, ...]
-    bad: object  # (sy, S) -> Bool
-    premise: object  # (sy, S) -> Bool
+    bad: Callable[[System, dict], Any]  # (sy, S) -> a Z3 Bool
+    premise: Callable[[System, dict], Any]  # (sy, S) -> a Z3 Bool
     premise_en: str
     premise_ru: str
     note: str = ""
@@ -52,12 +53,12 @@ class Opt:
 
     key: str
     index: int
-    feature: object
+    feature: Feature
     role: str
     player: str
 
 
-_FACTS: dict[int, Ev] = {}
+_FACTS: dict[int, tuple[object, Ev]] = {}
 
 
 def facts(d) -> Ev:
@@ -374,3 +375,11 @@ def _catalogue() -> dict[str, Form]:
 
 #: the Z3 form of each property of the catalogue
 FORMS: dict[str, Form] = _catalogue()
+
+
+if TYPE_CHECKING:
+    from .monitor_interface import MonitorAlgebra
+
+    def _conforms(evaluator: Symbolic) -> MonitorAlgebra:
+        """The type checker holds this evaluator to the monitors' interface (never called)."""
+        return evaluator

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import z3
 
 from ruleproof.ground import interrupt
 from ruleproof.ground.forked import fork_map
 from ruleproof.ground.interrupt import context as z3_context
-from ruleproof.model.conformance import conformance
+from ruleproof.model.conformance import Disagreement, conformance
 from ruleproof.model.menu import beyond_menu, menu_scope
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System, compile_rulebook
@@ -58,6 +59,9 @@ from .replay import Counterexample, replay
 from .schedule import Task, plan
 from .witnesses import witness, witnesses as find_witnesses
 from .z3_system import _deps, _pc_successors, _set_seed, _steps, _Unroller, coi  # noqa: F401 - re-exported
+
+if TYPE_CHECKING:
+    from ruleproof.model.universe import Scope
 
 __all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
            "shared_system", "Task", "plan", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]
@@ -91,8 +95,8 @@ class ProveOutcome:
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     max_depth: int = DEFAULT_DEPTH
     extra: dict = field(default_factory=dict)
-    disagreement: object = None  # the interpreter and the Z3 model disagree on the rulebook (conformance)
-    scope: object = None  # what the Z3 worlds cover of the combinations the rulebook admits (model/universe.py)
+    disagreement: Disagreement | None = None  # the interpreter and the Z3 model disagree on the rulebook (conformance)
+    scope: Scope | None = None  # what the Z3 worlds cover of the combinations the rulebook admits (model/universe.py)
 
     @property
     def within_menu(self) -> bool:
@@ -113,8 +117,8 @@ def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, s
     ``sy``: a system compiled with (at least) the form's history variables (:func:`shared_system`);
     default: one of its own, in a fresh context."""
     form = FORMS[pid]
-    kw = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kind=kind, shortest=shortest,
-              sy=sy)
+    kw: dict[str, Any] = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kind=kind,
+                              shortest=shortest, sy=sy)
     if form.split:
         return _prove_split(rb, pid, form, **kw)
     return _prove_form(rb, pid, form, **kw)
@@ -144,7 +148,9 @@ def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, s
 
 
 def _shorten(rb: Rulebook, sy: System, bad, pid: str, v: Verdict, timeout_ms: int, seed: int) -> None:
-    """BMC on the exact cone up to one step less than the path found: the shortest counterexample."""
+    """BMC on the exact cone up to one step less than the path found (``v.depth``): the shortest counterexample."""
+    if v.depth is None:
+        raise ValueError(f"{pid}: a violation without the depth of its path")
     try:
         res, model, u, k = bmc(sy, bad, v.depth - 1, timeout_ms, seed, exact=True)
     except z3.Z3Exception as exc:
@@ -257,6 +263,7 @@ def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
     replay_cmd = f"ruleproof prove {rb.path} --only {v.pid} --seed {seed}"
     if v.verdict == "violated":
         cx = v.counterexample
+        assert cx is not None  # a violated verdict carries its counterexample
         msg = cx.violation or None
         en = msg.en if msg else f"Z3 reaches a violation at depth {v.depth}; the replay does not show it"
         ru = msg.ru if msg else f"Z3 достигает нарушения на глубине {v.depth}; воспроизведение его не показывает"
@@ -302,7 +309,7 @@ def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], kw: dict) -> list[Ve
     return verdicts
 
 
-def _disagreement(rb: Rulebook, seed: int):
+def _disagreement(rb: Rulebook, seed: int) -> Disagreement | None:
     """Where the interpreter and the Z3 model of ``rb`` disagree (:mod:`ruleproof.model.conformance`), or
     where a property's Z3 form and its monitor do on the same runs (:mod:`.form_conformance`), or None."""
     return conformance(rb, seed=seed, also=form_check).disagreement
@@ -325,7 +332,7 @@ def _run_task(rb: Rulebook, sy: System, task: Task, kw: dict) -> list:
 
 
 def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task], jobs: int,
-                    kw: dict) -> tuple[list[Verdict], object]:
+                    kw: dict) -> tuple[list[Verdict], Disagreement | None]:
     """``tasks`` (:func:`plan`) handed out to ``jobs`` forked processes as they come free (each a copy
     of ``sy``, compiled once here), then put together: a split form's parts as :func:`_prove_split`
     would (the first violated part), the witnesses on the proved properties.  Returns the verdicts and
@@ -374,11 +381,11 @@ def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed
     sy = shared_system(rb, pids, seed) if pids else None  # compiled once (before any fork)
     tasks = plan(pids, jobs, vacuity, agree)
     workers = max(1, min(jobs, len(tasks)))
-    if workers > 1:
+    if workers > 1 and sy is not None:  # more than one task: some property to prove
         verdicts, disagreement = _prove_parallel(rb, sy, pids, tasks, workers, kw)
     else:
         disagreement = _disagreement(rb, seed) if agree else None
-        verdicts = _prove_chunk(rb, sy, pids, kw) if pids else []
+        verdicts = _prove_chunk(rb, sy, pids, kw) if sy is not None else []
     if disagreement is not None:
         _not_trusted(verdicts, f"the Z3 model disagrees with the interpreter on this rulebook: {disagreement.text('en')}",
                      f"модель Z3 расходится с интерпретатором на этом своде правил: {disagreement.text('ru')}")

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ruleproof.model.interpreter import ScriptedChoices, Stepper, run
+from ruleproof.model.interpreter import ScriptedChoices, Stepper, Trace, run
 from ruleproof.model.paths import locate, same_step
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.state import State
 from ruleproof.model.symbolic import System
-from ruleproof.properties.catalogue import BY_ID, View
+from ruleproof.properties.catalogue import BY_ID, View, Violation
 
 __all__ = ["Counterexample", "replay", "follows", "witnessed"]
 
@@ -28,10 +28,10 @@ class Counterexample:
     responses: list[tuple[str, str, str]]
     steps: list[str]  # the disjuncts taken, as rule steps
     answers: list  # every answer in order (die values, feature ids or None for a pass)
-    trace: object = None  # the interpreter's Trace of the replay
+    trace: Trace | None = None  # the interpreter's Trace of the replay
     reproduced: bool = False  # the catalogue predicate reports the violation on the replay
     replay_mode: str = "scripted"  # scripted (ScriptedChoices) | exact (every answer in order)
-    violation: object = None
+    violation: Violation | None = None  # the property's, on the replay (None: not reproduced)
     path: tuple[int, ...] = ()  # the disjuncts Z3 took (ids)
     follows: bool | None = None  # the replay takes the same steps as Z3's path (None: not compared)
 
@@ -54,7 +54,7 @@ def witnessed(rb: Rulebook, sy: System, cx: Counterexample) -> Counterexample:
     return cx
 
 
-def _replay_exact(rb: Rulebook, world: State, answers: list):
+def _replay_exact(rb: Rulebook, world: State, answers: list) -> tuple[Trace, bool]:
     st = Stepper(rb, world)
     queue = list(answers)
     try:

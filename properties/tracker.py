@@ -16,12 +16,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import itemgetter
 from typing import NamedTuple
 
 from ruleproof.model.vocabulary import OPERATIONS
 
-from .monitor import PART_EVENT, Ev, Monitor
+from .monitor import EV_PARAMS, PART_EVENT, Ev, Monitor
 from .monitor_run import _ENDS, Concrete, View, Violation
 from .probe import _PROBE, _Classify, _dispatch, _Live, _Reads, _Zeros, bad_reads
 
@@ -73,7 +74,7 @@ def _no_keys(H) -> tuple:
 class Tracker:
     """Monitors run incrementally: :meth:`feed` takes a track and the next events of the run.  What
     each monitor does at an event depends on the event's facts (:class:`~.monitor.Ev`; its signature: the
-    operation, skipped, step kind, feature played, window kinds, opener, ``Ev.PARAMS``): the
+    operation, skipped, step kind, feature played, window kinds, opener, ``EV_PARAMS``): the
     variables that may change at events of one signature are found once, by probing each update.
     The monitors' variables live in one dict; a bad condition is asked where a variable it reads
     changed (:func:`bad_reads`)."""
@@ -106,8 +107,9 @@ class Tracker:
                 self._by_key[k] = self._by_key.get(k, ()) + (gi,)
         # a condition that reads only history variables (``history``; ``at``: away from the end of a run
         # and a declaration, where it reads no state) is a function of their values: its answers kept
-        self._memo = [(how == "at", itemgetter(*sorted(keys)), {}) if how != "state" and keys else None
-                      for _, _, how, keys in self._bads]
+        self._memo: list[tuple[bool, Callable[[dict], object], dict] | None] = [
+            (how == "at", itemgetter(*sorted(keys)), {}) if how != "state" and keys else None
+            for _, _, how, keys in self._bads]
         self._state = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how == "state")
         self._at = tuple(gi for gi, (_, _, how, _) in enumerate(self._bads) if how != "history")
 
@@ -142,7 +144,9 @@ class Tracker:
 
     def _probe(self, ev: Ev) -> _Sig | None:
         """What an event with ``ev``'s facts does (None: nothing)."""
-        consts, entries, pulses = [], [], []
+        consts: list[tuple[str, int]] = []
+        entries: list[tuple] = []
+        pulses: list[str] = []
         for m in self.monitors:
             d = _dispatch(m)
             for var in (*d.get(ev.op, ()), *d.get("*", ())):
@@ -320,6 +324,7 @@ def _signature(op: str, v: dict, kind, windows: dict, new) -> tuple:
     kind after it, its facts: op, skipped, kind, values, the feature played, the window's kinds, whether its
     opener goes first).  ``windows`` (id -> kinds) is updated in place when a window opens."""
     fkey, skipped, first = None, False, True
+    sig: tuple
     if op == "pass" or op == "play":  # a turn: the facts of its window
         allows = windows.get(v["window"], _NONE)
         if op == "play":
@@ -354,10 +359,10 @@ _SIG_PARAMS: dict[str, tuple] = {}
 
 
 def _sig_params(op: str) -> tuple:
-    """The parameters of ``Ev.PARAMS`` operation ``op`` takes (the vocabulary's; the loader refuses
+    """The parameters of ``EV_PARAMS`` operation ``op`` takes (the vocabulary's; the loader refuses
     others): those in the signature of its events."""
     spec = OPERATIONS.get(op)
-    return tuple(p for p in Ev.PARAMS if spec is None or p in spec.params)
+    return tuple(p for p in EV_PARAMS if spec is None or p in spec.params)
 
 
 #: the events that are the rulebook's structure, not operations (they carry no operation parameters)

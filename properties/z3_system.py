@@ -4,11 +4,25 @@ grain of control flow), and the unrolling of frames that BMC and k-induction sea
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import z3
 
 from ruleproof.model.symbolic import System
 
 __all__ = ["GUARD_LEVELS", "coi"]
+
+_T = TypeVar("_T")
+
+
+def _memo(sy: System, name: str, make: Callable[[], _T]) -> _T:
+    """``make()`` computed once per system: kept in its instance dict under ``name`` (what the engines derive
+    from a system lives with it, and a forked worker inherits it)."""
+    cache = sy.__dict__
+    if name not in cache:
+        cache[name] = make()
+    return cache[name]
 
 
 def _set_seed(ctx: z3.Context, seed: int) -> None:
@@ -70,9 +84,8 @@ def _flow(sy: System, level: str) -> tuple[set, dict]:
 
 def _deps(sy: System) -> dict:
     """Per disjunct: (the names its guard reads, {changed variable: the names its new value reads})."""
-    if not hasattr(sy, "_deps_cache"):
-        sy._deps_cache = {i: (_names(g), {v: _names(e) for v, e in ch.items()}) for i, (g, ch) in _steps(sy).items()}
-    return sy._deps_cache
+    return _memo(sy, "_deps_cache", lambda: {i: (_names(g), {v: _names(e) for v, e in ch.items()})
+                                             for i, (g, ch) in _steps(sy).items()})
 
 
 def _names(e) -> set[str]:
@@ -98,9 +111,7 @@ def _names(e) -> set[str]:
 
 
 def _init(sy: System):
-    if not hasattr(sy, "_init_cache"):
-        sy._init_cache = sy.init()
-    return sy._init_cache
+    return _memo(sy, "_init_cache", sy.init)
 
 
 def _app(f, args):
@@ -142,9 +153,7 @@ class _Sub:
 
 
 def _steps(sy: System) -> dict:
-    if not hasattr(sy, "_steps_cache"):
-        sy._steps_cache = {d.id: sy.step_of(d, sy.pre, sy.die) for d in sy.disjuncts}
-    return sy._steps_cache
+    return _memo(sy, "_steps_cache", lambda: {d.id: sy.step_of(d, sy.pre, sy.die) for d in sy.disjuncts})
 
 
 class _Unroller:
@@ -160,7 +169,8 @@ class _Unroller:
         self.solver.set("random_seed", seed)
         self.world = {v.name: z3.BitVec(f"{v.name}@w", v.width, sy.ctx) for v in sy.vars if v.group == "world"}
         self.frames = [self._frame(0)]
-        self.dice, self.acts = [], []
+        self.dice: list[z3.BitVecRef] = []  # per frame: the die rolled into the next
+        self.acts: list[z3.BitVecRef] = []  # per frame: the disjunct taken into the next
         self.solver.add(self._sub(_init(sy), 0))
 
     def _frame(self, k: int) -> dict:
@@ -197,14 +207,16 @@ def _single(sy: System, only: list):
 
 
 def _pc_successors(sy: System) -> dict[int, tuple[int, ...]]:
-    if not hasattr(sy, "_succ_cache"):
-        out = {}
-        for d in sy.disjuncts:
-            _, changes = _steps(sy)[d.id]
-            pc = changes.get("pc")
-            out[d.id] = (d.loc,) if pc is None else (z3.simplify(pc).as_long(),)
-        sy._succ_cache = out
-    return sy._succ_cache
+    return _memo(sy, "_succ_cache", lambda: _successors(sy))
+
+
+def _successors(sy: System) -> dict[int, tuple[int, ...]]:
+    out: dict[int, tuple[int, ...]] = {}
+    for d in sy.disjuncts:
+        _, changes = _steps(sy)[d.id]
+        pc = changes.get("pc")
+        out[d.id] = (d.loc,) if pc is None else (z3.simplify(pc).as_long(),)
+    return out
 
 
 def _value(m, e) -> int:

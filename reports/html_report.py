@@ -11,6 +11,7 @@ from html import escape
 from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
+from .coverage import Coverage
 from .common import (trace_heading, coverage_label, engine_label, file_stem, generated_line, group_stats, group_title,
                      kind_label, overall_line, quotes_note, replay_lines, status_label, verdict_label, depends_line,
                      readings_rows, READING_COLS)
@@ -208,13 +209,13 @@ def _group(s, lang: str) -> list[str]:
     return out
 
 
-def _graph(report: Report, lang: str) -> list[str]:
-    """The phase graph, once per counterexample with its path marked."""
+def _graph(report: Report, graph: dict, lang: str) -> list[str]:
+    """The phase graph (the report's ``graph``), once per counterexample with its path marked."""
     out = ['<section id="graph">', f"<h2>{_e(t('rep_graph', lang))}</h2>"]
     ces = report.counterexamples
     if not ces:
         out += [f'<p class="rp-note">{_e(t("rep_graph_no_path", lang))}</p>',
-                f'<figure data-check="">{graph_svg(report.graph, lang, [], t("rep_graph", lang), uid="plain")}</figure>']
+                f'<figure data-check="">{graph_svg(graph, lang, [], t("rep_graph", lang), uid="plain")}</figure>']
     seen: dict[str, int] = {}
     for f in ces:
         caption = t("rep_graph_path", lang, check=f.check, path=" → ".join(f.path))
@@ -222,15 +223,14 @@ def _graph(report: Report, lang: str) -> list[str]:
         seen[f.check] = seen.get(f.check, 0) + 1
         out += [f'<figure class="rp-path" id="graph-{_e(stem)}" data-check="{_e(f.check)}" '
                 f'data-path="{_e(" ".join(f.path))}">', f"<figcaption>{_e(caption)}</figcaption>",
-                graph_svg(report.graph, lang, f.path, caption, uid=stem), "</figure>"]
+                graph_svg(graph, lang, f.path, caption, uid=stem), "</figure>"]
     out.append("</section>")
     return out
 
 
-def _coverage(report: Report, lang: str, clause_text: ClauseText) -> list[str]:
-    """Which clause units a property, ruling or check covers."""
+def _coverage(cov: Coverage, lang: str, clause_text: ClauseText) -> list[str]:
+    """Which clause units a property, ruling or check covers (the report's ``coverage``)."""
     out: list[str] = []
-    cov = report.coverage
     out += ['<section id="coverage">', f"<h2>{_e(t('rep_coverage', lang))}</h2>",
             f"<p>{_e(t('rep_coverage_summary', lang, **cov.counts()))}</p>"]
     if cov.uncovered:
@@ -287,9 +287,9 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
     for s in report.sections:
         out += _group(s, lang)
     if report.graph:
-        out += _graph(report, lang)
+        out += _graph(report, report.graph, lang)
     if report.coverage is not None:
-        out += _coverage(report, lang, clause_text)
+        out += _coverage(report.coverage, lang, clause_text)
     if report.assumptions:
         out += _assumptions(report, lang)
     if report.readings:

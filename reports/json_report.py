@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, fields
+from typing import Any
 
 from ruleproof.ground.errors import Localized, RuleproofError
 
@@ -62,7 +63,7 @@ def finding_to_json(f: Finding) -> dict:
 
 def finding_from_json(d: dict) -> Finding:
     known = {fl.name for fl in fields(Finding)}
-    kw = {k: (tuple(v) if k in _TUPLES else v) for k, v in d.items() if k in known}
+    kw: dict[str, Any] = {k: (tuple(v) if k in _TUPLES else v) for k, v in d.items() if k in known}
     kw["message"] = dict(kw.get("message", {}))
     return Finding(**kw)
 
@@ -91,8 +92,13 @@ def _coverage_to_json(c: Coverage) -> dict:
 
 def _coverage_from_json(d: dict) -> Coverage:
     names = {fl.name for fl in fields(CoverageRow)}
-    return Coverage(tuple(CoverageRow(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in row.items()
-                                         if k in names}) for row in d["rows"]))
+    return Coverage(tuple(_row_from_json(row, names) for row in d["rows"]))
+
+
+def _row_from_json(row: dict, names: set[str]) -> CoverageRow:
+    """A coverage row from its JSON object (the keys of ``names``; lists back to tuples)."""
+    kw: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in row.items() if k in names}
+    return CoverageRow(**kw)
 
 
 def report_to_json(report: Report, clause_text: ClauseText | None = None, lang: str = "en") -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
+from .coverage import Coverage
 from .common import (trace_heading, coverage_label, engine_label, generated_line, group_stats, group_title, kind_label,
                      overall_line, quoted_clauses, quotes_note, replay_lines, status_label, verdict_label, depends_line,
                      readings_rows, READING_COLS)
@@ -129,10 +130,9 @@ def _quotes(report: Report, lang: str, clause_text: ClauseText) -> list[str]:
     return out
 
 
-def _coverage(report: Report, lang: str, clause_text: ClauseText) -> list[str]:
-    """Which clause units a property, ruling or check covers."""
+def _coverage(cov: Coverage, lang: str, clause_text: ClauseText) -> list[str]:
+    """Which clause units a property, ruling or check covers (the report's ``coverage``)."""
     out: list[str] = []
-    cov = report.coverage
     out += [f"## {t('rep_coverage', lang)}", "", t("rep_coverage_summary", lang, **cov.counts()), ""]
     if cov.uncovered:
         out += [f"### {t('rep_uncovered', lang)}", ""]
@@ -181,7 +181,7 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
         out += _group(s, lang)
     out += _findings(report, lang) + _quotes(report, lang, clause_text)
     if report.coverage is not None:
-        out += _coverage(report, lang, clause_text)
+        out += _coverage(report.coverage, lang, clause_text)
     if report.assumptions:
         out += _assumptions(report, lang)
     if report.readings:

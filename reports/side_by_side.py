@@ -36,8 +36,11 @@ def _cells(e, lang: str) -> tuple[str, str, str]:
 def side_rows(d, lang: str = "en") -> list[tuple[int, str, str]]:
     """(seq, one run's event, the other's) around the first event where the two runs part ("—": none)."""
     end = min(max(len(d.base_events), len(d.draft_events)), d.first + AROUND)
-    return [(k, *(" · ".join(_cells(events[k], lang)) if k < len(events) else "—"
-                  for events in (d.base_events, d.draft_events))) for k in range(max(0, d.first - AROUND), end)]
+
+    def cell(events, k: int) -> str:
+        return " · ".join(_cells(events[k], lang)) if k < len(events) else "—"
+
+    return [(k, cell(d.base_events, k), cell(d.draft_events, k)) for k in range(max(0, d.first - AROUND), end)]
 
 
 def _seq(k: int, d) -> str:

@@ -285,7 +285,8 @@ def apply_diff(state: dict, diff: list[dict]) -> dict:
 
 def states_from_trace(rows: list[dict]) -> list[dict]:
     """The nested state after each event, rebuilt from the events' diffs."""
-    states, cur = [], {}
+    states: list[dict] = []
+    cur: dict = {}
     for r in rows:
         cur = apply_diff(cur, r.get("diff", []))
         states.append(cur)
@@ -312,7 +313,8 @@ def trace_to_json(trace, limit: int | None = TRACE_LIMIT) -> list[dict]:
     """
     events = list(getattr(trace, "events", trace))
     head, tail = (len(events), 0) if limit is None or len(events) <= limit else (limit * 2 // 3, limit // 3)
-    rows, prev = [], {}
+    rows: list[dict] = []
+    prev: dict[tuple[str, ...], object] = {}  # the flattened state after the last row
     for i, e in enumerate(events):
         if head <= i < len(events) - tail:
             if i != head:

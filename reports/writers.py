@@ -30,6 +30,7 @@ from .bundle import ClauseText, Report, make_clause_text
 __all__ = ["Writer", "WRITERS", "FORMATS", "parse_formats", "render_reports", "write_files", "write_reports"]
 
 Render = Callable[[Report, str, ClauseText], dict[str, str]]
+Show = Callable[[Console, Report, str, ClauseText], None]
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Writer:
     name: str
     render: Render  # report, lang, clause_text -> {file name: content}
     files: str  # what it writes, for help texts
-    show: Callable | None = None  # (console, report, lang, clause_text): the terminal writer
+    show: Show | None = None  # (console, report, lang, clause_text): the terminal writer
 
 
 def _no_files(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]:
@@ -106,6 +107,7 @@ def write_reports(report: Report, out_dir: str | Path, formats, lang: str, claus
     formats = parse_formats(formats)
     files = render_reports(report, [f for f in formats if f != "term"] or ["term"], lang, clause_text)
     written = write_files(files, out_dir) if files else []
-    if "term" in formats:
-        WRITERS["term"].show(console or Console(highlight=False, emoji=False), report, lang, clause_text)
+    show = WRITERS["term"].show
+    if "term" in formats and show is not None:  # the terminal writer shows (it has no files)
+        show(console or Console(highlight=False, emoji=False), report, lang, clause_text)
     return written

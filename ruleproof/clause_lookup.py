@@ -47,7 +47,7 @@ def lookup(units: list[str], rulebook: str | None, rules, lang: str, fmt: str) -
     cites = every_citation(rulebook)
     found = []
     for u in units:
-        e = index.get(u)
+        e = index.entries[u]  # every one is there (checked above)
         by = sorted(citing(u, cites), key=lambda c: (c.kind, c.element))
         found.append((e, by, rules.text_of(u) if rules else None))
     if fmt == "json":

@@ -149,6 +149,7 @@ def _run_task(task: tuple[str, str], sides: dict, opts: dict, rulings: tuple, ca
     engine, side = task
     t0 = time.perf_counter()
     hit = False
+    found: object
     if engine == "difference":
         base, draft, bounds = sides["base"], sides["draft"], opts["bounds"]
         found = smallest_difference(base, draft, bounded_worlds(bounds.x_max, bounds.loadouts, draft), bounds)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 from contextlib import contextmanager
+from typing import Any
 
 __all__ = ["HELP_RU", "ARGPARSE_RU", "METAVARS_RU", "localize", "argparse_language", "formatter", "missing"]
 
@@ -241,10 +242,11 @@ def argparse_language(lang: str):
     if lang != "ru":
         yield
         return
-    saved = argparse._, argparse.ngettext
-    argparse._ = lambda text: ARGPARSE_RU.get(text, text)
-    argparse.ngettext = lambda one, many, n: ARGPARSE_RU.get(one if n == 1 else many, one if n == 1 else many)
+    module: Any = argparse  # its ``_`` and ``ngettext`` are not part of its typed interface
+    saved = module._, module.ngettext
+    module._ = lambda text: ARGPARSE_RU.get(text, text)
+    module.ngettext = lambda one, many, n: ARGPARSE_RU.get(one if n == 1 else many, one if n == 1 else many)
     try:
         yield
     finally:
-        argparse._, argparse.ngettext = saved
+        module._, module.ngettext = saved

@@ -32,10 +32,10 @@ from ruleproof.ground.errors import Localized, RuleproofError
 from ruleproof.ground.forked import fork_map
 from ruleproof.model.conformance import DEFAULT_RUNS, conformance
 from ruleproof.model.explore import Bounds, explore, explore_results
-from ruleproof.model.graph import build_graph
 from ruleproof.model.readings import readings, variant
 from ruleproof.model.rulebook import Rulebook, load_rulebook
 from ruleproof.model.scenario import (
+    Scenario,
     check_assumptions,
     check_windows,
     load_rulings,
@@ -142,7 +142,7 @@ def team_rulings(folders, *rulebooks: Rulebook) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _rulings_of(rb: Rulebook, opts: dict) -> list[tuple[str, object, bool]]:
+def _rulings_of(rb: Rulebook, opts: dict) -> list[tuple[str, Scenario, bool]]:
     """(the file as a replay names it, the ruling, whether it is the team's) for every shipped ruling, then
     every ruling of the team's folders (option ``rulings``: :func:`team_rulings`)."""
     return [*((f"rulings/{p.name}", sc, False) for p, sc in shipped_scenarios(rb.index)),
@@ -167,7 +167,7 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
         scenarios.append(sc)
         res = run_scenario(sc, rb)
         runs.append((rel, sc, res, team))
-        findings = ()
+        findings: tuple[Finding, ...] = ()
         if not res.passed:
             findings = (Finding(kind="ruling", check=sc.spec.id, verdict="violated", engine="interpreter",
                                 clauses=tuple(sc.spec.clauses),
@@ -177,7 +177,7 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
                                 trace=tuple(trace_to_json(res.trace)), highlight=res.departures),)
         results.append(CheckResult(sc.spec.id, tuple(sc.spec.clauses), sc.spec.title.model_dump(), "interpreter",
                                    findings, seconds=time.perf_counter() - one))
-    stats = {"rulings": len(results)}
+    stats: dict[str, object] = {"rulings": len(results)}
     if rb.spec.readings and opts.get("readings", True):
         label = reading_labels(rb)
         deps = ruling_dependencies(rb, scenarios, {r.check: r.holds for r in results})
@@ -265,7 +265,7 @@ def _ruling_properties(runs: list, arg: str) -> tuple[list[CheckResult], int]:
         k = premised[p.id]
         out.append(CheckResult(p.id, p.clauses, {"ru": f"в играх разъяснений (ситуация свойства — в {k} из {games}): {p.ru}",
                                                  "en": f"in the rulings' games (its situation in {k} of {games}): {p.en}"},
-                               "interpreter", tuple(finding(p, *hit, i in traced) for i, hit in enumerate(hits)),
+                               "interpreter", tuple(finding(p, run, k, v, i in traced) for i, (run, k, v) in enumerate(hits)),
                                note=f"{games} game actions of {len(runs)} rulings; premise in {k}"))
     return out, games
 
@@ -297,8 +297,8 @@ def run_z3(rb: Rulebook, opts: dict) -> EngineRun:
     out = prove(rb, seed=opts.get("z3_seed", 0), agree=not opts.get("conformance_engine"), **kw)
     cx = {v.pid: list(v.counterexample.trace.events) for v in out.verdicts
           if v.counterexample is not None and v.counterexample.trace is not None}
-    return EngineRun("z3", out.results, out.seconds, {"z3_version": out.z3_version, "seed": out.seed,
-                                                      "scope": out.scope.to_json()}, cx)
+    stats = {"z3_version": out.z3_version, "seed": out.seed, **({"scope": out.scope.to_json()} if out.scope else {})}
+    return EngineRun("z3", out.results, out.seconds, stats, cx)
 
 
 def run_consistency(rb: Rulebook, opts: dict) -> EngineRun:
@@ -357,10 +357,10 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     rb = load_rulebook(path)
     if rb.spec.readings:  # a reading whose patch does not apply is bad input, said before any engine runs
 
-        for r in readings(rb):
-            variant(rb, r.id)
+        for reading in readings(rb):
+            variant(rb, reading.id)
     team = team_rulings(rulings, rb)  # a bad ruling file is bad input too, said before any engine runs
-    G = build_graph(rb)
+    G = rb.graph
     report = CheckReport(rb, G, run_structure_checks(G, rb.index))
     if engines is None:
         engines = ("hypothesis",) if examples > 0 else ()

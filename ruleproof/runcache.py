@@ -51,7 +51,7 @@ def code_digest() -> str:
     """A digest of every .py and .yaml file of ruleproof's packages (their data folders included)."""
     h = hashlib.sha256()
     for name in _PACKAGES:
-        root = Path(importlib.import_module(name).__file__).parent
+        root = Path(str(importlib.import_module(name).__file__)).parent
         for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".yaml")
                            and "__pycache__" not in p.parts):
             h.update(str(path.relative_to(root)).encode())

@@ -133,3 +133,21 @@ def test_calibration_is_a_fixed_workload_timed():
     assert cal.workload(1_000) == cal.workload(1_000) == 1_000 + 1_000 + (1_000 - 1) % 64 + 1
     assert cal.workload(64) != cal.workload(65)
     assert cal.calibrate(repeats=3, n=2_000) > 0
+
+
+def test_the_pytest_benchmark_suite_collects():
+    """``benchmarks/suite`` (pytest-benchmark; outside the test run): it collects, with every benchmark the
+    README's table quotes.  Nothing is run or timed here."""
+    import os
+    import subprocess
+
+    pytest.importorskip("pytest_benchmark")
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           "benchmarks/suite"], check=False, cwd=BENCH.parent, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    ids = {line.strip() for line in done.stdout.splitlines() if "::" in line}
+    assert ids == {f"benchmarks/suite/test_bench_{module}.py::test_{name}" for module, names in (
+        ("commands", ("check", "prove", "explore")),
+        ("inprocess", ("calibration_workload", "load_rulebook", "shipped_rulings", "interpreter_on_rulings",
+                       "explore_small"))) for name in names}, done.stdout

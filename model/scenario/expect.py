@@ -206,6 +206,7 @@ def _expect_x(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -
     """``x``: each X's fields after the action."""
     final = trace.final
     for name, fields in exp.x.items():
+        assert final.action is not None, "a ruling's run ends in the state of its action"
         xv = final.action.x(name)
         for key, want in fields.items():
             got = getattr(xv, key)

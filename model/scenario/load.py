@@ -3,6 +3,8 @@ rulings and a team's folder of rulings."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -41,7 +43,7 @@ class Scenario:
             c = self.spec_case
             if path[0] in _CASE_KEYS and path[0] in c.model_fields_set:
                 return self.locs.at(case + path)
-            mine = len(self.whole.clauses)  # the case's clauses follow the file's
+            mine = len(self.file_spec.clauses)  # the case's clauses follow the file's
             if path[0] == "clauses" and len(path) > 1 and isinstance(path[1], int) and path[1] >= mine:
                 return self.locs.at(case + ("clauses", path[1] - mine))
             if (path[0] == "cards" and len(path) > 2 and path[1] in c.cards
@@ -51,6 +53,7 @@ class Scenario:
 
     @property
     def spec_case(self) -> CaseSpec:
+        assert self.case is not None, "only a case of a file has a case spec"
         return self.file_spec.cases[self.case]
 
     @property
@@ -72,7 +75,7 @@ class Scenario:
 
     def initial_state(self) -> State:
         spec = self.spec
-        kinds = {a.feature: a.kind for _, a, *_ in self.plays()}
+        kinds = {a.feature: a.kind for a in (spec.action, *(f.action for f in spec.then))}
         cards = tuple(_card(cid, c, kinds) for cid, c in spec.cards.items())
         return State(cards=cards, action=_action(spec.action))
 
@@ -82,6 +85,7 @@ class Scenario:
     def plays(self) -> list[tuple[tuple, ActionSpec, list[int], list[ResponseSpec], ExpectSpec]]:
         """Each game action of the turn: (its path in the file, the action, dice, responses, expect)."""
         spec = self.spec
+        assert spec.expect is not None, "a ruling (a case, or a file without cases) has its expect (checked on load)"
         return [((), spec.action, spec.dice, spec.responses, spec.expect),
                 *((("then", i), f.action, f.dice, f.responses, f.expect) for i, f in enumerate(spec.then))]
 
@@ -107,7 +111,7 @@ def _case(sc: Scenario, i: int) -> Scenario:
 
 
 def _action(a: ActionSpec) -> Action:
-    xs = tuple(XVar(x.name, x.kind, chosen=x.chosen, compute=tuple(x.compute) if x.compute else None) for x in a.xs)
+    xs = tuple(XVar(x.name, x.kind, chosen=x.chosen, compute=x.compute if x.compute else None) for x in a.xs)
     return Action(feature=a.feature, kind=a.kind, source=a.source, targets=tuple(a.targets),
                   defender=a.defender, effect=a.effect, needs_magnitude=a.needs_magnitude,
                   magnitude_base=a.magnitude if isinstance(a.magnitude, int) else None,
@@ -115,7 +119,7 @@ def _action(a: ActionSpec) -> Action:
                   cost=tuple((c.card, c.resource, c.amount) for c in a.cost))
 
 
-def _uses(c: CardSpec, kinds: dict[str, str]) -> tuple[tuple[str, int], ...]:
+def _uses(c: CardSpec, kinds: Mapping[str, str]) -> tuple[tuple[str, int], ...]:
     """A card's uses this turn keyed by feature and kind of game action (:func:`~.state.use_key`): a bare
     number is a use of a feature the scenario declares, as the kind its action is (``kinds``)."""
     out = {use_key(f, kinds[f] if isinstance(u, int) else u.kind): u if isinstance(u, int) else u.times
@@ -123,9 +127,9 @@ def _uses(c: CardSpec, kinds: dict[str, str]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((k, n) for k, n in out.items() if n))
 
 
-def _card(cid: str, c: CardSpec, kinds: dict[str, str]) -> Card:
+def _card(cid: str, c: CardSpec, kinds: Mapping[str, str]) -> Card:
     feats = tuple(Feature(id=f.id, kind=f.kind, text=f.text, mode=f.mode, amount=f.amount,
-                          x=tuple(f.x) if f.x else None, condition=tuple(f.condition) if f.condition else None,
+                          x=f.x if f.x else None, condition=f.condition if f.condition else None,
                           strength=f.strength, trigger=f.trigger, on_status=f.on_status, on=f.on,
                           effects=tuple(Effect(e.do, e.card, e.amount, e.prop) for e in f.effects),
                           then_if_healthy=tuple(f.then_if_healthy), resources=tuple(f.resources),
@@ -179,9 +183,22 @@ def load_scenario(path: str | Path, index: ClauseIndex | None = None) -> Scenari
     return sc
 
 
+#: the rulings of each file read in this process, by (file, digest of its content, clause index): a check
+#: reads a ruling file once however many of its steps ask for it (a changed file is a new key)
+_READ: dict[tuple[str, str, int], tuple[ClauseIndex, tuple[Scenario, ...]]] = {}
+
+
 def load_rulings(path: str | Path, index: ClauseIndex | None = None) -> list[Scenario]:
     """The rulings of a scenario file: one per case (``cases:``), or the file's one."""
-    return load_scenario(path, index).cases()
+    index = index or default_index()
+    try:
+        key = (str(Path(path).resolve()), hashlib.sha256(Path(path).read_bytes()).hexdigest(), id(index))
+    except OSError:  # the loader says what is wrong with the path
+        return load_scenario(path, index).cases()
+    found = _READ.get(key)
+    if found is None or found[0] is not index:
+        found = _READ[key] = (index, tuple(load_scenario(path, index).cases()))
+    return list(found[1])
 
 
 def shipped_rulings() -> list[Path]:

@@ -3,7 +3,7 @@ expectations and cases)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -63,8 +63,7 @@ class FeatureSpec(_Strict):
     form: Literal["stays_open", "closes_only_after_assault", "per_turn"] = "stays_open"
     limit: Positive | None = None
     times: Positive | None = None
-    applies_to: list[Literal["simple_strike", "attack", "spell", "effect"]] = Field(
-        default_factory=lambda: ["simple_strike", "attack", "spell", "effect"])
+    applies_to: list[ActionKind] = Field(default_factory=lambda: list(get_args(ActionKind)))
     action_marker: bool = True
     on_die: list[int] = Field(default_factory=list)
 

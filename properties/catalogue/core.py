@@ -51,7 +51,10 @@ def prop(pid: str, clauses: tuple[str, ...], ru: str, en: str, monitor: Monitor,
     """A property: ``obliges`` — the clauses (of ``clauses``) whose «must» it holds the rules to."""
     if not set(obliges) <= set(clauses):
         raise ValueError(f"{pid}: obliges {sorted(set(obliges) - set(clauses))}, which it does not cite")
-    caller = inspect.currentframe().f_back
+    here = inspect.currentframe()
+    caller = here.f_back if here is not None else None
+    if caller is None:  # an interpreter without stack frames: nowhere to say the property is defined
+        raise RuntimeError(f"{pid}: prop() needs the caller's frame")
     where = f"properties/catalogue/{Path(caller.f_code.co_filename).name}"
     PROPERTIES.append(Property(pid, clauses, ru, en, monitor, caller.f_lineno, obliges, where))
 

@@ -53,7 +53,7 @@ def run(args, lang: str) -> int:
         from ruleproof.clause_lookup import lookup  # start-up: only when the command runs
 
         return lookup(args.units, args.rulebook, rules, lang, args.format)
-    if args.against:
+    if args.against and rules is not None:  # --against without --rules-text is refused above
         from ruleproof.clause_lookup import every_citation  # start-up: only when the command runs
 
         new = load_rules_text(args.against)

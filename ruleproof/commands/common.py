@@ -56,7 +56,7 @@ def check_writable(path: str, folder: bool) -> None:
     except OSError as exc:
         raise RuleproofError("RP117", Location(path), what=what, what_ru=what_ru,
                              problem=f"the folder {target} is not writable ({exc.strerror})",
-                             problem_ru=f"в папку {target} нельзя писать (код {errno.errorcode.get(exc.errno, exc.errno)})"
+                             problem_ru=f"в папку {target} нельзя писать (код {errno.errorcode.get(exc.errno or 0, exc.errno)})"
                              ) from None
 
 

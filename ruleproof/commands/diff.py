@@ -149,7 +149,7 @@ def _print(con, out, lang: str, clause_text, args) -> None:
     else:
         con.print(f"[bold]{t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}[/]", soft_wrap=True)
         con.print(side_table(d, lang, t("diff_side_by_side", lang),
-                             tuple(t(k, lang) for k in ("trace_seq", "diff_base", "diff_draft"))))
+                             (t("trace_seq", lang), t("diff_base", lang), t("diff_draft", lang))))
     con.print(t("diff_engines", lang))
     for e, b, d, n in engine_rows(out):
         con.print(t("diff_engine_row", lang, engine=e, base=b, draft=d, n=n))

@@ -26,10 +26,9 @@ def add_parser(sub, common, texts) -> None:
 def run(args, lang: str) -> int:
     from ruleproof.ground.fileio import atomic_path  # start-up: only when the command runs
     from ruleproof.model.draw import to_dot, to_image, to_mermaid  # start-up: only when the command runs
-    from ruleproof.model.graph import build_graph  # start-up: only when the command runs
     from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
 
-    G = build_graph(load_rulebook(args.rulebook))
+    G = load_rulebook(args.rulebook).graph
     if args.format in ("dot", "mermaid"):
         return write_text((to_dot if args.format == "dot" else to_mermaid)(G, lang), args.output, lang)
     out = Path(args.output or f"phase-graph.{args.format}")

@@ -127,7 +127,7 @@ def _print(con, out, lang: str) -> None:
         if row.status != "material":
             con.print(f"  [dim]{escape(t('rd_plays_differ', lang))}[/]")
         con.print(side_table(d, lang, t("rd_side_by_side", lang),
-                             tuple(t(k, lang) for k in ("trace_seq", "rd_own", "rd_other"))))
+                             (t("trace_seq", lang), t("rd_own", lang), t("rd_other", lang))))
     con.print(f"[bold]{escape(_summary(out, lang))}[/] ({t('took', lang, seconds=out.seconds, engines=', '.join(out.engines))})")
 
 

@@ -555,6 +555,7 @@ def default_lang(env: Mapping[str, str] | None = None) -> str:
     locale = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
     if locale.split(".")[0] not in ("C", "POSIX"):
         for item in env.get("LANGUAGE", "").split(":"):
-            if _lang_of(item):
-                return _lang_of(item)
+            found = _lang_of(item)
+            if found:
+                return found
     return _lang_of(locale) or "en"
