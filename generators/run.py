@@ -25,7 +25,7 @@ from hypothesis.reporting import with_reporter
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.universe import Scope, admitted
 from ruleproof.properties.catalogue import PROPERTIES, not_exercised
-from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.finding import CheckResult, Finding, Verdict
 from ruleproof.reports.trace import trace_to_json
 
 from .bounded import ALLIES, LOADOUTS, bounded_worlds, two_plays_worlds
@@ -218,7 +218,7 @@ def _results(rb: Rulebook, wanted: list, found: dict, exercised: Counter, exampl
         exc = found.get(p.id)
         findings: tuple[Finding, ...] = ()
         if exc is not None:
-            findings = (Finding(kind="property", check=p.id, verdict="violated", engine="hypothesis",
+            findings = (Finding(kind="property", check=p.id, verdict=Verdict.VIOLATED, engine="hypothesis",
                                 clauses=p.clauses, message={"ru": exc.violation.ru, "en": exc.violation.en},
                                 element=f"events {', '.join(f'#{n}' for n in exc.violation.events)}",
                                 where=rb.path, replay=replay, trace=tuple(trace_to_json(exc.events)),

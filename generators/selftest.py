@@ -25,6 +25,7 @@ from typing import Callable, Iterator
 import yaml
 
 from ruleproof.ground.errors import Localized, RuleproofError
+from ruleproof.ground.verdicts import ProofVerdict
 from ruleproof.model.explore import Bounds, explore
 from ruleproof.model.interpreter import RandomChoices, run
 from ruleproof.model.rulebook import load_rulebook, load_rulebook_text
@@ -33,6 +34,7 @@ from ruleproof.model.structure import run_structure_checks
 from ruleproof.model.vocabulary import FEATURE_KINDS, GUARDS, parse_guard
 from ruleproof.properties.catalogue import PROPERTIES, check_all
 from ruleproof.properties.consistency import consistency
+from ruleproof.reports.finding import Verdict
 
 from .bounded import bounded_worlds
 from .mutants import MUTANTS, bundled_data
@@ -320,12 +322,12 @@ def _by_proof(rb, jobs: int) -> tuple[list[str], list[str], list[str]]:
 
     out = prove(rb, jobs=jobs)
     # a violation the interpreter does not replay settles nothing, nor a proof whose witness search was left open
-    confirmed = {v.pid for v in out.verdicts if v.verdict == "violated" and v.counterexample is not None
+    confirmed = {v.pid for v in out.verdicts if v.verdict == ProofVerdict.VIOLATED and v.counterexample is not None
                  and v.counterexample.reproduced}
-    settled = confirmed | {v.pid for v in out.verdicts if v.verdict == "proved" and v.vacuous is not None}
+    settled = confirmed | {v.pid for v in out.verdicts if v.verdict == ProofVerdict.PROVED and v.vacuous is not None}
     return ([v.pid for v in out.verdicts if v.pid in confirmed],
             [v.pid for v in out.verdicts if v.pid not in settled],
-            [v.pid for v in out.verdicts if v.verdict == "proved" and v.vacuous])
+            [v.pid for v in out.verdicts if v.verdict == ProofVerdict.PROVED and v.vacuous])
 
 
 def selftest(examples: int = 100, random_plays: int = 60, hypothesis: bool = True,
@@ -437,7 +439,7 @@ def _engines(rb, res: MutantResult, examples: int, hypothesis: bool, every_prope
         out = hypothesis_pass(rb, examples=examples, shrinks=10, cache_dir=None)
         # only a violation kills: "not exercised" (the draft's worlds never played a premise) says
         # nothing of the draft
-        res.killed_by += [r.check for r in out.results if r.verdict == "violated" and r.check not in res.killed_by]
+        res.killed_by += [r.check for r in out.results if r.verdict == Verdict.VIOLATED and r.check not in res.killed_by]
     if every_property and not by_property(res.killed_by):
         res.killed_by += [p for p in _explored_violations(rb) if p not in res.killed_by]
     if every_property and prove and not by_property(res.killed_by) and res.killed_by:

@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.finding import CheckResult, Finding, Verdict
 
 from .interpreter import NotOffered, Stepper
 from .paths import Located, locate, same_step
@@ -365,7 +365,7 @@ def conformance(rb: Rulebook, *, runs: int = DEFAULT_RUNS, seed: int = 0, sy: Sy
     arg = f" {rulebook_arg}" if rulebook_arg else ""
     findings: tuple[Finding, ...] = ()
     if found is not None:
-        findings = (Finding(kind="conformance", check="C1-conformance", verdict="error", engine="conformance",
+        findings = (Finding(kind="conformance", check="C1-conformance", verdict=Verdict.ERROR, engine="conformance",
                             clauses=(), message={"ru": found.text("ru"), "en": found.text("en")},
                             element=f"{found.word} @ {found.step}", where=str(rb.path),
                             replay=f"ruleproof check{arg} --engines conformance --seed {seed}", seed=seed),)

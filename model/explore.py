@@ -38,7 +38,7 @@ from ruleproof.generators.uses import uses
 from ruleproof.ground.forked import fork_map
 from ruleproof.ground.i18n import answers_text
 from ruleproof.properties import catalogue
-from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.finding import CheckResult, Finding, Verdict
 from ruleproof.reports.trace import trace_to_json
 
 from .interpreter import Ask, Cursor, Event, _Run, start
@@ -384,19 +384,19 @@ def explore_results(out: ExploreOutcome, rb: Rulebook, replay: str, only: frozen
         cx = out.violations.get(p.id)
         findings: tuple = ()
         if cx is not None:
-            findings = (Finding(kind="property", check=p.id, verdict="violated", engine="exhaustive",
+            findings = (Finding(kind="property", check=p.id, verdict=Verdict.VIOLATED, engine="exhaustive",
                                 clauses=p.clauses, message=cx.message,
                                 element=f"world {cx.world}",
                                 where=str(rb.path), replay=f"{replay} --only {p.id} --save-ruling {p.id}.yaml",
                                 trace=tuple(trace_to_json(list(cx.events))), highlight=cx.offending),)
         elif not out.complete:
-            findings = (Finding(kind="unknown", check=p.id, verdict="unknown", engine="exhaustive",
+            findings = (Finding(kind="unknown", check=p.id, verdict=Verdict.UNKNOWN, engine="exhaustive",
                                 clauses=p.clauses, message={"en": "the bounded search stopped before the end",
                                                             "ru": "ограниченный перебор остановлен до конца"}),)
         elif not out.exercised.get(p.id):
             findings = (catalogue.not_exercised(p, "exhaustive", out.traces, "--bounds x=2,plays=2"),)
         elif over:
-            findings = (Finding(kind="unknown", check=p.id, verdict="unknown", engine="exhaustive", clauses=p.clauses,
+            findings = (Finding(kind="unknown", check=p.id, verdict=Verdict.UNKNOWN, engine="exhaustive", clauses=p.clauses,
                                 message=over),)
         results.append(CheckResult(p.id, p.clauses, {"ru": p.ru, "en": p.en}, "exhaustive", findings,
                                    note=f"{note}; premise in {out.exercised.get(p.id, 0)}"))
@@ -422,7 +422,7 @@ def _termination(out: ExploreOutcome, rb: Rulebook, replay: str):
     findings = []
     for world, answers, outcome in out.deadlocks[:20]:
         findings.append(Finding(
-            kind="structure", check="X1-termination", verdict="violated", engine="exhaustive", clauses=("512.6",),
+            kind="structure", check="X1-termination", verdict=Verdict.VIOLATED, engine="exhaustive", clauses=("512.6",),
             message={"en": f"the run of world {world} ends in {outcome} after {len(answers)} choices "
                            f"({answers_text(answers, 'en')}): a step with no edge to take, or no end",
                      "ru": f"прогон мира {world} заканчивается {outcome} после {len(answers)} выборов "
@@ -469,7 +469,7 @@ def _operation_coverage(out: ExploreOutcome, rb: Rulebook, sid: str, i: int, op,
 def _coverage(out: ExploreOutcome, rb: Rulebook):
     """Every operation executed, every window opened and every feature kind it admits played; every
     guard of an operation or window both held and failed; every edge taken."""
-    verdict = "violated" if out.complete else "unknown"  # a search stopped early cannot say "never"
+    verdict = Verdict.VIOLATED if out.complete else Verdict.UNKNOWN  # a search stopped early cannot say "never"
 
     def uncovered(op, where: str, element: str, en: str, ru: str) -> Finding:
         return Finding(kind="coverage", check="X2-action-coverage", verdict=verdict, engine="exhaustive",

@@ -18,7 +18,7 @@ from typing import Callable
 
 import networkx as nx
 
-from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.finding import CheckResult, Finding, Verdict
 
 from .clauses import ClauseIndex, default_index
 from .vocabulary import EXECUTION_ORDER, FEATURE_KINDS, OPERATIONS, STEP_KINDS
@@ -54,7 +54,7 @@ def _check(check_id: str, clauses: tuple[str, ...], ru: str, en: str) -> Callabl
 
 def _finding(check: str, clauses, ru: str, en: str, element: str = "", where: str | None = None,
              assumptions=()) -> Finding:
-    return Finding(kind="structure", check=check, verdict="violated", engine="graph",
+    return Finding(kind="structure", check=check, verdict=Verdict.VIOLATED, engine="graph",
                    clauses=tuple(dict.fromkeys(clauses)), message={"ru": ru, "en": en}, element=element,
                    where=where, assumptions=tuple(assumptions))
 

@@ -34,7 +34,7 @@ from ruleproof.model.graph import LOOP_GUARD, REFUSED_GUARD, is_guard
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rules_text import clause_key
 from ruleproof.model.vocabulary import FEATURE_KINDS, OPERATIONS
-from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.finding import CheckResult, Finding, Verdict
 
 from .claims import CLAIMS, Claim, Event, Selector
 
@@ -427,7 +427,7 @@ def _order_result(core: Core, replay: str) -> CheckResult:
         check=ORDER_CHECK, clauses=_sorted_clauses(c for e in core.elements for c in e.clauses),
         statement={"ru": "шаги свода можно выстроить по порядку", "en": "the rulebook's steps can be ordered"},
         engine=ENGINE, findings=(Finding(
-            kind="conflict", check=ORDER_CHECK, verdict="violated", engine=ENGINE,
+            kind="conflict", check=ORDER_CHECK, verdict=Verdict.VIOLATED, engine=ENGINE,
             clauses=_sorted_clauses(c for e in core.elements for c in e.clauses),
             message={"ru": f"порядок самого свода противоречив ({labels})",
                      "en": f"the rulebook's own order is contradictory ({labels})"},
@@ -442,7 +442,7 @@ def _conflict(c: Claim, n: int, core: Core, replay: str) -> Finding:
     with_en = f" together with {', '.join(others)}" if others else ""
     elements = "; ".join(e.label for e in core.elements)
     return Finding(
-        kind="conflict", check=c.id, verdict="violated", engine=ENGINE, clauses=core.clauses,
+        kind="conflict", check=c.id, verdict=Verdict.VIOLATED, engine=ENGINE, clauses=core.clauses,
         message={"ru": f"противоречие {n}: {c.id}{with_ru} несовместимо с порядком свода ({elements})",
                  "en": f"conflict {n}: {c.id}{with_en} cannot hold with the rulebook's order ({elements})"},
         element=first.label if first else "", where=first.where if first else None,
@@ -460,6 +460,6 @@ def _undecided(c: Claim, status: str, order_broken: bool, cores: int, reason: st
     else:
         msg = {"ru": f"не установлено: перечисление ядер остановлено после {cores}",
                "en": f"undecided: the enumeration of cores stopped after {cores}"}
-    return Finding(kind="unknown", check=c.id, verdict="unknown", engine=ENGINE, clauses=c.clauses,
+    return Finding(kind="unknown", check=c.id, verdict=Verdict.UNKNOWN, engine=ENGINE, clauses=c.clauses,
                    message=msg, assumptions=c.assumes, replay=replay)
 

@@ -31,12 +31,13 @@ import z3
 from ruleproof.ground import interrupt
 from ruleproof.ground.forked import fork_map
 from ruleproof.ground.interrupt import context as z3_context
+from ruleproof.ground.verdicts import ProofVerdict
 from ruleproof.model.conformance import Disagreement, conformance
 from ruleproof.model.menu import beyond_menu, menu_scope
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System, compile_rulebook
 from ruleproof.properties.catalogue import BY_ID, PROPERTIES
-from ruleproof.reports.finding import WITHIN_MENU, CheckResult, Finding
+from ruleproof.reports.finding import WITHIN_MENU, CheckResult, Finding, Verdict
 from ruleproof.reports.trace import trace_to_json
 
 from .engines import (  # noqa: F401 - the engines' API, re-exported
@@ -63,7 +64,7 @@ from .z3_system import _deps, _pc_successors, _set_seed, _steps, _Unroller, coi 
 if TYPE_CHECKING:
     from ruleproof.model.universe import Scope
 
-__all__ = ["Counterexample", "Verdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
+__all__ = ["Counterexample", "Proof", "ProofVerdict", "ProveOutcome", "prove", "prove_one", "bmc", "spacer", "k_induction",
            "shared_system", "Task", "plan", "DEFAULT_TIMEOUT_MS", "DEFAULT_DEPTH", "SPACER_OPTIONS"]
 
 DEFAULT_TIMEOUT_MS = 20_000
@@ -71,9 +72,11 @@ DEFAULT_DEPTH = 160
 
 
 @dataclass
-class Verdict:
+class Proof:
+    """One property's proof attempt: its verdict, which engine gave it, in how long and why."""
+
     pid: str
-    verdict: str  # proved | violated | holds to depth k | unknown
+    verdict: ProofVerdict
     engine: str
     seconds: float
     reason: str = ""
@@ -88,7 +91,7 @@ class Verdict:
 @dataclass
 class ProveOutcome:
     results: list[CheckResult]
-    verdicts: list[Verdict]
+    verdicts: list[Proof]
     z3_version: str
     seed: int
     seconds: float
@@ -104,14 +107,14 @@ class ProveOutcome:
         return self.scope is not None and not self.scope.whole
 
 
-def verdict_name(v: Verdict, within_menu: bool) -> str:
+def verdict_name(v: Proof, within_menu: bool) -> str:
     """The verdict as reported: *proved within the menu* where the Z3 worlds leave combinations out."""
-    return WITHIN_MENU if v.verdict == "proved" and within_menu else v.verdict
+    return WITHIN_MENU if v.verdict == ProofVerdict.PROVED and within_menu else v.verdict
 
 
 def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
               max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kind: bool = False,
-              shortest: bool = False, sy: System | None = None) -> Verdict:
+              shortest: bool = False, sy: System | None = None) -> Proof:
     """The verdict on one property: Spacer, then BMC for a counterexample, then the premise.
     ``shortest``: when Spacer's path shows a violation, BMC (exact cone) looks for a shorter one.
     ``sy``: a system compiled with (at least) the form's history variables (:func:`shared_system`);
@@ -147,7 +150,7 @@ def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, s
     return next(r for r in results if r != "unsat"), None, None
 
 
-def _shorten(rb: Rulebook, sy: System, bad, pid: str, v: Verdict, timeout_ms: int, seed: int) -> None:
+def _shorten(rb: Rulebook, sy: System, bad, pid: str, v: Proof, timeout_ms: int, seed: int) -> None:
     """BMC on the exact cone up to one step less than the path found (``v.depth``): the shortest counterexample."""
     if v.depth is None:
         raise ValueError(f"{pid}: a violation without the depth of its path")
@@ -168,31 +171,31 @@ def _shorten(rb: Rulebook, sy: System, bad, pid: str, v: Verdict, timeout_ms: in
         v.reason = f"Spacer's path; BMC for a shorter one: {res}"
 
 
-def _prove_split(rb: Rulebook, pid: str, form, **kw) -> Verdict:
+def _prove_split(rb: Rulebook, pid: str, form, **kw) -> Proof:
     """A property proved part by part: proved when every part is; violated when one is."""
     parts = []
     for i, sub in enumerate(form.split):
         v = _prove_form(rb, pid, sub, **{**kw, "vacuity": kw["vacuity"] and i == 0})
         parts.append(v)
-        if v.verdict == "violated":
+        if v.verdict == ProofVerdict.VIOLATED:
             break
     return _combine(pid, form, parts)
 
 
-def _combine(pid: str, form, parts: list[Verdict]) -> Verdict:
+def _combine(pid: str, form, parts: list[Proof]) -> Proof:
     """The verdict on a split form from the verdicts on its parts, in order (those after the first
     violated one may be missing): the first violated part, else proved when every part is, else the
     first part that is not; the premise is the first part's.  ``seconds``: the parts' sum."""
     first = parts[0]
-    bad = next((v for v in parts if v.verdict == "violated"), None)
+    bad = next((v for v in parts if v.verdict == ProofVerdict.VIOLATED), None)
     if bad is not None:
         out = bad
-    elif all(v.verdict == "proved" for v in parts):
-        out = Verdict(pid, "proved", "spacer" if all(v.engine == "spacer" for v in parts) else "spacer+bmc", 0.0,
+    elif all(v.verdict == ProofVerdict.PROVED for v in parts):
+        out = Proof(pid, ProofVerdict.PROVED, "spacer" if all(v.engine == "spacer" for v in parts) else "spacer+bmc", 0.0,
                       reason=f"{len(parts)} parts")
     else:
-        worst = next(v for v in parts if v.verdict != "proved")
-        out = Verdict(pid, worst.verdict, worst.engine, 0.0, reason=f"part {form.split[parts.index(worst)].pid}: "
+        worst = next(v for v in parts if v.verdict != ProofVerdict.PROVED)
+        out = Proof(pid, worst.verdict, worst.engine, 0.0, reason=f"part {form.split[parts.index(worst)].pid}: "
                       f"{worst.reason}", depth=worst.depth)
     out.vacuous, out.witness = first.vacuous, first.witness
     out.seconds = sum(v.seconds for v in parts)
@@ -200,7 +203,7 @@ def _combine(pid: str, form, parts: list[Verdict]) -> Verdict:
 
 
 def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max_depth: int, vacuity: bool,
-                kind: bool, shortest: bool = False, sy: System | None = None) -> Verdict:
+                kind: bool, shortest: bool = False, sy: System | None = None) -> Proof:
     started = time.perf_counter()
     if sy is None:
         ctx = z3_context()
@@ -209,9 +212,9 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
     order = _order(form)
     r, found, cx = _spacer_by_parts(rb, sy, form.bad, pid, timeout_ms, seed, order, _options(form))
     if r == "unsat":
-        v = Verdict(pid, "proved", "spacer", 0.0)
+        v = Proof(pid, ProofVerdict.PROVED, "spacer", 0.0)
     elif cx is not None and cx.reproduced:
-        v = Verdict(pid, "violated", "spacer", 0.0, depth=found[2], counterexample=cx,
+        v = Proof(pid, ProofVerdict.VIOLATED, "spacer", 0.0, depth=found[2], counterexample=cx,
                     reason="Spacer's path (BMC not asked for a shorter one)")
         if shortest:
             _shorten(rb, sy, form.bad, pid, v, timeout_ms, seed)
@@ -222,20 +225,20 @@ def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max
             interrupt.check()
             res, cx, k = f"unknown: {exc}", None, 0
         if res == "sat" and cx is not None and cx.reproduced:
-            v = Verdict(pid, "violated", "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx)
+            v = Proof(pid, ProofVerdict.VIOLATED, "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx)
         elif res == "sat":  # Z3 reaches a bad state the interpreter does not: a defect of the model, not a verdict
-            v = Verdict(pid, "unknown", "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx,
+            v = Proof(pid, ProofVerdict.UNKNOWN, "spacer+bmc" if r == "sat" else "bmc", 0.0, depth=k, counterexample=cx,
                         reason=f"Z3's counterexample at depth {k} does not replay on the interpreter",
                         reason_ru=f"контрпример Z3 на глубине {k} не воспроизводится на интерпретаторе")
         elif res == "unsat":
-            v = Verdict(pid, "proved", "bmc", 0.0, reason=f"Spacer: {r}; BMC: every play ends by depth {k}")
+            v = Proof(pid, ProofVerdict.PROVED, "bmc", 0.0, reason=f"Spacer: {r}; BMC: every play ends by depth {k}")
         elif res == "unsat-bounded":
-            v = Verdict(pid, "holds to depth k", "bmc", 0.0, depth=k, reason=f"Spacer: {r}")
+            v = Proof(pid, ProofVerdict.BOUNDED, "bmc", 0.0, depth=k, reason=f"Spacer: {r}")
         else:
-            v = Verdict(pid, "unknown", "spacer+bmc", 0.0, reason=f"Spacer: {r}; BMC: {res}")
-    if kind and v.verdict == "proved":
+            v = Proof(pid, ProofVerdict.UNKNOWN, "spacer+bmc", 0.0, reason=f"Spacer: {r}; BMC: {res}")
+    if kind and v.verdict == ProofVerdict.PROVED:
         v.kinduction = k_induction(sy, form.bad, 8, timeout_ms, seed)
-    if vacuity and v.verdict in ("proved", "holds to depth k"):
+    if vacuity and v.verdict in (ProofVerdict.PROVED, ProofVerdict.BOUNDED):
         v.vacuous, v.witness, _ = witness(rb, sy, form, timeout_ms, seed, max_depth)
     v.seconds = time.perf_counter() - started
     return v
@@ -257,36 +260,37 @@ def shared_system(rb: Rulebook, pids, seed: int = 0) -> System:
     return compile_rulebook(rb, tuple(hist.values()), ctx)
 
 
-def _finding(rb: Rulebook, v: Verdict, seed: int) -> tuple[Finding, ...]:
+def _finding(rb: Rulebook, v: Proof, seed: int) -> tuple[Finding, ...]:
     p = BY_ID[v.pid]
     form = FORMS[v.pid]
     replay_cmd = f"ruleproof prove {rb.path} --only {v.pid} --seed {seed}"
-    if v.verdict == "violated":
+    if v.verdict == ProofVerdict.VIOLATED:
         cx = v.counterexample
         assert cx is not None  # a violated verdict carries its counterexample
         msg = cx.violation or None
         en = msg.en if msg else f"Z3 reaches a violation at depth {v.depth}; the replay does not show it"
         ru = msg.ru if msg else f"Z3 достигает нарушения на глубине {v.depth}; воспроизведение его не показывает"
-        return (Finding(kind="property", check=v.pid, verdict="violated", engine="z3", clauses=p.clauses,
+        return (Finding(kind="property", check=v.pid, verdict=Verdict.VIOLATED, engine="z3", clauses=p.clauses,
                         message={"ru": ru, "en": en}, element=f"depth {v.depth}", where=rb.path, replay=replay_cmd,
                         trace=tuple(trace_to_json(cx.trace)), highlight=msg.events if msg else ()),)
-    if v.verdict == "unknown" or v.verdict == "holds to depth k":
-        word = {"unknown": ("неизвестно", "unknown"), "holds to depth k": ("выполняется до глубины", "holds to depth")}
+    if v.verdict == ProofVerdict.UNKNOWN or v.verdict == ProofVerdict.BOUNDED:
+        word = {ProofVerdict.UNKNOWN: ("неизвестно", "unknown"),
+                ProofVerdict.BOUNDED: ("выполняется до глубины", "holds to depth")}
         ru, en = word[v.verdict]
-        return (Finding(kind="unknown", check=v.pid, verdict="unknown", engine="z3", clauses=p.clauses,
+        return (Finding(kind="unknown", check=v.pid, verdict=Verdict.UNKNOWN, engine="z3", clauses=p.clauses,
                         message={"ru": f"{ru}: {v.reason_ru or v.reason} {v.depth or ''}".strip(),
                                  "en": f"{en}: {v.reason} {v.depth or ''}".strip()}, where=rb.path,
                         replay=replay_cmd),)
     if v.vacuous:
-        return (Finding(kind="vacuous", check=v.pid, verdict="violated", engine="z3", clauses=p.clauses,
+        return (Finding(kind="vacuous", check=v.pid, verdict=Verdict.VIOLATED, engine="z3", clauses=p.clauses,
                         message={"ru": f"посылка недостижима: {form.premise_ru}",
                                  "en": f"the premise is unreachable: {form.premise_en}"}, where=rb.path,
                         replay=replay_cmd),)
-    if v.vacuous is None and v.verdict == "proved":
+    if v.vacuous is None and v.verdict == ProofVerdict.PROVED:
         stray = v.witness is not None and v.witness.follows is False
         why_ru = " (свидетель Z3 не воспроизводится на интерпретаторе)" if stray else ""
         why_en = " (Z3's witness does not replay on the interpreter)" if stray else ""
-        return (Finding(kind="unknown", check=v.pid, verdict="unknown", engine="z3", clauses=p.clauses,
+        return (Finding(kind="unknown", check=v.pid, verdict=Verdict.UNKNOWN, engine="z3", clauses=p.clauses,
                         message={"ru": f"достижимость посылки не установлена: {form.premise_ru}{why_ru}",
                                  "en": f"the premise's reachability is unknown: {form.premise_en}{why_en}"},
                         where=rb.path, replay=replay_cmd),)
@@ -301,7 +305,7 @@ def _proof_opts(sy: System, *, timeout_ms: int, seed: int, max_depth: int, kindu
                 shortest=shortest, sy=sy)
 
 
-def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], kw: dict) -> list[Verdict]:
+def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], kw: dict) -> list[Proof]:
     """The verdicts on ``pids`` in one process, on ``sy``, witnesses shared among them."""
     verdicts = [prove_one(rb, pid, **_proof_opts(sy, **kw)) for pid in pids]
     if kw["vacuity"]:
@@ -322,7 +326,7 @@ def _run_task(rb: Rulebook, sy: System, task: Task, kw: dict) -> list:
         return [_disagreement(rb, kw["seed"])]
     opts = _proof_opts(sy, **kw)
     if task.kind == "witness":
-        stubs = [Verdict(pid, "proved", "", 0.0) for pid in task.pids]
+        stubs = [Proof(pid, ProofVerdict.PROVED, "", 0.0) for pid in task.pids]
         find_witnesses(rb, sy, stubs, kw["timeout_ms"], kw["seed"], kw["max_depth"])
         return [(v.pid, v.vacuous, v.witness, v.seconds) for v in stubs]
     (pid,) = task.pids
@@ -332,7 +336,7 @@ def _run_task(rb: Rulebook, sy: System, task: Task, kw: dict) -> list:
 
 
 def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task], jobs: int,
-                    kw: dict) -> tuple[list[Verdict], Disagreement | None]:
+                    kw: dict) -> tuple[list[Proof], Disagreement | None]:
     """``tasks`` (:func:`plan`) handed out to ``jobs`` forked processes as they come free (each a copy
     of ``sy``, compiled once here), then put together: a split form's parts as :func:`_prove_split`
     would (the first violated part), the witnesses on the proved properties.  Returns the verdicts and
@@ -347,19 +351,19 @@ def _prove_parallel(rb: Rulebook, sy: System, pids: list[str], tasks: list[Task]
                         else proofs[(pid, None)])
     found = {pid: rest for t, out in done.items() if t.kind == "witness" for pid, *rest in out}
     for v in verdicts:
-        if v.pid in found and v.verdict in ("proved", "holds to depth k"):
+        if v.pid in found and v.verdict in (ProofVerdict.PROVED, ProofVerdict.BOUNDED):
             v.vacuous, v.witness, seconds = found[v.pid]
             v.seconds += seconds
     disagreement = next((out[0] for t, out in done.items() if t.kind == "conformance"), None)
     return verdicts, disagreement
 
 
-def _not_trusted(verdicts: list[Verdict], en: str, ru: str) -> None:
+def _not_trusted(verdicts: list[Proof], en: str, ru: str) -> None:
     """Every verdict of ``verdicts`` that would hold (proved, or holds to a depth) becomes *unknown*, for
     the reason given in both languages; a violation stays (its counterexample was replayed)."""
     for v in verdicts:
-        if v.verdict in ("proved", "holds to depth k"):
-            v.verdict, v.vacuous = "unknown", None
+        if v.verdict in (ProofVerdict.PROVED, ProofVerdict.BOUNDED):
+            v.verdict, v.vacuous = ProofVerdict.UNKNOWN, None
             v.reason, v.reason_ru = en, ru
 
 

@@ -13,6 +13,7 @@ import time
 import z3
 
 from ruleproof.ground import interrupt
+from ruleproof.ground.verdicts import ProofVerdict
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import System
 
@@ -60,7 +61,7 @@ def witnesses(rb: Rulebook, sy: System, verdicts: list, timeout_ms: int, seed: i
     symbolically and every premise still open asked of its last state (the world and the dice left to
     the solver).  Then each premise still open gets a Spacer query; the path it finds is tried, the
     same way, for the premises after it."""
-    open_ = [v for v in verdicts if v.verdict in ("proved", "holds to depth k")]
+    open_ = [v for v in verdicts if v.verdict in (ProofVerdict.PROVED, ProofVerdict.BOUNDED)]
     hints = HINT_PATHS if hints is None else hints
     if open_ and hints:
         started = time.perf_counter()

@@ -33,7 +33,7 @@ from ruleproof.model.draw import _edge_label, _ordered_edges
 from ruleproof.model.rules_text import load_rules_text
 
 from .coverage import Coverage, build_coverage
-from .finding import CheckResult, Finding
+from .finding import CheckResult, Finding, Verdict
 
 __all__ = ["Report", "Section", "ENGINE_GROUPS", "ClauseText", "report_from_check", "make_clause_text",
            "graph_data", "versions", "mask_generated", "GENERATED_RE"]
@@ -60,6 +60,10 @@ class Section:
     @property
     def ok(self) -> bool:
         return all(r.holds for r in self.results)
+
+    @property
+    def verdict(self) -> Verdict:
+        return Verdict.overall(r.verdict for r in self.results)
 
 
 @dataclass(frozen=True)
@@ -92,18 +96,18 @@ class Report:
         return self.coverage.findings if self.coverage else ()
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         """``violated`` (exit 1), ``unknown`` (inconclusive, exit 3) or ``holds`` (exit 0)."""
-        verdicts = {r.verdict for r in self.results}
-        return "violated" if "violated" in verdicts else ("unknown" if "unknown" in verdicts else "holds")
+        return Verdict.overall(r.verdict for r in self.results)
 
     @property
     def ok(self) -> bool:
-        return self.verdict == "holds"
+        return self.verdict == Verdict.HOLDS
 
     @property
     def exit_code(self) -> ExitCode:
-        return {"holds": ExitCode.OK, "violated": ExitCode.FINDING, "unknown": ExitCode.INCONCLUSIVE}[self.verdict]
+        return {Verdict.HOLDS: ExitCode.OK, Verdict.VIOLATED: ExitCode.FINDING,
+                Verdict.UNKNOWN: ExitCode.INCONCLUSIVE}[self.verdict]
 
     def section(self, group: str) -> Section | None:
         return next((s for s in self.sections if s.group == group), None)

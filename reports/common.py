@@ -14,7 +14,7 @@ from ruleproof.ground.i18n import t
 from ruleproof.model.universe import Combo
 
 from .bundle import ClauseText, Report
-from .finding import WITHIN_MENU, CheckResult, Finding
+from .finding import WITHIN_MENU, CheckResult, Finding, Verdict
 
 __all__ = ["depends_line", "note_text", "readings_rows", "READING_COLS", "verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
            "quoted_clauses", "replay_lines", "generated_line", "quotes_note", "file_stem", "path_of",
@@ -166,12 +166,12 @@ READING_COLS = ("rd_col_reading", "rd_col_of", "rd_col_says", "rd_col_rulings")
 
 def overall_line(report: Report, lang: str) -> str:
     results = report.results
-    if report.verdict == "violated":
-        bad = [r for r in results if r.verdict == "violated"]
+    if report.verdict == Verdict.VIOLATED:
+        bad = [r for r in results if r.verdict == Verdict.VIOLATED]
         return t("rep_overall_violated", lang, bad=len(bad), n=len(results),
                  count=sum(sum(f.failed for f in r.findings) for r in bad))
-    if report.verdict == "unknown":
-        return t("rep_overall_unknown", lang, bad=sum(r.verdict == "unknown" for r in results), n=len(results))
+    if report.verdict == Verdict.UNKNOWN:
+        return t("rep_overall_unknown", lang, bad=sum(r.verdict == Verdict.UNKNOWN for r in results), n=len(results))
     return t("rep_overall_holds", lang, n=len(results))
 
 

@@ -25,7 +25,7 @@ from ruleproof.model.scenario import ruling_citations
 from ruleproof.model.structure import STRUCTURE_CHECKS
 from ruleproof.properties.catalogue import property_citations
 
-from .finding import Finding
+from .finding import Finding, Verdict
 
 __all__ = ["CoverageRow", "Coverage", "build_coverage"]
 
@@ -69,7 +69,7 @@ class Coverage:
     @property
     def findings(self) -> tuple[Finding, ...]:
         """One ``coverage`` finding per available unit that nothing covers."""
-        return tuple(Finding(kind="coverage", check="coverage", verdict="uncovered", engine="coverage",
+        return tuple(Finding(kind="coverage", check="coverage", verdict=Verdict.UNCOVERED, engine="coverage",
                              clauses=(r.clause,), element=f"clause {r.clause}",
                              message={"ru": f"пункт {r.clause} не проверяет ни одно свойство, разъяснение или "
                                             f"структурная проверка",

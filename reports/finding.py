@@ -6,7 +6,7 @@ a ``clause_text(cid, lang)`` callable, so the official wording is quoted when a 
 where in the input, the counterexample ``trace`` with the offending events (``highlight``), what
 replays it (``replay`` command, ``seed``, ``scenario`` file) and the ``assumptions`` it depends on.
 
->>> f = Finding(kind="structure", check="S3-order", verdict="violated", engine="graph",
+>>> f = Finding(kind="structure", check="S3-order", verdict=Verdict.VIOLATED, engine="graph",
 ...             clauses=("512.6.1",), message={"ru": "порядок нарушен", "en": "order broken"},
 ...             element="edge dice → blocking", where="draft.yaml:40:9")
 >>> f.text("en"), f.failed, f.inconclusive
@@ -14,7 +14,7 @@ replays it (``replay`` command, ``seed``, ``scenario`` file) and the ``assumptio
 >>> f.element_text("ru")
 'переход dice → blocking'
 >>> r = CheckResult("S3-order", ("512.6.1",), {"ru": "порядок", "en": "order"}, "graph", (f,))
->>> r.holds, r.verdict
+>>> r.holds, str(r.verdict)
 (False, 'violated')
 """
 
@@ -24,8 +24,9 @@ import re
 from dataclasses import dataclass, field
 
 from ruleproof.ground.i18n import t
+from ruleproof.ground.verdicts import Verdict
 
-__all__ = ["Finding", "CheckResult", "KINDS", "VERDICTS", "INCONCLUSIVE", "ENGINES", "WITHIN_MENU"]
+__all__ = ["Finding", "CheckResult", "Verdict", "KINDS", "VERDICTS", "INCONCLUSIVE", "ENGINES", "WITHIN_MENU"]
 
 #: a Z3 proof over worlds that leave out a combination the rulebook admits (model/universe.py): the verdict
 #: ``prove`` reports and the prefix of the Z3 check result's note, which the reports and ``diff`` read
@@ -34,10 +35,10 @@ WITHIN_MENU = "proved within the menu"
 #: what a finding is about
 KINDS = ("structure", "property", "vacuous", "not_exercised", "conflict", "ruling", "ruling_property", "unknown",
          "coverage", "conformance")
-#: ``holds``; ``violated``; inconclusive (``unknown``: e.g. Z3 unknown, ``timeout``, ``error``: the engine
-#: failed); ``uncovered``: a clause unit no property or ruling covers (information, not a verdict on the rules)
-VERDICTS = ("holds", "violated", "unknown", "timeout", "error", "uncovered")
-INCONCLUSIVE = ("unknown", "timeout", "error")
+
+
+VERDICTS = tuple(Verdict)
+INCONCLUSIVE = (Verdict.UNKNOWN, Verdict.TIMEOUT, Verdict.ERROR)
 #: the engines that produce findings
 ENGINES = ("graph", "interpreter", "hypothesis", "exhaustive", "z3", "coverage", "conformance")
 
@@ -52,7 +53,7 @@ class Finding:
 
     kind: str
     check: str
-    verdict: str
+    verdict: Verdict
     engine: str
     clauses: tuple[str, ...]
     message: dict[str, str]
@@ -64,6 +65,11 @@ class Finding:
     highlight: tuple[int, ...] = ()  # the offending events' seq numbers
     seed: int | None = None  # the seed the replay command uses (Hypothesis)
     scenario: str | None = None  # a scenario file that replays it (rulings, saved counterexamples)
+
+    def __post_init__(self) -> None:
+        # a verdict read back from JSON (a cached run, a saved report) is a string: held as the member
+        # it names, and a word that is none is refused here, not printed
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
 
     def text(self, lang: str = "en") -> str:
         return self.message.get(lang) or self.message.get("en", "")
@@ -78,11 +84,11 @@ class Finding:
 
     @property
     def failed(self) -> bool:
-        return self.verdict != "holds"
+        return self.verdict != Verdict.HOLDS
 
     @property
     def violated(self) -> bool:
-        return self.verdict == "violated"
+        return self.verdict == Verdict.VIOLATED
 
     @property
     def inconclusive(self) -> bool:
@@ -120,10 +126,10 @@ class CheckResult:
         return not any(f.failed for f in self.findings)
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         """``violated`` if a finding is, else ``unknown`` if one is inconclusive, else ``holds``."""
         if any(f.violated or (f.failed and not f.inconclusive) for f in self.findings):
-            return "violated"
+            return Verdict.VIOLATED
         if any(f.inconclusive for f in self.findings):
-            return "unknown"
-        return "holds"
+            return Verdict.UNKNOWN
+        return Verdict.HOLDS

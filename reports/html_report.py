@@ -11,11 +11,26 @@ from html import escape
 from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
+from .common import (
+    READING_COLS,
+    coverage_label,
+    depends_line,
+    engine_label,
+    file_stem,
+    generated_line,
+    group_stats,
+    group_title,
+    kind_label,
+    overall_line,
+    quotes_note,
+    readings_rows,
+    replay_lines,
+    status_label,
+    trace_heading,
+    verdict_label,
+)
 from .coverage import Coverage
-from .common import (trace_heading, coverage_label, engine_label, file_stem, generated_line, group_stats, group_title,
-                     kind_label, overall_line, quotes_note, replay_lines, status_label, verdict_label, depends_line,
-                     readings_rows, READING_COLS)
-from .finding import Finding
+from .finding import Finding, Verdict
 from .svg_graph import graph_svg
 from .trace import event_cells, offending_line, visible_events
 
@@ -182,11 +197,11 @@ def _summary(report: Report, lang: str) -> list[str]:
     out = ['<section id="summary">', f"<h2>{_e(t('rep_summary', lang))}</h2>"]
     rows = []
     for s in report.sections:
-        sv = "holds" if s.ok else ("violated" if any(r.verdict == "violated" for r in s.results) else "unknown")
+        sv = s.verdict
         rows.append((f' data-group="{s.group}" class="rp-verdict-{sv}"',
                      [_e(t(f"rep_short_{s.group}", lang)), str(len(s.results)),
-                      str(sum(r.verdict == "violated" for r in s.results)),
-                      str(sum(r.verdict == "unknown" for r in s.results)), _e(verdict_label(sv, lang))]))
+                      str(sum(r.verdict == Verdict.VIOLATED for r in s.results)),
+                      str(sum(r.verdict == Verdict.UNKNOWN for r in s.results)), _e(verdict_label(sv, lang))]))
     out += [_table([t(k, lang) for k in ("rep_col_group", "rep_col_checks_n", "rep_col_violated_n",
                                          "rep_col_unknown_n", "rep_col_result")], rows, "rp-summary"), "</section>"]
     return out

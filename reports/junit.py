@@ -15,8 +15,8 @@ import xml.etree.ElementTree as ET
 from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
-from .common import trace_heading, engine_label, group_title, kind_label, replay_lines, verdict_label
-from .finding import Finding
+from .common import engine_label, group_title, kind_label, replay_lines, trace_heading, verdict_label
+from .finding import Finding, Verdict
 from .trace import format_diff, format_values, is_initial, visible_events
 
 __all__ = ["render", "FILENAME", "finding_body"]
@@ -69,8 +69,8 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
     root = ET.Element("testsuites", name=f"ruleproof {report.rulebook['id']}")
     total = {"tests": 0, "failures": 0, "errors": 0}
     for s in report.sections:
-        failures = sum(r.verdict == "violated" for r in s.results)
-        errors = sum(r.verdict == "unknown" for r in s.results)
+        failures = sum(r.verdict == Verdict.VIOLATED for r in s.results)
+        errors = sum(r.verdict == Verdict.UNKNOWN for r in s.results)
         attrs = {"name": group_title(s.group, lang), "tests": str(len(s.results)), "failures": str(failures),
                  "errors": str(errors), "skipped": "0"}
         if s.group in seconds:

@@ -6,11 +6,26 @@ from __future__ import annotations
 from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
+from .common import (
+    READING_COLS,
+    coverage_label,
+    depends_line,
+    engine_label,
+    generated_line,
+    group_stats,
+    group_title,
+    kind_label,
+    overall_line,
+    quoted_clauses,
+    quotes_note,
+    readings_rows,
+    replay_lines,
+    status_label,
+    trace_heading,
+    verdict_label,
+)
 from .coverage import Coverage
-from .common import (trace_heading, coverage_label, engine_label, generated_line, group_stats, group_title, kind_label,
-                     overall_line, quoted_clauses, quotes_note, replay_lines, status_label, verdict_label, depends_line,
-                     readings_rows, READING_COLS)
-from .finding import Finding
+from .finding import Finding, Verdict
 from .trace import event_cells, offending_line, visible_events
 
 __all__ = ["render", "FILENAME"]
@@ -64,10 +79,9 @@ def _summary(report: Report, lang: str) -> list[str]:
     out = [f"## {t('rep_summary', lang)}", ""]
     out += _table([t(k, lang) for k in ("rep_col_group", "rep_col_checks_n", "rep_col_violated_n",
                                         "rep_col_unknown_n", "rep_col_result")],
-                  [[t(f"rep_short_{s.group}", lang), len(s.results), sum(r.verdict == "violated" for r in s.results),
-                    sum(r.verdict == "unknown" for r in s.results),
-                    verdict_label("holds" if s.ok else ("violated" if any(r.verdict == "violated" for r in s.results)
-                                                        else "unknown"), lang)]
+                  [[t(f"rep_short_{s.group}", lang), len(s.results), sum(r.verdict == Verdict.VIOLATED for r in s.results),
+                    sum(r.verdict == Verdict.UNKNOWN for r in s.results),
+                    verdict_label(s.verdict, lang)]
                    for s in report.sections])
     return out
 

@@ -29,7 +29,7 @@ from .common import (
     trace_heading,
     verdict_label,
 )
-from .finding import CheckResult
+from .finding import CheckResult, Verdict
 from .trace import print_offending, print_trace
 
 __all__ = ["print_check_results", "print_assumptions", "print_report", "render"]
@@ -56,7 +56,7 @@ def print_check_results(console: Console, title: str, results: list[CheckResult]
             verdict = t("passed_note", lang, note=note_text(r.note, lang))
         else:  # an inconclusive check (Z3 unknown, not exercised, stopped by a bound) is not "violated"
             verdict = t("holds", lang) if r.holds else verdict_label(r, lang)
-        style = "green" if r.holds else "yellow" if r.verdict == "unknown" else "bold red"
+        style = "green" if r.holds else "yellow" if r.verdict == Verdict.UNKNOWN else "bold red"
         table.add_row(r.check, ", ".join(r.clauses), _statement(r, lang), f"[{style}]{verdict}[/]")
     console.print(table)
     for r in results:
@@ -103,8 +103,8 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
     for key in ("rep_col_group", "rep_col_checks_n", "rep_col_violated_n", "rep_col_unknown_n", "rep_col_result"):
         summary.add_column(t(key, lang))
     for s in report.sections:
-        bad = sum(r.verdict == "violated" for r in s.results)
-        unk = sum(r.verdict == "unknown" for r in s.results)
+        bad = sum(r.verdict == Verdict.VIOLATED for r in s.results)
+        unk = sum(r.verdict == Verdict.UNKNOWN for r in s.results)
         sv = "violated" if bad else ("unknown" if unk else "holds")
         summary.add_row(t(f"rep_short_{s.group}", lang), str(len(s.results)), str(bad), str(unk),
                         f"[{_STYLE[sv]}]{verdict_label(sv, lang)}[/]")

@@ -30,7 +30,7 @@ from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rulebook_diff import Change, Difference, behaviour, smallest_difference, structural_diff
 from ruleproof.orchestrate import distrust_proofs, run_engine
 from ruleproof.properties.consistency import consistency
-from ruleproof.reports.finding import WITHIN_MENU
+from ruleproof.reports.finding import WITHIN_MENU, Verdict
 from ruleproof.runcache import cached_run
 
 __all__ = ["VerdictChange", "RulingChange", "ConflictChange", "DiffOutcome", "diff_rulebooks"]
@@ -104,7 +104,7 @@ def _verdict(result) -> str:
         return "vacuous"
     if any(f.kind == "not_exercised" for f in result.findings):
         return "not exercised"
-    if result.verdict == "holds" and result.engine == "z3":
+    if result.verdict == Verdict.HOLDS and result.engine == "z3":
         # over Z3 worlds that leave out combinations the rulebook admits: its own verdict (model/universe.py)
         return WITHIN_MENU if (result.note or "").startswith(WITHIN_MENU) else "proved"
     return result.verdict
@@ -190,7 +190,7 @@ def _verdict_change(pid: str, engine: str, b, d, verdict, out: DiffOutcome) -> N
     """A property's verdict on the two rulebooks (``b``, ``d``: its results, read by ``verdict``), if it changed."""
     bv, dv = verdict(b), verdict(d)
     if bv != dv:
-        out.verdicts.append(VerdictChange(pid, d.clauses, engine, bv, dv, _message(d if dv != "holds" else b)))
+        out.verdicts.append(VerdictChange(pid, d.clauses, engine, bv, dv, _message(d if dv != Verdict.HOLDS else b)))
 
 
 def _compare_rulings(b_res: dict, d_res: dict, out: DiffOutcome) -> None:

@@ -48,7 +48,7 @@ from ruleproof.model.universe import played
 from ruleproof.properties import catalogue
 from ruleproof.properties.consistency import consistency
 from ruleproof.properties.form_conformance import form_check
-from ruleproof.reports.finding import CheckResult, Finding
+from ruleproof.reports.finding import CheckResult, Finding, Verdict
 from ruleproof.reports.trace import trace_to_json
 
 __all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "run_hypothesis", "run_exhaustive", "run_z3",
@@ -169,7 +169,7 @@ def run_rulings(rb: Rulebook, opts: dict) -> EngineRun:
         runs.append((rel, sc, res, team))
         findings: tuple[Finding, ...] = ()
         if not res.passed:
-            findings = (Finding(kind="ruling", check=sc.spec.id, verdict="violated", engine="interpreter",
+            findings = (Finding(kind="ruling", check=sc.spec.id, verdict=Verdict.VIOLATED, engine="interpreter",
                                 clauses=tuple(sc.spec.clauses),
                                 message={lang: "; ".join(f.text(lang) for f in res.failures) for lang in ("ru", "en")},
                                 element=sc.spec.id, where=rel, assumptions=tuple(sc.spec.assumptions),
@@ -248,7 +248,7 @@ def _ruling_properties(runs: list, arg: str) -> tuple[list[CheckResult], int]:
         cited = ", ".join(clauses)
         part_ru, part_en = (f" (игродействие {k + 1} из {n})", f" (game action {k + 1} of {n})") if n > 1 else ("", "")
         return Finding(
-            kind="ruling_property", check=p.id, verdict="violated", engine="interpreter", clauses=clauses,
+            kind="ruling_property", check=p.id, verdict=Verdict.VIOLATED, engine="interpreter", clauses=clauses,
             message={"ru": f"свойство {p.id} нарушено в игре разъяснения {sc.spec.id}{part_ru}: свойство или "
                            f"свод правил здесь неверны (пункты {cited}) — {v.ru}{not_ru}",
                      "en": f"property {p.id} is violated in the game of ruling {sc.spec.id}{part_en}: the "
@@ -328,9 +328,9 @@ def distrust_proofs(z3_results: list[CheckResult], conformance_results: list[Che
     for r in z3_results:
         vacuous = [f for f in r.findings if f.kind == "vacuous"]
         if r.holds or vacuous:
-            kept = tuple(dataclasses.replace(f, kind="unknown", verdict="unknown") if f.kind == "vacuous" else f
+            kept = tuple(dataclasses.replace(f, kind="unknown", verdict=Verdict.UNKNOWN) if f.kind == "vacuous" else f
                          for f in r.findings)
-            note = Finding(kind="conformance", check=r.check, verdict="unknown", engine="z3", clauses=r.clauses,
+            note = Finding(kind="conformance", check=r.check, verdict=Verdict.UNKNOWN, engine="z3", clauses=r.clauses,
                            message={"ru": f"доказательство не принято: модель Z3 расходится с интерпретатором "
                                           f"({why.text('ru')})",
                                     "en": f"the proof is not trusted: the Z3 model disagrees with the interpreter "

@@ -18,7 +18,7 @@ The base rulebook's runs are done once and reused for every reading (the run cac
 >>> from ruleproof.model.rulebook import load_rulebook
 >>> out = compare_readings(load_rulebook(), engines=("rulings",), only=["R-non-active-first-late", "R-strike-row-4"],
 ...                        difference=False)
->>> [(r.reading.id, r.status, r.properties) for r in out.rows]  # a property on the rulings' games changes, or none
+>>> [(r.reading.id, str(r.status), r.properties) for r in out.rows]  # a property on the rulings' games changes, or none
 [('R-non-active-first-late', 'material', ['P512.6-active-player-first']), ('R-strike-row-4', 'immaterial-bounded', [])]
 """
 
@@ -30,13 +30,14 @@ from dataclasses import dataclass, field
 
 from ruleproof.diff import DiffOutcome, diff_rulebooks
 from ruleproof.engine_registry import DIFF_ENGINES, DIFF_EXAMPLES
+from ruleproof.ground.verdicts import ProofVerdict, ReadingStatus
 from ruleproof.model.readings import Reading, readings, variant
 from ruleproof.model.rulebook import Rulebook
 
 __all__ = ["ReadingOutcome", "ReadingsOutcome", "compare_readings", "STATUSES"]
 
 #: a reading's status, most telling first
-STATUSES = ("material", "immaterial-proved", "immaterial-bounded")
+STATUSES = tuple(ReadingStatus)
 
 
 @dataclass
@@ -45,15 +46,15 @@ class ReadingOutcome:
     diff: DiffOutcome
 
     @property
-    def status(self) -> str:
+    def status(self) -> ReadingStatus:
         d = self.diff
         if d.changed:
-            return "material"
+            return ReadingStatus.MATERIAL
         z3 = d.sides.get("z3")
         exact = {"rulings", "consistency"} <= set(d.engines)
-        if exact and z3 and all(v == "proved" for side in z3 for v in side.values()):
-            return "immaterial-proved"
-        return "immaterial-bounded"
+        if exact and z3 and all(v == ProofVerdict.PROVED for side in z3 for v in side.values()):
+            return ReadingStatus.IMMATERIAL_PROVED
+        return ReadingStatus.IMMATERIAL_BOUNDED
 
     @property
     def properties(self) -> list[str]:
@@ -71,7 +72,7 @@ class ReadingsOutcome:
 
     @property
     def material(self) -> list[ReadingOutcome]:
-        return [r for r in self.rows if r.status == "material"]
+        return [r for r in self.rows if r.status == ReadingStatus.MATERIAL]
 
     def depends(self) -> dict[str, list[str]]:
         """Per property and per ruling: the readings that change it (reading ids)."""

@@ -22,14 +22,14 @@ from typing import Iterable
 
 from ruleproof.ground.errors import Location
 from ruleproof.model.rulebook import Citation
-from ruleproof.reports.finding import Finding
+from ruleproof.reports.finding import Finding, Verdict
 
 from ..monitor_run import View, Violation
 from ..tracker import Track, Tracker
-from .core import MAY_DECLARE, PROPERTIES, STEP_ORDER, Property
 
 # the chapters, in the catalogue's order: importing each adds its properties (:func:`.core.prop`)
-from . import x542, dice, steps, payment, windows  # noqa: E402,F401,I001 - registration, in this order
+from . import dice, payment, steps, windows, x542  # noqa: E402,F401,I001 - registration, in this order
+from .core import MAY_DECLARE, PROPERTIES, STEP_ORDER, Property
 
 __all__ = ["Property", "Violation", "View", "PROPERTIES", "BY_ID", "check_all", "tracker", "violations", "exercised", "not_exercised", "property_citations", "MAY_DECLARE",
            "STEP_ORDER"]
@@ -71,7 +71,7 @@ def not_exercised(p: Property, engine: str, runs: int, hint: str | dict):
     reach it (a command-line option, the same in both languages, or ``{"ru": …, "en": …}``)."""
     m = p.monitor
     hints = hint if isinstance(hint, dict) else {"ru": hint, "en": hint}
-    return Finding(kind="not_exercised", check=p.id, verdict="unknown", engine=engine, clauses=p.clauses, message={
+    return Finding(kind="not_exercised", check=p.id, verdict=Verdict.UNKNOWN, engine=engine, clauses=p.clauses, message={
         "en": f"not exercised: in {runs} runs the situation the property speaks of never occurred ({m.premise_en}), "
               f"so «holds» would say nothing; widen the worlds ({hints['en']}) or add a ruling that plays it",
         "ru": f"не проверено: за {runs} прогонов ни разу не возникла ситуация, о которой говорит свойство "

@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from ruleproof.ground.errors import ExitCode
 from ruleproof.ground.i18n import t
+from ruleproof.reports.finding import Verdict
 
 from .common import clause_text_fn
 
@@ -60,8 +61,8 @@ def to_json(out, clause_text) -> dict:
         "clauses_checked": list(out.clauses_checked),
         "claims": [{"id": r.check, "clauses": list(r.clauses), "statement": r.statement,
                     "assumptions": list(BY_ID[r.check].assumes),
-                    "verdict": "violated" if any(f.verdict == "violated" for f in r.findings)
-                    else "unknown" if r.findings else "holds"} for r in out.results if r.check in BY_ID],
+                    "verdict": Verdict.VIOLATED if any(f.verdict == Verdict.VIOLATED for f in r.findings)
+                    else Verdict.UNKNOWN if r.findings else Verdict.HOLDS} for r in out.results if r.check in BY_ID],
         "core": list(out.core),
         "cores": [{"claims": list(c.claims), "clauses": [{"id": cid, "text": clause_text(cid)} for cid in c.clauses],
                    "elements": [element(e) for e in c.elements]} for c in out.cores],

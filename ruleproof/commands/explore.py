@@ -16,6 +16,7 @@ from rich.console import Console
 
 from ruleproof.ground.errors import ExitCode, Localized, RuleproofError, suggest
 from ruleproof.ground.i18n import t
+from ruleproof.reports.finding import Verdict
 
 from .common import check_jobs, clause_text_fn, console
 
@@ -128,10 +129,10 @@ def run(args, lang: str) -> int:
         _print_json(rb, bounds, results, figures, saved)
     else:
         _print_terminal(args, lang, rb, bounds, out, results, figures, more, saved, clause_text)
-    if any(not r.holds and r.verdict != "unknown" for r in results):
+    if any(not r.holds and r.verdict != Verdict.UNKNOWN for r in results):
         return ExitCode.FINDING
     # incomplete, or a property none of the runs exercised: inconclusive, never "holds"
-    return ExitCode.OK if out.complete and not any(r.verdict == "unknown" for r in results) else ExitCode.INCONCLUSIVE
+    return ExitCode.OK if out.complete and not any(r.verdict == Verdict.UNKNOWN for r in results) else ExitCode.INCONCLUSIVE
 
 
 def _save_ruling(args, rb, out, results, replay: str):

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from ruleproof.ground.errors import ExitCode, RuleproofError
 from ruleproof.ground.i18n import t, times_text
+from ruleproof.ground.verdicts import ProofVerdict
 
 from .common import check_jobs, clause_text_fn, console
 
@@ -53,9 +54,9 @@ def add_parser(sub, common, texts) -> None:
 def exit_code(outcome, accept_menu: bool = False) -> int:
     """1 a violation (or a vacuous property), 3 something unknown — or every proof within the menu only,
     unless ``accept_menu`` — else 0."""
-    if any(v.verdict == "violated" or v.vacuous for v in outcome.verdicts):
+    if any(v.verdict == ProofVerdict.VIOLATED or v.vacuous for v in outcome.verdicts):
         return ExitCode.FINDING
-    if any(v.verdict != "proved" or v.vacuous is None for v in outcome.verdicts):
+    if any(v.verdict != ProofVerdict.PROVED or v.vacuous is None for v in outcome.verdicts):
         return ExitCode.INCONCLUSIVE
     if outcome.verdicts and outcome.within_menu and not accept_menu:
         return ExitCode.INCONCLUSIVE
@@ -63,11 +64,11 @@ def exit_code(outcome, accept_menu: bool = False) -> int:
 
 
 def _verdict_text(v, lang: str, within_menu: bool = False) -> str:
-    if v.verdict == "proved":
+    if v.verdict == ProofVerdict.PROVED:
         return t("rep_scope_within_z3" if within_menu else "prove_proved", lang)
-    if v.verdict == "violated":
+    if v.verdict == ProofVerdict.VIOLATED:
         return t("prove_violated", lang)
-    if v.verdict == "holds to depth k":
+    if v.verdict == ProofVerdict.BOUNDED:
         return t("prove_holds_to_depth", lang, depth=v.depth)
     return t("prove_unknown", lang, reason=v.reason_ru if lang == "ru" and v.reason_ru else v.reason)
 
@@ -151,7 +152,7 @@ def run(args, lang: str) -> int:
 def _save(args, rb, out):
     if not args.save_ruling:
         return None
-    v = next((v for v in out.verdicts if v.verdict == "violated" and v.counterexample), None)
+    v = next((v for v in out.verdicts if v.verdict == ProofVerdict.VIOLATED and v.counterexample), None)
     if v is None:
         return None
     from ruleproof.model.scenario_write import save_trace_violation  # start-up: only when the command runs
@@ -181,7 +182,8 @@ def _print_table(con, rb, out, lang: str) -> None:
     for key in ("check", "clauses", "prove_verdict", "prove_engine", "prove_seconds", "prove_witness"):
         table.add_column(t(key, lang), overflow="fold")
     for v in out.verdicts:
-        style = {"proved": "cyan" if out.within_menu else "green", "violated": "bold red"}.get(v.verdict, "yellow")
+        style = {ProofVerdict.PROVED: "cyan" if out.within_menu else "green",
+                 ProofVerdict.VIOLATED: "bold red"}.get(v.verdict, "yellow")
         if v.vacuous:
             witness, style = f"[bold red]{t('prove_vacuous', lang)}[/]", "bold red"
         else:
@@ -194,7 +196,7 @@ def _print_table(con, rb, out, lang: str) -> None:
 def _witness(v, lang: str) -> str:
     """A premise's vacuity witness: the premise and the steps to it (unknown for a proof that found none)."""
     if v.vacuous is None:
-        return t("prove_witness_unknown", lang) if v.verdict == "proved" else ""
+        return t("prove_witness_unknown", lang) if v.verdict == ProofVerdict.PROVED else ""
     from ruleproof.properties.monitor_z3 import FORMS  # start-up: only when the command runs
 
     f = FORMS[v.pid]
@@ -225,9 +227,9 @@ def _print_counterexample(con, v, lang: str, clause_text) -> None:
 
 def _print_summary(con, out, lang: str) -> None:
     n = len(out.verdicts)
-    bad = sum(v.verdict == "violated" for v in out.verdicts)
+    bad = sum(v.verdict == ProofVerdict.VIOLATED for v in out.verdicts)
     vac = sum(bool(v.vacuous) for v in out.verdicts)
-    unk = sum(v.verdict != "proved" and v.verdict != "violated" or (v.vacuous is None and v.verdict == "proved")
+    unk = sum(v.verdict != ProofVerdict.PROVED and v.verdict != ProofVerdict.VIOLATED or (v.vacuous is None and v.verdict == ProofVerdict.PROVED)
               for v in out.verdicts)
     if bad or vac or unk:
         con.print(f"[bold]{t('prove_summary_bad', lang, bad=bad, vac=vac, unk=unk, n=n)}[/]")

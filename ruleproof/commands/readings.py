@@ -17,6 +17,7 @@ from rich.table import Table
 
 from ruleproof.ground.errors import ExitCode
 from ruleproof.ground.i18n import answers_text, t
+from ruleproof.ground.verdicts import ReadingStatus, Verdict
 
 from .common import clause_text_fn, console
 from .diff import _v, add_engine_options, engine_options, to_json as diff_json
@@ -24,6 +25,11 @@ from .diff import _v, add_engine_options, engine_options, to_json as diff_json
 __all__ = ["add_parser", "run", "to_json", "to_markdown", "to_html", "SCHEMA"]
 
 SCHEMA = "ruleproof-readings/1"
+
+
+#: a reading's status as the verdict its line shows (the JUnit/terminal colour of a check)
+_SHOWN = {ReadingStatus.MATERIAL: Verdict.VIOLATED, ReadingStatus.IMMATERIAL_PROVED: Verdict.HOLDS,
+          ReadingStatus.IMMATERIAL_BOUNDED: Verdict.UNKNOWN}
 
 
 def add_parser(sub, common, texts) -> None:
@@ -76,7 +82,7 @@ def run(args, lang: str) -> int:
         sys.stdout.write(text_json)
     else:
         _print(console(), out, lang)
-    return ExitCode.INCONCLUSIVE if any(r.status == "immaterial-bounded" for r in out.rows) else ExitCode.OK
+    return ExitCode.INCONCLUSIVE if any(r.status == ReadingStatus.IMMATERIAL_BOUNDED for r in out.rows) else ExitCode.OK
 
 
 def _status(status: str, lang: str) -> str:
@@ -112,7 +118,8 @@ def _print(con, out, lang: str) -> None:
     table = Table()
     for c in _COLS:
         table.add_column(t(c, lang), overflow="fold")
-    style = {"material": "bold red", "immaterial-proved": "green", "immaterial-bounded": "yellow"}
+    style = {ReadingStatus.MATERIAL: "bold red", ReadingStatus.IMMATERIAL_PROVED: "green",
+             ReadingStatus.IMMATERIAL_BOUNDED: "yellow"}
     for row in out.rows:
         cells = [escape(x) for x in _cells(row, lang)]
         cells[3] = f"[{style[row.status]}]{cells[3]}[/]"
@@ -124,7 +131,7 @@ def _print(con, out, lang: str) -> None:
             continue
         con.print(f"[bold]{escape(row.reading.id)}[/]: "
                   + escape(t("diff_game", lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))), soft_wrap=True)
-        if row.status != "material":
+        if row.status != ReadingStatus.MATERIAL:
             con.print(f"  [dim]{escape(t('rd_plays_differ', lang))}[/]")
         con.print(side_table(d, lang, t("rd_side_by_side", lang),
                              (t("trace_seq", lang), t("rd_own", lang), t("rd_other", lang))))
@@ -132,9 +139,9 @@ def _print(con, out, lang: str) -> None:
 
 
 def _summary(out, lang: str) -> str:
-    n = {s: sum(r.status == s for r in out.rows) for s in ("material", "immaterial-proved", "immaterial-bounded")}
-    return t("rd_summary", lang, material=n["material"], proved=n["immaterial-proved"],
-             bounded=n["immaterial-bounded"])
+    n = {s: sum(r.status == s for r in out.rows) for s in ReadingStatus}
+    return t("rd_summary", lang, material=n[ReadingStatus.MATERIAL], proved=n[ReadingStatus.IMMATERIAL_PROVED],
+             bounded=n[ReadingStatus.IMMATERIAL_BOUNDED])
 
 
 def to_json(out, clause_text) -> dict:
@@ -166,7 +173,7 @@ def to_markdown(out, lang: str) -> str:
             continue
         lines += ["", f"## {row.reading.id}: {t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}",
                   ""]
-        if row.status != "material":
+        if row.status != ReadingStatus.MATERIAL:
             lines += [f"*{t('rd_plays_differ', lang)}*", ""]
         lines += side_markdown(d, (t("rd_own", lang), t("rd_other", lang)), lang)
     lines += ["", _summary(out, lang), ""]
@@ -179,7 +186,7 @@ def to_html(out, lang: str) -> str:
 
     title = t("rd_title", lang, id=out.rulebook.spec.id, n=len(out.rows))
     rows = [(f' data-reading="{_e(row.reading.id)}" class="rp-verdict-'
-             f'{"violated" if row.status == "material" else "holds" if row.status == "immaterial-proved" else "unknown"}"',
+             f'{_SHOWN[row.status]}"',
              [_e(x) for x in _cells(row, lang)]) for row in out.rows]
     body = [f"<h1>{_e(title)}</h1>", _table([t(c, lang) for c in _COLS], rows, "rp-readings")]
     for row in out.rows:
@@ -188,7 +195,7 @@ def to_html(out, lang: str) -> str:
             continue
         body.append(f"<h2>{_e(row.reading.id)}: "
                     f"{_e(t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang)))}</h2>")
-        if row.status != "material":
+        if row.status != ReadingStatus.MATERIAL:
             body.append(f'<p class="rp-note">{_e(t("rd_plays_differ", lang))}</p>')
         body.append(side_html(d, (t("rd_own", lang), t("rd_other", lang)), lang))
     body.append(f"<p><strong>{_e(_summary(out, lang))}</strong></p>")

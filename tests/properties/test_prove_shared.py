@@ -106,7 +106,7 @@ def test_split_parts_in_parallel_combine_like_the_sequential_split():
     """Parts run as separate tasks: the first violated part decides, as when they run in order and
     stop at it; a part that is neither proved nor violated makes the whole that verdict."""
     form = FORMS["P512.6-may-declare"]
-    V = prove_mod.Verdict
+    V = prove_mod.Proof
     proved = [V("P512.6-may-declare", "proved", "spacer", 1.0) for _ in form.split]
     assert prove_mod._combine("P512.6-may-declare", form, proved).verdict == "proved"
     mixed = [V("x", "unknown", "spacer+bmc", 1.0, reason="timeout"), V("x", "violated", "spacer", 1.0),
