@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -225,3 +226,11 @@ def test_a_tracker_of_one_property_agrees_with_the_tracker_of_all(scenarios):
                 assert bool(exercised([p], alone)) == (p.id in held), (rb.path, sc.spec.id, p.id)
             premised += len(held)
     assert premised > len(PROPERTIES)
+
+
+def test_the_catalogue_keeps_its_chapters_order():
+    """The catalogue's order is its chapters' (542, the dice, the steps, the payment, the windows): reports list
+    the properties so and the Z3 system lays its variables out so — an import sorter once reordered the
+    chapters' registration and a proof's witness path changed."""
+    chapters = [k for k, _ in itertools.groupby(Path(p.file).stem for p in PROPERTIES)]
+    assert chapters == ["x542", "dice", "steps", "payment", "windows"]
