@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from ruleproof.ground.errors import ExitCode
 from ruleproof.ground.i18n import t
-from ruleproof.reports.finding import Verdict
+from ruleproof.ground.verdicts import Verdict
 
 from .common import clause_text_fn
 

@@ -16,7 +16,7 @@ from rich.console import Console
 
 from ruleproof.ground.errors import ExitCode, Localized, RuleproofError, suggest
 from ruleproof.ground.i18n import t
-from ruleproof.reports.finding import Verdict
+from ruleproof.ground.verdicts import Verdict
 
 from .common import check_jobs, clause_text_fn, console
 
