@@ -26,6 +26,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ruleproof.ground.errors import Localized, Location, RuleproofError, yaml_problem
+from ruleproof.ground.i18n import plural
 
 __all__ = ["LocMap", "RawInt", "RawFloat", "load_yaml", "load_yaml_text", "read_text", "MAX_NODES", "MAX_DEPTH",
            "MAX_BYTES", "MAX_ITEMS", "MAX_STRING", "MAX_NUMBER"]
@@ -197,8 +198,9 @@ class _Builder:
             raise RuleproofError("RP107", _loc(self.name, node), limit=MAX_NODES)
         self.locs.setdefault(path, _loc(self.name, node))
         if not isinstance(node, ScalarNode) and len(node.value) > MAX_ITEMS:
-            raise RuleproofError("RP118", _loc(self.name, node), what=f"{len(node.value)} items",
-                                 what_ru=f"{len(node.value)} элементов", limit=MAX_ITEMS)
+            n = len(node.value)
+            raise RuleproofError("RP118", _loc(self.name, node), what=f"{n} {plural(n, 'item|items')}",
+                                 what_ru=f"{n} {plural(n, 'элемент|элемента|элементов', 'ru')}", limit=MAX_ITEMS)
         if isinstance(node, ScalarNode):
             return self._scalar(node)
         self.active.add(id(node))
@@ -241,8 +243,10 @@ class _Builder:
         if node.tag not in _SCALAR_TAGS:
             raise RuleproofError("RP106", _loc(self.name, node), tag=node.tag)
         if len(node.value) > MAX_STRING:
-            raise RuleproofError("RP118", _loc(self.name, node), what=f"a value of {len(node.value)} characters",
-                                 what_ru=f"значение из {len(node.value)} символов", limit=MAX_STRING)
+            n = len(node.value)
+            raise RuleproofError("RP118", _loc(self.name, node), what=f"a value of {n} {plural(n, 'character|characters')}",
+                                 what_ru=f"значение из {n} {plural(n, 'символа|символов|символов', 'ru')}",
+                                 limit=MAX_STRING)
         if node.tag == _CORE + "timestamp":
             return node.value
         value = SafeConstructor.yaml_constructors[node.tag](self.constructor, node)

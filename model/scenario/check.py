@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pydantic import ValidationError
+
 from ruleproof.ground.errors import Localized, RuleproofError, one_of, suggest
+from ruleproof.ground.i18n import plural, times_text
 
 from ..clauses import ClauseIndex
 from ..features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, CONDITIONS, COUNTS, X_SOURCES
+from ..loader_errors import describe_location, value_error
 from ..rulebook_checks import check_clause_ids
 from ..state import Action
 from ..vocabulary import FEATURE_KEYS, FEATURE_KINDS, X_KINDS
-from .spec import _CARD_FIELDS, _X_FIELDS, ActionSpec, ExpectSpec
+from .spec import _CARD_FIELDS, _X_FIELDS, ActionSpec, ExpectSpec, read_expected
 
 if TYPE_CHECKING:  # annotations only: the loader runs these checks
     from .load import Scenario
@@ -77,9 +81,9 @@ def _check_feature_values(sc: Scenario, path: tuple, f, card_ref) -> None:
     """``times`` only with the form per_turn; its X's source; a die trigger's values; a known condition."""
     if f.times is not None and f.form != "per_turn":
         raise RuleproofError("RP150", sc.where(path + ("times",)),
-                             problem=Localized(f"times ({f.times} раз за ход, 540.1.3) читается только у формы per_turn, "
-                                               f"а у этой особенности form: {f.form}",
-                                               f"times ({f.times} times a turn, 540.1.3) is read only for the form "
+                             problem=Localized(f"times ({times_text(f.times, 'ru')} за ход, 540.1.3) читается только у "
+                                               f"формы per_turn, а у этой особенности form: {f.form}",
+                                               f"times ({times_text(f.times, 'en')} a turn, 540.1.3) is read only for the form "
                                                f"per_turn; this feature has form: {f.form}"),
                              fix=Localized("укажите form: per_turn или уберите times",
                                            "set form: per_turn, or remove times"))
@@ -159,9 +163,10 @@ def _check_xs(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect:
                                                    f"{len(a.targets)}: по 542.3 игрок выбирает ровно X целей",
                                                    f"target-count X '{x.name}' = {x.chosen}, but action.targets has "
                                                    f"{len(a.targets)}: by 542.3 the player chooses exactly X targets"),
-                                 fix=Localized(f"перечислите в action.targets {x.chosen} целей или напишите chosen: "
-                                               f"{len(a.targets)}", f"list {x.chosen} targets in action.targets, or "
-                                               f"write chosen: {len(a.targets)}"))
+                                 fix=Localized(f"перечислите в action.targets {x.chosen} "
+                                               f"{plural(x.chosen, 'цель|цели|целей', 'ru')} или напишите chosen: "
+                                               f"{len(a.targets)}", f"list {x.chosen} {plural(x.chosen, 'target|targets')} "
+                                               f"in action.targets, or write chosen: {len(a.targets)}"))
 
 
 def _check_magnitude(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
@@ -229,7 +234,8 @@ def _check_expect_cards(sc: Scenario, base: tuple, a: ActionSpec, responses: lis
         for key in fields:
             if key not in _CARD_FIELDS:
                 raise RuleproofError("RP112", sc.where(base + ("expect", "cards", cid, key)), key=key,
-                                     field=f"expect → cards → {cid}", allowed=", ".join(_CARD_FIELDS))
+                                     field=f"expect → cards → {cid}", allowed=", ".join(_CARD_FIELDS),
+                                     hint=suggest(key, _CARD_FIELDS))
             value = fields[key]
             if key == "resources" and not (isinstance(value, dict) and all(
                     isinstance(n, int) and not isinstance(n, bool) for n in value.values())):
@@ -238,15 +244,26 @@ def _check_expect_cards(sc: Scenario, base: tuple, a: ActionSpec, responses: lis
                                      problem=Localized("нужно отображение «ресурс: число», например {crystal: 0}",
                                                        "a mapping «resource: number» is expected, e.g. {crystal: 0}"),
                                      doc="docs/rulings.md")
+            _readable(sc, base + ("expect", "cards", cid, key), "cards", key, value)
+
+
+def _readable(sc: Scenario, path: tuple, section: str, key: str, value) -> None:
+    """An expected value reads as its field's type (a yes/no, a number): the same reading as a card's."""
+    try:
+        read_expected(section, key, value)
+    except ValidationError as exc:
+        raise value_error(exc, sc.where(path), str(describe_location(path))) from None
 
 
 def _check_expect_action(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
                          card_ref) -> None:
     """``expect.action``: fields of an action."""
-    for key in expect.action:
+    for key, value in expect.action.items():
         if key not in Action.__dataclass_fields__:
             raise RuleproofError("RP112", sc.where(base + ("expect", "action", key)), key=key,
-                                 field="expect → action", allowed=", ".join(Action.__dataclass_fields__))
+                                 field="expect → action", allowed=", ".join(Action.__dataclass_fields__),
+                                 hint=suggest(key, Action.__dataclass_fields__))
+        _readable(sc, base + ("expect", "action", key), "action", key, value)
 
 
 def _check_expect_x(sc: Scenario, base: tuple, a: ActionSpec, responses: list, expect: ExpectSpec, feature_ids: dict[str, str],
@@ -255,15 +272,18 @@ def _check_expect_x(sc: Scenario, base: tuple, a: ActionSpec, responses: list, e
     names = [x.name for x in a.xs]
     for name, fields in expect.x.items():
         if name not in names:
+            near = suggest(name, names)
             raise RuleproofError("RP150", sc.where(base + ("expect", "x", name)),
-                                 problem=Localized(f"в игродействии нет X с именем '{name}'",
-                                                   f"no X named '{name}' in the action"),
+                                 problem=Localized(f"в игродействии нет X с именем '{name}'{near.ru}",
+                                                   f"no X named '{name}' in the action{near.en}"),
                                  fix=one_of(names) if names else Localized("— (объявите его в action.xs)",
                                                                              "— (declare it under action.xs)"))
-        for key in fields:
+        for key, value in fields.items():
             if key not in _X_FIELDS:
                 raise RuleproofError("RP112", sc.where(base + ("expect", "x", name, key)), key=key,
-                                     field=f"expect → x → {name}", allowed=", ".join(_X_FIELDS))
+                                     field=f"expect → x → {name}", allowed=", ".join(_X_FIELDS),
+                                     hint=suggest(key, _X_FIELDS))
+            _readable(sc, base + ("expect", "x", name, key), "x", key, value)
 
 
 #: what is checked of each game action, in this order (the first problem found is the error)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ruleproof.ground.i18n import word
+from ruleproof.ground.i18n import reason_text, word
 
 from ..interpreter import Trace
-from .spec import ExpectSpec
+from .spec import FLAG_WORDS, ExpectSpec
 
 if TYPE_CHECKING:  # annotations only: a result names the scenario it is of
     from .load import Scenario
@@ -25,35 +25,62 @@ class Failure:
     actual_ru: Any = None  # ``actual`` in Russian, where it is a sentence
     expected_ru: Any = None  # ``expected`` in Russian, where it is a word
     what_ru: str | None = None  # ``what`` in Russian, where it is more than a path
+    what_en: str | None = None  # ``what`` for an English reader, where ``what`` (the failure's key) shows Python
 
     def shown(self, lang: str = "en") -> Any:
-        return _ru(self.actual_ru if self.actual_ru is not None else self.actual) if lang == "ru" else self.actual
+        if lang == "ru":
+            return _shown(self.actual_ru if self.actual_ru is not None else self.actual, "ru")
+        return _shown(self.actual, "en")
 
     def wanted(self, lang: str = "en") -> Any:
-        return _ru(self.expected_ru if self.expected_ru is not None else self.expected) if lang == "ru" else self.expected
+        if lang == "ru":
+            return _shown(self.expected_ru if self.expected_ru is not None else self.expected, "ru")
+        return _shown(self.expected, "en")
 
     def named(self, lang: str = "en") -> str:
-        return self.what_ru if lang == "ru" and self.what_ru is not None else self.what
+        if lang == "ru":
+            return self.what_ru if self.what_ru is not None else self.what
+        return self.what_en if self.what_en is not None else self.what
 
     def text(self, lang: str = "en") -> str:
+        """The failure in one line: what, what was expected, what the run gave — values as a ruling writes
+        them (да/нет in Russian, true/false in English, «ничего»/nothing for no value).
+
+        >>> f = Failure("cards.kele.closed", True, False)
+        >>> f.text("ru"), f.text("en")
+        ('cards.kele.closed: ожидалось да, получено нет', 'cards.kele.closed: expected true, got false')
+        >>> Failure("x.X.value", 3, None).text("ru")
+        'x.X.value: ожидалось 3, получено ничего'
+        """
         if lang == "ru":
             return f"{self.named(lang)}: ожидалось {self.wanted(lang)!r}, получено {self.shown(lang)!r}"
-        return f"{self.what}: expected {self.expected!r}, got {self.actual!r}"
+        return f"{self.named(lang)}: expected {self.wanted(lang)!r}, got {self.shown(lang)!r}"
 
 
 class _Word(str):
-    """A Russian word standing for a value (да/нет): shown without quotes."""
+    """A word standing for a value (да/нет, true/false, ничего): shown without quotes."""
 
     def __repr__(self) -> str:
         return str(self)
 
 
-def _ru(v: Any) -> Any:
-    """A value as a Russian reader sees it: true/false as да/нет (inside lists too)."""
+#: no value, as a reader is told it
+_NOTHING = {"ru": "ничего", "en": "nothing"}
+
+
+def _shown(v: Any, lang: str) -> Any:
+    """A value as a reader sees it: true/false as да/нет in Russian and true/false in English, None as
+    «ничего»/nothing (inside lists, tuples and mappings too)."""
     if isinstance(v, bool):
-        return _Word(word(v, "ru"))
-    if isinstance(v, (list, tuple)):
-        return type(v)(_ru(i) for i in v) if isinstance(v, list) else tuple(_ru(i) for i in v)
+        return _Word(word(v, lang))
+    if v is None:
+        return _Word(_NOTHING.get(lang, "nothing"))
+    if isinstance(v, list):
+        return [_shown(i, lang) for i in v]
+    if isinstance(v, tuple):
+        return tuple(_shown(i, lang) for i in v)
+    if isinstance(v, dict):
+        return {k: _shown(i, lang) for k, i in v.items()}
     return v
 
 
@@ -87,18 +114,34 @@ def _norm(v: Any) -> Any:
     return v
 
 
-def _ru_text(values: list) -> str:
-    """Event values for a Russian reader (true/false as да/нет)."""
-    return repr([{k: _ru(v) for k, v in d.items()} for d in values])
+def _values_text(values: list, lang: str) -> str:
+    """Event values for a reader (true/false as да/нет in Russian, true/false in English)."""
+    return repr([{k: _shown(v, lang) for k, v in d.items()} for d in values])
 
 
-def _ru_event(want) -> str:
-    """An expected event for a Russian reader (true/false as да/нет).
+def _event_text(want, lang: str) -> str:
+    """An expected event for a reader (true/false as да/нет in Russian, true/false in English).
 
-    >>> _ru_event({"op": "check_resources", "ok": False})
-    "{'op': 'check_resources', 'ok': нет}"
+    >>> _event_text({"op": "check_resources", "ok": False}, "ru"), _event_text({"ok": True}, "en")
+    ("{'op': 'check_resources', 'ok': нет}", "{'ok': true}")
     """
-    return repr({k: _ru(v) for k, v in dict(want).items()})
+    return repr({k: _shown(v, lang) for k, v in dict(want).items()})
+
+
+def _read_like(want: Any, got: Any) -> Any:
+    """An expected event value read as the run's value is typed, as a card's would be: «да»/«нет» (and
+    true/false written as words) where the run has a yes/no, a quoted number where it has a number.
+
+    >>> _read_like("нет", False), _read_like("2", 2), _read_like("2", "2"), _read_like(["да"], (True,))
+    (False, 2, '2', [True])
+    """
+    if isinstance(got, bool) and isinstance(want, str):
+        return {**FLAG_WORDS, "true": True, "false": False}.get(want.strip().casefold(), want)
+    if isinstance(got, int) and not isinstance(got, bool) and isinstance(want, str) and want.strip().isdigit():
+        return int(want)
+    if isinstance(want, list) and isinstance(got, (list, tuple)) and len(want) == len(got):
+        return [_read_like(w, g) for w, g in zip(want, got)]
+    return want
 
 
 def _last_change(trace: Trace, get) -> tuple[int, ...]:
@@ -131,7 +174,7 @@ def _first_departure(trace: Trace, steps: list[str]) -> tuple[int, ...]:
 def _matches(event, want: dict) -> bool:
     for key, value in want.items():
         actual = event.op if key == "op" else event.step if key == "step" else event.values.get(key, _MISSING)
-        if actual is _MISSING or _norm(actual) != _norm(value):
+        if actual is _MISSING or _norm(actual) != _norm(_read_like(value, actual)):
             return False
     return True
 
@@ -142,7 +185,10 @@ _MISSING = object()
 def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple, prefix: str) -> None:
     """The failures of one game action against its expectations (``prefix``: which action, for the reader)."""
     def fail(f: Failure) -> None:
-        res.failures.append(replace(f, what=prefix + f.what) if prefix else f)
+        if prefix:  # which action it is of (a Russian name stays as it is: "then[1]" before a Russian word
+            # would be a stray Latin token in Russian output)
+            f = replace(f, what=prefix + f.what, what_en=f.what_en and prefix + f.what_en)
+        res.failures.append(f)
 
     end = (trace.events[-1].seq,) if trace.events else ()  # where an action ended without what was expected
     for expected in _EXPECTATIONS:
@@ -152,8 +198,23 @@ def _compare(res: ScenarioResult, trace: Trace, exp: ExpectSpec, clauses: tuple,
 def _expect_outcome(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
     """``outcome``: how the action ended."""
     if trace.outcome != exp.outcome:
-        last = trace.events[-1].values.get("reason", "") if trace.events else ""
-        fail(Failure("outcome", exp.outcome, f"{trace.outcome} {last}".strip(), clauses, end, actual_ru=trace.outcome))
+        reason = trace.events[-1].values.get("reason", "") if trace.events else ""
+        if not reason:
+            fail(Failure("outcome", exp.outcome, trace.outcome, clauses, end))
+            return
+        fix = next((f for start, f in _REASON_FIXES if reason.startswith(start)), None)
+        ru, en = (f" — {fix[0]}", f" — {fix[1]}") if fix else ("", "")
+        fail(Failure("outcome", exp.outcome, _Word(f"{trace.outcome}: {reason_text(reason, 'en')}{en}"), clauses, end,
+                     actual_ru=_Word(f"{trace.outcome}: {reason_text(reason, 'ru')}{ru}")))
+
+
+#: how a scenario mends a run that stopped for want of a scripted choice: (how its reason starts, (ru, en))
+_REASON_FIXES = (
+    ("the rules asked for die result", ("допишите в dice: то, что выпало на кубике, по порядку бросков, например "
+                                        "dice: [4]",
+                                        "add what the die shows under dice:, in the order of the rolls, e.g. dice: [4]")),
+    ("scripted die result", ("исправьте это значение в dice:", "correct that value under dice:")),
+)
 
 
 def _expect_unused(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
@@ -221,10 +282,12 @@ def _expect_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fa
         if not any(_matches(e, want) for e in trace.events):
             same_op = [e for e in trace.events if e.op == want.get("op")]
             near = [e.values for e in same_op][:3]
-            fail(Failure(f"event {dict(want)}", "present", f"absent (events of that op: {near})", clauses,
-                         tuple(e.seq for e in same_op[:3]) or end,
-                         actual_ru=_Word(f"нет (события этой операции: {_ru_text(near)})"), expected_ru=_Word("есть"),
-                         what_ru=f"событие {_ru_event(want)}"))
+            fail(Failure(f"event {dict(want)}", "present",
+                         _Word(f"absent (events of that op: {_values_text(near, 'en')})"),
+                         clauses, tuple(e.seq for e in same_op[:3]) or end,
+                         actual_ru=_Word(f"нет (события этой операции: {_values_text(near, 'ru')})"),
+                         expected_ru=_Word("есть"),
+                         what_ru=f"событие {_event_text(want, 'ru')}", what_en=f"event {_event_text(want, 'en')}"))
 
 
 def _expect_no_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
@@ -234,7 +297,8 @@ def _expect_no_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple,
         if hits:
             fail(Failure(f"no event {dict(want)}", "absent", f"at #{hits[0].seq} in step {hits[0].step}", clauses,
                          (hits[0].seq,), actual_ru=_Word(f"есть: №{hits[0].seq}, шаг {hits[0].step}"), expected_ru=_Word("нет"),
-                         what_ru=f"нет события {_ru_event(want)}"))
+                         what_ru=f"нет события {_event_text(want, 'ru')}",
+                         what_en=f"no event {_event_text(want, 'en')}"))
 
 
 def _expect_properties(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:

@@ -18,7 +18,7 @@ def check_assumptions(sc: Scenario, rb: Rulebook) -> None:
     for j, aid in enumerate(sc.spec.assumptions):
         if aid not in rb.spec.assumptions:
             raise RuleproofError("RP127", sc.where(("assumptions", j)), assumption=aid,
-                                 known=", ".join(rb.spec.assumptions) or "—")
+                                 hint=suggest(aid, rb.spec.assumptions), known=", ".join(rb.spec.assumptions) or "—")
 
 
 def window_ids(rb: Rulebook) -> tuple[str, ...]:

@@ -3,11 +3,14 @@ expectations and cases)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+import re
+from functools import cache
+from typing import Annotated, Any, Literal, get_args, get_type_hints
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from ..schema import Text, Word
+from ..state import Action
 
 FORMAT = "ruleproof-scenario/1"
 
@@ -18,6 +21,22 @@ Count = Annotated[int, Field(ge=0)]
 
 #: how many of something that must happen at least once (parts of a compound feature, a per-turn limit)
 Positive = Annotated[int, Field(ge=1)]
+
+
+#: the Russian words a judge writes for true and false (any case); true/false, yes/no are YAML's own
+FLAG_WORDS = {"да": True, "нет": False}
+
+
+def _flag(value: Any) -> Any:
+    """A yes/no as written: да/нет (any case, spaces around) are true/false; anything else is read as
+    pydantic reads a bool (true/false, yes/no, 1/0; a word it does not know is an error)."""
+    if isinstance(value, str) and value.strip().casefold() in FLAG_WORDS:
+        return FLAG_WORDS[value.strip().casefold()]
+    return value
+
+
+#: true or false, also written да or нет
+Flag = Annotated[bool, BeforeValidator(_flag)]
 
 
 class _Strict(BaseModel):
@@ -64,7 +83,7 @@ class FeatureSpec(_Strict):
     limit: Positive | None = None
     times: Positive | None = None
     applies_to: list[ActionKind] = Field(default_factory=lambda: list(get_args(ActionKind)))
-    action_marker: bool = True
+    action_marker: Flag = True
     on_die: list[int] = Field(default_factory=list)
 
 
@@ -74,9 +93,9 @@ class CardSpec(_Strict):
     printed: dict[Word, Count] = Field(default_factory=dict)
     modifiers: dict[Word, int] = Field(default_factory=dict)
     wounds: Count = 0
-    closed: bool = False
+    closed: Flag = False
     action_markers: Count = 0
-    in_active_zone: bool = True
+    in_active_zone: Flag = True
     resources: dict[Word, Count] = Field(default_factory=dict)
     # this turn's uses by feature (540.1.3): a number for a feature the scenario declares (its action's kind),
     # {kind, times} for another
@@ -98,8 +117,11 @@ class XSpec(_Strict):
 
 
 def _number_or_name(value: Any) -> Any:
-    """A magnitude as written: a number stays a number, anything else is a name (of an X)."""
+    """A magnitude as written: a number stays a number — quoted too, as a card's numbers are read —
+    anything else is a name (of an X)."""
     if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
         return int(value)
     return getattr(value, "raw", value)
 
@@ -114,7 +136,7 @@ class ActionSpec(_Strict):
     targets: list[Word] = Field(default_factory=list)
     defender: Word | None = None
     effect: Literal["damage", "heal"] = "damage"
-    needs_magnitude: bool = True
+    needs_magnitude: Flag = True
     magnitude: Magnitude | None = None  # a number, or the name of a cost-X (a bare X, 542.2)
     cost: list[CostSpec] = Field(default_factory=list)
     xs: list[XSpec] = Field(default_factory=list)
@@ -127,6 +149,10 @@ class ResponseSpec(_Strict):
     play: Word
 
 
+# What a game action must end with.  A value of a field whose type is known (a card's, an X's, the action's)
+# is read as the scenario's cards are: «да»/«нет» as true/false, a quoted number as a number
+# (read_expected); the loader refuses one that cannot be read so (check.py).  (A comment, not a docstring:
+# the JSON Schema would carry a docstring as the model's description.)
 class ExpectSpec(_Strict):
     outcome: Literal["completed", "deadlock", "step_limit", "out_of_choices"] = "completed"
     cards: dict[Word, dict[Word, Any]] = Field(default_factory=dict)
@@ -137,6 +163,23 @@ class ExpectSpec(_Strict):
     visited: list[Word] | None = None
     unused: list[Word] = Field(default_factory=list)  # scripted plays the rules must NOT offer
     properties: list[Word] = Field(default_factory=list)  # catalogue properties that must hold on the trace
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_values(cls, data: Any) -> Any:
+        """Each value of a known field as its type reads it (one that cannot be read is left as written,
+        for the loader's located error)."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for section in ("cards", "x"):
+            if isinstance(data.get(section), dict):
+                data[section] = {k: ({f: _try_read(section, f, v) for f, v in fields.items()}
+                                     if isinstance(fields, dict) else fields)
+                                 for k, fields in data[section].items()}
+        if isinstance(data.get("action"), dict):
+            data["action"] = {f: _try_read("action", f, v) for f, v in data["action"].items()}
+        return data
 
 
 class FollowSpec(_Strict):
@@ -155,9 +198,9 @@ class CardPatch(_Strict):
     printed: dict[Word, Count] | None = None
     modifiers: dict[Word, int] | None = None
     wounds: Count | None = None
-    closed: bool | None = None
+    closed: Flag | None = None
     action_markers: Count | None = None
-    in_active_zone: bool | None = None
+    in_active_zone: Flag | None = None
     resources: dict[Word, Count] | None = None
     uses: dict[Word, Count | UseSpec] | None = None
     features: list[FeatureSpec] | None = None
@@ -203,3 +246,47 @@ _X_FIELDS = ("value", "fixed_at", "fixes")
 
 #: the keys a case may give (its own ``expect``; the others replace the file's)
 _CASE_KEYS = ("action", "dice", "responses", "expect", "then", "title")
+
+
+#: the type of each field an ``expect`` names, by section (``cards``, ``x``, ``action``): the action's from
+#: :class:`~..state.Action` (a bool, a number, a word, each maybe absent); a field not named here is compared
+#: as written
+_EXPECTED_TYPES: dict[str, dict[str, Any]] = {
+    "cards": {"closed": Flag, "can_move": Flag, "in_active_zone": Flag, "healthy": Flag, "wounds": Count,
+              "action_markers": Count, "resources": dict[Word, Count]},
+    "x": {"value": int | None, "fixed_at": Word | None, "fixes": Count},
+}
+
+#: an Action field's type -> how an expectation of it is read
+_ACTION_READS: dict[Any, Any] = {bool: Flag, bool | None: Flag | None, int: int, int | None: int | None, str: Word,
+                                 str | None: Word | None}
+
+
+@cache
+def _reader(section: str, key: str) -> TypeAdapter | None:
+    tp: Any
+    if section == "action":
+        tp = _ACTION_READS.get(get_type_hints(Action).get(key))
+    else:
+        tp = _EXPECTED_TYPES.get(section, {}).get(key)
+    return TypeAdapter(tp) if tp is not None else None
+
+
+def read_expected(section: str, key: str, value: Any) -> Any:
+    """An expected value of field ``key`` of ``section`` (cards, x, action) as a scenario's card reads it;
+    pydantic's ValidationError when it cannot be read so.  A field of no known type: as written.
+
+    >>> read_expected("cards", "closed", "да"), read_expected("cards", "wounds", "2"), read_expected("x", "value", None)
+    (True, 2, None)
+    >>> read_expected("action", "legal", "Нет"), read_expected("action", "magnitude_final", "3")
+    (False, 3)
+    """
+    reader = _reader(section, key)
+    return value if reader is None else reader.validate_python(value)
+
+
+def _try_read(section: str, key: str, value: Any) -> Any:
+    try:
+        return read_expected(section, key, value)
+    except ValidationError:
+        return value

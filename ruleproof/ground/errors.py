@@ -17,6 +17,8 @@ import difflib
 from dataclasses import dataclass
 from enum import IntEnum
 
+from .i18n import fill
+
 __all__ = ["Location", "RuleproofError", "suggest", "one_of", "did_you_mean", "Localized", "yaml_problem", "MESSAGES", "ExitCode"]
 
 class ExitCode(IntEnum):
@@ -94,8 +96,10 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "начните файл с ключей 'format:', 'id:', 'steps:'"),
     },
     "RP109": {
-        "en": ("the file holds {count} YAML documents, one was expected", "remove the '---' separators"),
-        "ru": ("в файле {count} YAML-документа(ов), нужен один", "уберите разделители '---'"),
+        "en": ("the file holds {count} YAML {count:document|documents}, one was expected",
+               "remove the '---' separators"),
+        "ru": ("в файле {count} {count:YAML-документ|YAML-документа|YAML-документов}, нужен один",
+               "уберите разделители '---'"),
     },
     "RP110": {
         "en": ("{field}: {problem}", "see the format in {doc}"),
@@ -106,8 +110,9 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("в {field} нет обязательного ключа '{key}'", "добавьте '{key}:' сюда"),
     },
     "RP112": {
-        "en": ("unknown key '{key}' in {field}", "remove it or correct its spelling; allowed keys: {allowed}"),
-        "ru": ("неизвестный ключ '{key}' в {field}", "удалите его или исправьте написание; допустимые ключи: {allowed}"),
+        "en": ("unknown key '{key}' in {field}{hint}", "remove it or correct its spelling; allowed keys: {allowed}"),
+        "ru": ("неизвестный ключ '{key}' в {field}{hint}",
+               "удалите его или исправьте написание; допустимые ключи: {allowed}"),
     },
     "RP113": {
         "en": ("this is not a regular file ({what})", "give the path of an ordinary file"),
@@ -187,8 +192,9 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "добавьте переход в '{step}' из достижимого шага или удалите шаг"),
     },
     "RP127": {
-        "en": ("unknown assumption '{assumption}'", "declare it under 'assumptions:' or use one of: {known}"),
-        "ru": ("неизвестное допущение '{assumption}'", "объявите его в 'assumptions:' или используйте одно из: {known}"),
+        "en": ("unknown assumption '{assumption}'{hint}", "declare it under 'assumptions:' or use one of: {known}"),
+        "ru": ("неизвестное допущение '{assumption}'{hint}",
+               "объявите его в 'assumptions:' или используйте одно из: {known}"),
     },
     "RP128": {
         "en": ("operation '{op}': '{key}' {problem}", "{fix}"),
@@ -397,9 +403,93 @@ def one_of(known) -> Localized:
 
 
 def suggest(name: object, known) -> Localized:
-    """:func:`did_you_mean` the known name closest to a misspelt ``name`` (difflib's ratio ≥ 0.6)."""
-    near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
+    """:func:`did_you_mean` the known name closest to a misspelt ``name`` (difflib's ratio ≥ 0.6) — or,
+    where ``name`` differs from a known one only by a Cyrillic letter that looks like a Latin one, which
+    letter (:func:`lookalike`): «did you mean 'B'?» after a Cyrillic 'В' would show two identical names."""
+    names = [str(k) for k in known]
+    same = lookalike(str(name), names)
+    if same is not None:
+        return same
+    near = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     return did_you_mean(near[0] if near else None)
+
+
+#: Cyrillic letters that look like Latin ones (a Russian keyboard layout types them in an id or a player)
+_CYRILLIC_LOOKALIKES = dict(zip("АВЕКМНОРСТУХаеорксух", "ABEKMHOPCTYXaeopkcyx"))
+
+
+def _latin(text: str) -> str:
+    return "".join(_CYRILLIC_LOOKALIKES.get(c, c) for c in text)
+
+
+def _letters(pairs: list[tuple[str, str]]) -> tuple[bool, str, str]:
+    """Whether one letter is meant, the Cyrillic letters and their Latin twins, each once, in order."""
+    seen = list(dict.fromkeys(pairs))
+    return len(seen) == 1, ", ".join(c for c, _ in seen), ", ".join(lat for _, lat in seen)
+
+
+def _twin(name: str, known: list[str]) -> str | None:
+    """The known name written like ``name`` but for Cyrillic look-alike letters (their case aside when
+    ``name`` has one), if any."""
+    plain = _latin(name)
+    same = next((k for k in known if _latin(k) == plain), None)
+    if same is None and plain != name:
+        same = next((k for k in known if _latin(k).casefold() == plain.casefold()), None)
+    return same
+
+
+def _typed_cyrillic(name: str, twin: str) -> Localized | None:
+    """``name`` has Cyrillic letters where ``twin`` has Latin ones."""
+    pairs = [(c, t) for c, t in zip(name, twin) if c in _CYRILLIC_LOOKALIKES and c != t]
+    if not pairs:
+        return None
+    one, cyr, lat = _letters(pairs)
+    whole = f": '{twin}'" if len(name) > 1 else ""
+    if one:
+        return Localized(f" (буква {cyr} кириллицей — нужна латинская {lat}{whole})",
+                         f" (the letter {cyr} is Cyrillic — type the Latin {lat}{whole})")
+    return Localized(f" (буквы {cyr} кириллицей — нужны латинские {lat}{whole})",
+                     f" (the letters {cyr} are Cyrillic — type the Latin {lat}{whole})")
+
+
+def _declared_cyrillic(name: str, twin: str) -> Localized | None:
+    """``twin`` (the name declared) has Cyrillic letters where ``name`` has Latin ones."""
+    pairs = [(t, c) for c, t in zip(name, twin) if t in _CYRILLIC_LOOKALIKES and c != t]
+    if not pairs:
+        return None
+    one, cyr, lat = _letters(pairs)
+    letter_ru, latin_ru = ("буква", "латинская") if one else ("буквы", "латинские")
+    letter_en = f"the letter {cyr} is" if one else f"the letters {cyr} are"
+    return Localized(f" (похоже на '{twin}', но там {letter_ru} {cyr} кириллицей, а здесь {latin_ru} {lat} — "
+                     "напишите id одинаково в обоих местах)",
+                     f" (looks like '{twin}', but there {letter_en} Cyrillic and here the Latin {lat} — spell the id "
+                     "the same in both places)")
+
+
+def lookalike(name: str, known: list[str]) -> Localized | None:
+    """A hint naming the Cyrillic look-alike letters that make ``name`` differ from a known name written
+    alike (``В`` for ``B``, ``lеshy`` with a Cyrillic е), or that make a name typed in Latin letters miss
+    a known one written with a Cyrillic letter; None when no known name is written alike.
+
+    >>> print(lookalike("В", ["A", "B"]).ru)
+     (буква В кириллицей — нужна латинская B)
+    >>> print(lookalike("а", ["A", "B"]).en)
+     (the letter а is Cyrillic — type the Latin A)
+    >>> print(lookalike("lеshy", ["leshy", "archer"]).en)
+     (the letter е is Cyrillic — type the Latin e: 'leshy')
+    >>> print(lookalike("оrс", ["orc"]).ru)
+     (буквы о, с кириллицей — нужны латинские o, c: 'orc')
+    >>> print(lookalike("leshy", ["lеshy"]).ru)
+     (похоже на 'lеshy', но там буква е кириллицей, а здесь латинская e — напишите id одинаково в обоих местах)
+    >>> lookalike("kelle", ["kele"]) is None
+    True
+    """
+    if not name or name in known:
+        return None
+    twin = _twin(name, known)
+    if twin is None:
+        return None
+    return _typed_cyrillic(name, twin) or _declared_cyrillic(name, twin)
 
 
 class RuleproofError(Exception):
@@ -418,15 +508,29 @@ class RuleproofError(Exception):
                 for k, v in self.params.items()}
 
     def what(self, lang: str = "en") -> str:
-        return MESSAGES[self.code][_lang(lang)][0].format(**self._params(lang))
+        return _format(MESSAGES[self.code][_lang(lang)][0], self._params(lang), _lang(lang))
 
     def fix(self, lang: str = "en") -> str:
-        return MESSAGES[self.code][_lang(lang)][1].format(**self._params(lang))
+        return _format(MESSAGES[self.code][_lang(lang)][1], self._params(lang), _lang(lang))
 
     def render(self, lang: str = "en") -> str:
         err, fix = _LABEL[_lang(lang)]
         where = f"{self.location}: " if self.location else ""
         return f"{where}{err} {self.code}: {self.what(lang)}\n  {fix}: {self.fix(lang)}"
+
+
+class _Params(dict):
+    """A message's parameters: a ``{hint}`` the raiser gave none for is empty."""
+
+    def __missing__(self, key: str) -> str:
+        if key == "hint":
+            return ""
+        raise KeyError(key)
+
+
+def _format(template: str, params: dict, lang: str) -> str:
+    """A message filled in: a count's noun agrees with it (``{n:error|errors}``, :func:`~.i18n.fill`)."""
+    return fill(template, _Params(params), lang)
 
 
 def _lang(lang: str) -> str:

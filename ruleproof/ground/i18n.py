@@ -6,14 +6,24 @@
 ('ru', 'en')
 >>> answers_text((4, None, "kele_heal"), "ru")
 'кубик 4, пас, kele_heal'
+
+A count and its noun agree by the language's plural rules: a template names the forms after the count's
+field, ``{n} {n:ожидание|ожидания|ожиданий}`` (Russian: one, few, many) or ``{n} {n:check|checks}``:
+
+>>> [t("scenario_pass", "ru", id="s", n=n).split("(")[1] for n in (1, 3, 11)]
+['1 ожидание).', '3 ожидания).', '11 ожиданий).']
+>>> t("scenario_pass", "en", id="s", n=1)
+'Scenario s: the outcome is as expected (1 expectation).'
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import re
+import string
+from collections.abc import Mapping, Sequence
 
-__all__ = ["t", "default_lang", "answers_text", "word", "times_text", "LANGS"]
+__all__ = ["t", "fill", "default_lang", "answers_text", "word", "times_text", "plural", "reason_text", "LANGS"]
 
 LANGS = ("ru", "en")
 
@@ -75,10 +85,11 @@ _LABELS: dict[str, tuple[str, str]] = {
     "trace_values": ("значения", "values"),
     "trace_rule": ("строка свода", "rulebook line"),
     "skipped": ("пропущено по условию", "skipped by its guard"),
-    "scenario_pass": ("Сценарий {id}: исход совпал с ожидаемым ({n} ожиданий).",
-                      "Scenario {id}: the outcome is as expected ({n} expectations)."),
+    "scenario_pass": ("Сценарий {id}: исход совпал с ожидаемым ({n} {n:ожидание|ожидания|ожиданий}).",
+                      "Scenario {id}: the outcome is as expected ({n} {n:expectation|expectations})."),
     "run_cases": ("Вариантов с ожидаемым исходом: {ok} из {n}.", "Cases with the expected outcome: {ok} of {n}."),
-    "scenario_fail": ("Сценарий {id}: исход расходится с ожидаемым — {n}:", "Scenario {id}: the outcome differs — {n}:"),
+    "scenario_fail": ("Сценарий {id}: исход расходится с ожидаемым — {n} {n:расхождение|расхождения|расхождений}:",
+                      "Scenario {id}: the outcome differs — {n} {n:difference|differences}:"),
     "source": ("источник", "source"),
     "plug_ruling": ("Разъяснение", "Ruling"),
     "plug_expected": ("ожидалось", "expected"),
@@ -94,13 +105,16 @@ _LABELS: dict[str, tuple[str, str]] = {
     "unit_example": ("пример", "example"),
     "diff_progress": ("сравнение: готово {task}", "diff: {task} done"),
     "passed_note": ("пройдено: {note}", "passed {note}"),
-    "note_explore": ("{runs} прогонов, {states} состояний", "{runs} runs, {states} states"),
+    "note_explore": ("{runs} {runs:прогон|прогона|прогонов}, {states} {states:состояние|состояния|состояний}",
+                     "{runs} runs, {states} states"),
     "note_bounded": (" (остановлено ограничением {by}: перебор неполный)", " (stopped at {by}: bounded, incomplete)"),
     "note_premise": ("; ситуация свойства — в {k}", "; premise in {k}"),
-    "note_deadlocks": ("{n} прогонов без конца", "{n} runs without an end"),
-    "note_rulings": ("{n} игродействий {m} разъяснений", "{n} game actions of {m} rulings"),
+    "note_deadlocks": ("{n} {n:прогон|прогона|прогонов} без конца", "{n} runs without an end"),
+    "note_rulings": ("{n} {n:игродействие|игродействия|игродействий} {m} {m:разъяснения|разъяснений|разъяснений}",
+                     "{n} game actions of {m} rulings"),
     "note_operations": ("выполнено операций: {n}", "{n} operations ran"),
-    "note_conformance": ("{steps} шагов, {runs} прогонов; воспроизведено шагов путей Z3: {walked}",
+    "note_conformance": ("{steps} {steps:шаг|шага|шагов}, {runs} {runs:прогон|прогона|прогонов}; "
+                         "воспроизведено шагов путей Z3: {walked}",
                          "{steps} steps, {runs} runs; {walked} steps of Z3 paths replayed"),
     "counterexample": ("Контрпример к {check} (после сокращения)", "Counterexample to {check} (shrunk)"),
     "properties_title": ("Свойства правил под Hypothesis (выборочная проверка, не доказательство)",
@@ -152,7 +166,8 @@ _LABELS: dict[str, tuple[str, str]] = {
                     "менялись): {engines}. Запустить заново: --no-cache",
                     "The base rulebook's results came from the cache (.ruleproof-cache/; the base, the options and "
                     "ruleproof are unchanged): {engines}. To run them again: --no-cache"),
-    "rules_text_from": ("Текст правил: {src} ({n} единиц)", "Rules text: {src} ({n} units)"),
+    "rules_text_from": ("Текст правил: {src} ({n} {n:единица|единицы|единиц})",
+                        "Rules text: {src} ({n} {n:unit|units})"),
     "lookup_cited_by": ("На пункт ссылаются ({n})", "Cited by ({n})"),
     "lookup_cited_none": ("На пункт не ссылается ни один элемент, свойство, решение, допущение или прочтение",
                       "No element, property, ruling, assumption or reading cites it"),
@@ -252,10 +267,12 @@ _LABELS: dict[str, tuple[str, str]] = {
     "rep_verdict_timeout": ("не уложилось во время", "timed out"),
     "rep_verdict_error": ("сбой проверки", "engine error"),
     "rep_verdict_uncovered": ("не покрыт", "not covered"),
-    "rep_passed_examples": ("выполнено на {n} примерах", "holds on {n} examples"),
-    "rep_topped_up": ("; ещё {n} примеров — для ситуаций, которые не сыграли", "; {n} more examples for situations not yet played"),
-    "rep_passed_examples_premise": ("выполнено на {n} примерах (ситуация свойства — в {k} из {runs} прогонов)",
-                                    "holds on {n} examples (its situation in {k} of {runs} runs)"),
+    "rep_passed_examples": ("выполнено на {n} {n:примере|примерах|примерах}", "holds on {n} {n:example|examples}"),
+    "rep_topped_up": ("; ещё {n} {n:пример|примера|примеров} — для ситуаций, которые не сыграли",
+                      "; {n} more {n:example|examples} for situations not yet played"),
+    "rep_passed_examples_premise": ("выполнено на {n} {n:примере|примерах|примерах} (ситуация свойства — в {k} из "
+                                    "{runs} {runs:прогона|прогонов|прогонов})",
+                                    "holds on {n} {n:example|examples} (its situation in {k} of {runs} {runs:run|runs})"),
     "rep_findings": ("Находки", "Findings"),
     "rep_no_findings": ("Находок нет.", "No findings."),
     "rep_kind": ("Вид", "Kind"),
@@ -491,18 +508,93 @@ _LABELS: dict[str, tuple[str, str]] = {
 }
 
 
-def word(v: object, lang: str = "en") -> str:
-    """A plain value as a reader's word: true/false as да/нет in Russian, and the accounts' marker
-    ``unknown`` (a modifier that could not be applied) as «не установлено» (the one place that says so).
+def plural(n: object, forms: str | Sequence[str], lang: str = "en") -> str:
+    """The form of a noun that goes with the count ``n``: ``forms`` are Russian's one|few|many
+    (1 ожидание, 2–4 ожидания, 5+ and 11–14 ожиданий) or English's one|other, as a sequence or one string
+    split at ``|``.  A count written as digits (a note's regex group) counts too.
 
-    >>> word(True, "ru"), word(False, "en"), word(3, "ru"), word("unknown", "ru")
-    ('да', 'False', '3', 'не установлено')
+    >>> [plural(n, "ожидание|ожидания|ожиданий", "ru") for n in (1, 2, 5, 11, 12, 21, 22, 25, 111, 0)]
+    ['ожидание', 'ожидания', 'ожиданий', 'ожиданий', 'ожиданий', 'ожидание', 'ожидания', 'ожиданий', 'ожиданий', 'ожиданий']
+    >>> plural(1, "check|checks"), plural("3", "check|checks")
+    ('check', 'checks')
     """
-    if isinstance(v, bool) and lang == "ru":
-        return "да" if v else "нет"
+    words = forms.split("|") if isinstance(forms, str) else list(forms)
+    count = abs(int(n)) if isinstance(n, int) or (isinstance(n, str) and n.strip().isdigit()) else None
+    if count is None:  # not a whole number (a fraction, a word): the form for many
+        return words[-1]
+    if lang == "ru" and len(words) == 3:
+        if count % 10 == 1 and count % 100 != 11:
+            return words[0]
+        return words[1] if count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14) else words[2]
+    return words[0] if count == 1 else words[-1]
+
+
+class _Texts(string.Formatter):
+    """``str.format`` with one addition: a field whose format spec holds ``|`` is the noun that agrees
+    with that field's count (:func:`plural`), in the template's language."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec:
+            return plural(value, format_spec, self.lang)
+        return super().format_field(value, format_spec)
+
+
+def word(v: object, lang: str = "en") -> str:
+    """A plain value as a reader's word, the way a ruling file may write it: true/false as да/нет in
+    Russian and true/false in English, no value as «—», the accounts' marker ``unknown`` (a modifier that
+    could not be applied) as «не установлено» (the one place that says so), and a run's stop reason in
+    the reader's language (:func:`reason_text`).
+
+    >>> word(True, "ru"), word(False, "en"), word(3, "ru"), word("unknown", "ru"), word(None, "en")
+    ('да', 'false', '3', 'не установлено', '—')
+    """
+    if isinstance(v, bool):
+        return ("да" if v else "нет") if lang == "ru" else ("true" if v else "false")
+    if v is None:
+        return "—"
     if v == "unknown" and lang == "ru":
         return t("unknown", lang)
+    if isinstance(v, str) and v.startswith(_REASON_STARTS):
+        return reason_text(v, lang)
     return str(v)
+
+
+#: why a scripted run ran out of choices, as the interpreter says it (model/interpreter.py's ScriptedChoices,
+#: in English: the event's value is data) -> the reader's words
+_REASONS = (
+    (re.compile(r"the rules asked for die result #(?P<k>\d+) \((?P<why>[^)]*)\), but only (?P<n>\d+) are scripted"),
+     "правила запросили результат кубика №{k} ({why}), а в dice: {n} {n:результат|результата|результатов}",
+     "the rules asked for die result #{k} ({why}), but dice: lists {n} {n:result|results}"),
+    (re.compile(r"scripted die result #(?P<k>\d+) is (?P<v>-?\d+), which this rulebook's die "
+                r"\((?P<lo>\d+)–(?P<hi>\d+), table die_faces\) never shows"),
+     "результат кубика №{k} в dice: — {v}, а кубик этого свода показывает только {lo}–{hi} (таблица die_faces)",
+     "scripted die result #{k} is {v}, which this rulebook's die ({lo}–{hi}, table die_faces) never shows"),
+)
+
+
+_REASON_STARTS = ("the rules asked", "scripted die")
+
+
+def reason_text(reason: str, lang: str = "en") -> str:
+    """A run's stop reason (an ``out_of_choices`` event's ``reason``) in the reader's language; any other
+    text as it is.
+
+    >>> reason_text("the rules asked for die result #1 (roll), but only 0 are scripted", "ru")
+    'правила запросили результат кубика №1 (бросок), а в dice: 0 результатов'
+    >>> reason_text("the rules asked for die result #2 (reroll kele_reroll), but only 1 are scripted", "en")
+    'the rules asked for die result #2 (reroll kele_reroll), but dice: lists 1 result'
+    """
+    for pattern, ru, en in _REASONS:
+        m = pattern.fullmatch(reason)
+        if m:
+            g = m.groupdict()
+            if lang == "ru" and "why" in g:  # roll | reroll FEATURE
+                g["why"] = "бросок" if g["why"] == "roll" else re.sub(r"^reroll\b", "переброс", g["why"])
+            return fill(ru if lang == "ru" else en, g, lang)
+    return reason
 
 
 def times_text(n: int | None, lang: str = "en") -> str:
@@ -516,14 +608,22 @@ def times_text(n: int | None, lang: str = "en") -> str:
     if n is None:
         return t("world_any_times", lang)
     if lang == "ru":
-        few = n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14)
-        return f"{n} раза" if few else f"{n} раз"
+        return f"{n} {plural(n, ('раз', 'раза', 'раз'), lang)}"
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def t(key: str, lang: str = "en", **params: object) -> str:
     ru, en = _LABELS[key]
-    return (ru if lang == "ru" else en).format(**params)
+    return fill(ru if lang == "ru" else en, params, lang)
+
+
+def fill(template: str, params: Mapping[str, object], lang: str = "en") -> str:
+    """``template.format_map(params)``, a count's noun agreeing with it (``{n:error|errors}``, :func:`plural`).
+
+    >>> fill("в файле {count} {count:документ|документа|документов}", {"count": 2}, "ru")
+    'в файле 2 документа'
+    """
+    return _Texts(lang).vformat(template, (), params)
 
 
 def answers_text(answers, lang: str = "en") -> str:
@@ -539,7 +639,8 @@ def _lang_of(locale: str) -> str | None:
 
 
 def default_lang(env: Mapping[str, str] | None = None) -> str:
-    """The language when ``--lang`` is not given: ``RULEPROOF_LANG``, then the order gettext reads the
+    """The language when ``--lang`` is not given: ``RULEPROOF_LANG`` (``ru``, ``en`` or a locale name such as
+    ``ru_RU.UTF-8``), then the order gettext reads the
     environment in — ``LANGUAGE`` (a list: its first ru or en), unless the locale is C or POSIX, then the first
     of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set; English where none says Russian.
 
@@ -547,10 +648,12 @@ def default_lang(env: Mapping[str, str] | None = None) -> str:
     ('ru', 'ru')
     >>> default_lang({"LC_ALL": "C", "LANGUAGE": "ru"}), default_lang({"LANG": "ru_RU", "RULEPROOF_LANG": "en"})
     ('en', 'en')
+    >>> default_lang({"RULEPROOF_LANG": "ru_RU.UTF-8", "LANG": "en_US.UTF-8"}), default_lang({"LANGUAGE": "ru"})
+    ('ru', 'ru')
     """
     env = os.environ if env is None else env
-    explicit = env.get("RULEPROOF_LANG", "")
-    if explicit in LANGS:
+    explicit = _lang_of(env.get("RULEPROOF_LANG", ""))
+    if explicit:
         return explicit
     locale = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
     if locale.split(".")[0] not in ("C", "POSIX"):

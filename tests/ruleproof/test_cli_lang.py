@@ -103,6 +103,8 @@ def test_english_help_stays_english(capsys):
     ({"LANG": "en_US.UTF-8", "LANGUAGE": "uk:ru:en"}, "ru"),  # LANGUAGE's first ru or en, before the locale
     ({"LC_ALL": "C", "LANGUAGE": "ru"}, "en"),  # gettext ignores LANGUAGE in the C locale
     ({"LANG": "ru_RU.UTF-8", "RULEPROOF_LANG": "en"}, "en"),  # ours first
+    ({"LANG": "en_US.UTF-8", "RULEPROOF_LANG": "ru_RU.UTF-8"}, "ru"),  # ours may be a locale name too
+    ({"LANGUAGE": "ru"}, "ru"),  # no locale set: LANGUAGE says it (LANGUAGE=ru alone was ignored once)
     ({}, "en"),
 ])
 def test_the_language_follows_the_environment_in_gettexts_order(env, lang):
