@@ -3,7 +3,6 @@ rulings and a team's folder of rulings."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -183,22 +182,9 @@ def load_scenario(path: str | Path, index: ClauseIndex | None = None) -> Scenari
     return sc
 
 
-#: the rulings of each file read in this process, by (file, digest of its content, clause index): a check
-#: reads a ruling file once however many of its steps ask for it (a changed file is a new key)
-_READ: dict[tuple[str, str, int], tuple[ClauseIndex, tuple[Scenario, ...]]] = {}
-
-
 def load_rulings(path: str | Path, index: ClauseIndex | None = None) -> list[Scenario]:
     """The rulings of a scenario file: one per case (``cases:``), or the file's one."""
-    index = index or default_index()
-    try:
-        key = (str(Path(path).resolve()), hashlib.sha256(Path(path).read_bytes()).hexdigest(), id(index))
-    except OSError:  # the loader says what is wrong with the path
-        return load_scenario(path, index).cases()
-    found = _READ.get(key)
-    if found is None or found[0] is not index:
-        found = _READ[key] = (index, tuple(load_scenario(path, index).cases()))
-    return list(found[1])
+    return load_scenario(path, index).cases()
 
 
 def shipped_rulings() -> list[Path]:
