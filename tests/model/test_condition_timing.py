@@ -5,60 +5,44 @@ that checks the condition again at payment is caught by every engine and by the 
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
+from feature_table import Fault, Ruling, agree_test, holds_test, kill_test, load_mutant, ruling_test
 
 from ruleproof.generators.bounded import bounded_worlds
-from ruleproof.generators.mutants import mutant_yaml
-from ruleproof.model.conformance import conformance
-from ruleproof.model.explore import Bounds, explore
-from ruleproof.model.rulebook import load_rulebook_text
-from ruleproof.model.scenario import load_scenario, run_scenario
-from ruleproof.properties.catalogue import BY_ID, View
-from ruleproof.properties.prove import prove_one
+from ruleproof.model.explore import Bounds
 
-ROOT = Path(__file__).resolve().parents[2]
-KELE = ROOT / "rulings" / "540-kele-attacker.yaml"
 PID = "P512.7-payment"
+RECHECK = "conditions-at-payment"  # the draft: the condition is checked again at payment
 
 
-@pytest.fixture(scope="module")
-def recheck():
-    """The draft: the condition is checked again at payment."""
-    return load_rulebook_text(mutant_yaml("conditions-at-payment"), "conditions-at-payment.yaml")
+def _kele(res) -> tuple:
+    """Kele's closed and wounds (wounded again by the orc after healing to full), and the first payment."""
+    kele = res.trace.final.card("kele")
+    pay = next(e for e in res.trace.events if e.op == "pay_reserved")
+    return kele.closed, kele.wounds, pay.values["paid"], pay.values["unpaid"]
 
 
-def test_the_vocabulary_says_when_and_the_bundled_rulebook_says_at_play(bundled, recheck):
+RULINGS = (
+    # Kele wounded again before payment stays open only under the example
+    Ruling("540-kele-attacker.yaml", RECHECK, fails=("cards.kele.closed",), pid=PID, probe=_kele,
+           expect=((False, 1, (), (("kele", "close", "kele_heal"),)), (True, 1, (("kele", "close", 1),), ()))),
+)
+FAULTS = (
+    # Z3's proof of the property on the bundled rulebook is test_per_turn's (the same call)
+    Fault(RECHECK, PID, lambda rb: bounded_worlds(0, ("triggers",)), Bounds(x_max=0, die=(1, 2)),
+          kills=("explore", "z3"), holds=("explore",)),
+)
+
+test_rulings = ruling_test(RULINGS)
+test_engines_find_the_fault = kill_test(FAULTS)
+test_the_bundled_rulebook_holds = holds_test(FAULTS)
+test_the_two_meanings_of_the_parameter_agree = agree_test((RECHECK,))
+
+
+def test_the_vocabulary_says_when_and_the_bundled_rulebook_says_at_play(bundled):
     from ruleproof.model.vocabulary import OPERATIONS
 
     assert OPERATIONS["pay_reserved"].params["recheck_conditions"].default is False
-    pay = [op for op in bundled.spec.steps["payment"].operations if op.op == "pay_reserved"][0]
+    pay = next(op for op in bundled.spec.steps["payment"].operations if op.op == "pay_reserved")
     assert pay.params.get("recheck_conditions", False) is False
-    pay = [op for op in recheck.spec.steps["payment"].operations if op.op == "pay_reserved"][0]
+    pay = next(op for op in load_mutant(RECHECK).spec.steps["payment"].operations if op.op == "pay_reserved")
     assert pay.params["recheck_conditions"] is True
-
-
-def test_kele_wounded_again_before_payment_stays_open_only_under_the_example(bundled, recheck):
-    sc = load_scenario(KELE)
-    good = run_scenario(sc, bundled)
-    assert good.passed and not good.trace.final.card("kele").closed
-    assert good.trace.final.card("kele").wounds == 1  # wounded again by the orc after healing to full
-    bad = run_scenario(sc, recheck)
-    assert "cards.kele.closed" in [f.what for f in bad.failures]
-    pay = [e for e in bad.trace.events if e.op == "pay_reserved"][0]
-    assert pay.values["paid"] == (("kele", "close", 1),) and pay.values["unpaid"] == ()
-    assert BY_ID[PID].check(View(bad.trace.events)) is not None
-    assert BY_ID[PID].check(View(good.trace.events)) is None
-
-
-def test_every_engine_catches_the_draft_and_agrees_with_the_interpreter(bundled, recheck):
-    worlds = bounded_worlds(0, ("triggers",))
-    small = Bounds(x_max=0, die=(1, 2))
-    assert PID in explore(recheck, worlds, small, only=frozenset({PID})).violations
-    assert not explore(bundled, worlds, small, only=frozenset({PID})).violations
-    v = prove_one(recheck, PID, timeout_ms=60_000, vacuity=False)
-    assert v.verdict == "violated" and v.counterexample.reproduced
-    assert prove_one(bundled, PID, timeout_ms=60_000).verdict == "proved"
-    out = conformance(recheck, runs=40, seed=3)  # the two meanings of the new parameter agree
-    assert out.ok, out.disagreement.text()

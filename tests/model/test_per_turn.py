@@ -5,46 +5,91 @@ public mutant that never reads X, in every engine; ``times`` where it means noth
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from feature_table import (
+    BUNDLED,
+    RULINGS_DIR,
+    Fault,
+    Ruling,
+    agree_test,
+    holds_test,
+    kill_test,
+    load_mutant,
+    ruling,
+    ruling_test,
+)
 
 from ruleproof.cli import main
 from ruleproof.generators.bounded import bounded_worlds
-from ruleproof.generators.mutants import mutant_yaml
 from ruleproof.model.algebra import exemptions
-from ruleproof.model.conformance import conformance
 from ruleproof.model.explore import Bounds, explore
 from ruleproof.model.menu import menu_world, world_of, world_state
-from ruleproof.model.rulebook import load_rulebook_text
-from ruleproof.model.scenario import load_rulings, run_scenario
+from ruleproof.model.scenario import run_scenario
 from ruleproof.model.state import use_key
-from ruleproof.properties.prove import prove_one
 
-ROOT = Path(__file__).resolve().parents[2]
-RULING = ROOT / "rulings" / "540-per-turn-times.yaml"
+RULING = RULINGS_DIR / "540-per-turn-times.yaml"
+TWO = RULINGS_DIR / "540-per-turn-two-features.yaml"
 PID = "P512.7-payment"
-
-
-@pytest.fixture(scope="module")
-def uncounted():
-    """The faulty draft: a «X раз за ход» text spares every use of the turn."""
-    return load_rulebook_text(mutant_yaml("per-turn-uncounted"), "per-turn-uncounted.yaml")
+UNCOUNTED = "per-turn-uncounted"  # the faulty draft: a «X раз за ход» text spares every use of the turn
+PER_FEATURE = "per-turn-per-feature"  # R-per-turn-per-feature: the uses of the declared feature only are counted
+SMALL = Bounds(x_max=0, die=(2, 2))
 
 
 def _paid(result) -> list:
     return [e.values["paid"] for e in result.trace.events if e.op == "pay_reserved"]
 
 
-def test_the_third_attack_of_a_twice_a_turn_card_is_paid(bundled, uncounted):
-    sc, = load_rulings(RULING)
-    res = run_scenario(sc, bundled)
-    assert res.passed, [f.text() for f in res.failures]
-    assert _paid(res) == [(), (), (("twinblade", "close", 1),)]
-    assert res.trace.final.card("twinblade").used("twin_strike", "simple_strike") == 3
-    bad = run_scenario(sc, uncounted)
-    assert not bad.passed and _paid(bad) == [(), (), ()]
-    assert "then[1].cards.twinblade.closed" in [f.what for f in bad.failures]
+def _used(card: str, feature: str):
+    return lambda r: r.trace.final.card(card).used(feature, "simple_strike")
+
+
+def _used_worlds() -> list:
+    """The worlds whose source used its feature before: once or twice, by the same feature or by a kin one
+    (the same worlds whichever rulebook is searched)."""
+    return [w for w in bounded_worlds(0, ("printed",)) if "used=" in w.name]
+
+
+def _beyond_x(world) -> bool:
+    src = world.card("src")
+    rm = next(f for f in src.features if f.id == "src_rm")
+    return rm.times is not None and src.used_kinds(rm.applies_to) >= rm.times
+
+
+def _kin_uses(world) -> bool:
+    src = world.card("src")
+    return src.used_kinds(("simple_strike", "attack", "spell", "effect")) > src.used("act", world.action.kind)
+
+
+RULINGS = (
+    # the third attack of a twice-a-turn card is paid; the draft spares it
+    Ruling(RULING.name, UNCOUNTED, fails=("then[1].cards.twinblade.closed",),
+           probe=lambda r: (_paid(r), _used("twinblade", "twin_strike")(r)),
+           expect=(([(), (), (("twinblade", "close", 1),)], 3), ([(), (), ()], 3))),
+    # 540.2 with A-refused-declaration: the declaration that did not stand is taken back from the turn's count,
+    # so the next real attack of a «1 раз за ход» card is its first use and is spared; a rulebook without
+    # ``void`` counts it, and that attack is paid (the card closes)
+    Ruling("540-per-turn-refused.yaml", "refused-use-counted", fails=("then[0].cards.duelist.closed",),
+           probe=_used("duelist", "duel_strike"), expect=(1, 2)),
+    # 540.1.3 «Может атаковать 1 раз за ход»: a simple strike, then an attack by another feature — the second
+    # attack of the turn is paid (the card closes); a draft counting per feature spares it
+    Ruling(TWO.name, PER_FEATURE, fails=("then[0].cards.duelist.closed",),
+           probe=lambda r: r.trace.final.card("duelist").uses,
+           expect=((("duel_lunge@attack", 1), ("duel_strike@simple_strike", 1)),) * 2),
+)
+FAULTS = (
+    # explore plays the uses beyond X (its fault: test_only_the_use_beyond_x_is_paid_otherwise); Z3's
+    # counterexample is a use beyond X; Hypothesis draws a source at its X
+    Fault(UNCOUNTED, PID, lambda rb: _used_worlds(), SMALL, kills=("z3", "hypothesis"), found={"z3": _beyond_x}),
+    # the exhaustive pass (its used=N/kin worlds), Z3 (the world's ``w_src_uses_kin``) and Hypothesis (a source
+    # whose earlier uses were by another feature) refute the per-feature draft (Z3 and Hypothesis hold above)
+    Fault(PER_FEATURE, PID, lambda rb: [w for w in _used_worlds() if w.name.endswith("/kin/printed")], SMALL,
+          holds=("explore",), found={"z3": _kin_uses}),
+)
+
+test_rulings = ruling_test(RULINGS)
+test_engines_find_the_fault = kill_test(FAULTS)
+test_the_bundled_rulebook_holds = holds_test(FAULTS)
+test_interpreter_and_z3_agree_on_the_count = agree_test((BUNDLED, UNCOUNTED))
 
 
 @pytest.mark.parametrize("times,uses,spared", [(None, 5, True), (1, 0, True), (1, 1, False), (2, 1, True), (2, 2, False)])
@@ -69,32 +114,15 @@ def test_the_menu_world_round_trips_times_and_uses():
     assert (back["w_src_rm_times"], back["w_src_rm_limit"], back["w_src_uses"]) == (2, 0, 1)
 
 
-def test_explore_plays_the_uses_beyond_x_and_finds_the_fault(bundled, uncounted):
-    worlds = [w for w in bounded_worlds(0, ("printed",)) if "used=" in w.name]
+def test_only_the_use_beyond_x_is_paid_otherwise(bundled):
+    """On the draft that never reads X, the third use (beyond X = 2) is spared: explore finds it in that world,
+    and the second-use world plays the same as on the bundled rulebook."""
+    worlds = _used_worlds()
     assert {w.name for w in worlds} == {"simple_strike/used=1/printed", "simple_strike/used=2/printed",
-                                     "simple_strike/used=1/kin/printed", "simple_strike/used=2/kin/printed"}
-    small = Bounds(x_max=0, die=(2, 2))
-    good = explore(bundled, worlds, small, only=frozenset({PID}))
-    assert not good.violations and good.exercised[PID] > 0
+                                        "simple_strike/used=1/kin/printed", "simple_strike/used=2/kin/printed"}
     plain = sorted((w for w in worlds if "/kin" not in w.name), key=lambda w: w.name)
-    second, third = (explore(uncounted, [w], small, only=frozenset({PID})) for w in plain)
-    # only the third use (beyond X = 2) is paid otherwise: the second-use world plays the same
+    second, third = (explore(load_mutant(UNCOUNTED), [w], SMALL, only=frozenset({PID})) for w in plain)
     assert not second.violations and PID in third.violations
-
-
-def test_z3_proves_the_count_and_refutes_the_draft(bundled, uncounted):
-    assert prove_one(bundled, PID, timeout_ms=60_000).verdict == "proved"
-    v = prove_one(uncounted, PID, timeout_ms=60_000, vacuity=False)
-    assert v.verdict == "violated" and v.counterexample.reproduced
-    src = v.counterexample.world.card("src")
-    rm = next(f for f in src.features if f.id == "src_rm")
-    assert rm.times is not None and src.used_kinds(rm.applies_to) >= rm.times  # the use is beyond X
-
-
-def test_interpreter_and_z3_agree_on_the_count(bundled, uncounted):
-    for rb in (bundled, uncounted):
-        out = conformance(rb, runs=40, seed=3)
-        assert out.ok, out.disagreement
 
 
 @pytest.mark.parametrize("lang,words", [("en", "is read only for the form per_turn"), ("ru", "читается только у формы per_turn")])
@@ -105,35 +133,6 @@ def test_times_on_another_form_is_a_load_error(tmp_path, capsys, lang, words):
     assert main(["--lang", lang, "run", str(p)]) == 2
     err = capsys.readouterr().err
     assert "RP150" in err and "bad.yaml:22:" in err and words in err and "Traceback" not in err
-
-
-def test_hypothesis_draws_a_source_at_its_x_and_finds_the_fault(bundled, uncounted):
-    from ruleproof.generators.run import hypothesis_pass
-
-    bad = hypothesis_pass(uncounted, examples=200, cache_dir=None, shrinks=30, only=frozenset({PID}))
-    [result] = bad.results
-    assert not result.holds
-    [f] = result.findings
-    assert f.engine == "hypothesis" and f.replay.startswith("ruleproof check") and f.trace
-    good = hypothesis_pass(bundled, examples=200, cache_dir=None, only=frozenset({PID}))
-    assert good.results[0].holds and good.results[0].verdict == "holds"
-
-
-REFUSED = ROOT / "rulings" / "540-per-turn-refused.yaml"
-
-
-def test_a_refused_declaration_is_no_use_of_the_feature(bundled):
-    """540.2 with A-refused-declaration: the declaration that did not stand is taken back from the
-    turn's count, so the next real attack of a «1 раз за ход» card is its first use and is spared; a
-    rulebook without ``void`` counts it, and that attack is paid (the card closes)."""
-    sc, = load_rulings(REFUSED)
-    res = run_scenario(sc, bundled)
-    assert res.passed, [f.text() for f in res.failures]
-    assert res.trace.final.card("duelist").used("duel_strike", "simple_strike") == 1
-    bad = load_rulebook_text(mutant_yaml("refused-use-counted"), "refused-use-counted.yaml")
-    counted = run_scenario(sc, bad)
-    assert not counted.passed and counted.trace.final.card("duelist").used("duel_strike", "simple_strike") == 2
-    assert "then[0].cards.duelist.closed" in [f.what for f in counted.failures]
 
 
 def test_a_void_later_part_keeps_the_use_its_first_part_made():
@@ -187,26 +186,6 @@ def test_both_engines_take_a_refused_declarations_use_back(bundled):
     assert concrete is True and symbolic == concrete
 
 
-TWO = ROOT / "rulings" / "540-per-turn-two-features.yaml"
-
-
-@pytest.fixture(scope="module")
-def per_feature():
-    """The faulty draft (R-per-turn-per-feature): «X раз за ход» counts the uses of the declared feature only."""
-    return load_rulebook_text(mutant_yaml("per-turn-per-feature"), "per-turn-per-feature.yaml")
-
-
-def test_two_attack_features_share_one_count(bundled, per_feature):
-    """540.1.3 «Может атаковать 1 раз за ход»: a simple strike, then an attack by another feature — the second
-    attack of the turn is paid (the card closes); a draft counting per feature spares it."""
-    sc, = load_rulings(TWO)
-    res = run_scenario(sc, bundled)
-    assert res.passed, [f.text() for f in res.failures]
-    assert res.trace.final.card("duelist").uses == (("duel_lunge@attack", 1), ("duel_strike@simple_strike", 1))
-    bad = run_scenario(sc, per_feature)
-    assert "then[0].cards.duelist.closed" in [f.what for f in bad.failures]
-
-
 @pytest.mark.parametrize("kind,paid", [("attack", True), ("spell", False)])
 def test_a_use_of_another_feature_counts_by_its_kind(tmp_path, bundled, kind, paid):
     """``uses: {feature: {kind, times}}`` — an earlier use of a feature the scenario does not declare: an
@@ -215,7 +194,7 @@ def test_a_use_of_another_feature_counts_by_its_kind(tmp_path, bundled, kind, pa
         "    resources: {close: 1}\n", f"    resources: {{close: 1}}\n    uses: {{duel_lunge: {{kind: {kind}, times: 1}}}}\n", 1)
     p = tmp_path / "earlier.yaml"
     p.write_text(text, encoding="utf-8")
-    sc, = load_rulings(p)
+    sc, = ruling(p)
     res = run_scenario(sc, bundled)
     assert res.trace.final.card("duelist").closed is paid
 
@@ -231,20 +210,3 @@ def test_a_bare_count_of_an_undeclared_feature_is_a_load_error(tmp_path, capsys,
     err = capsys.readouterr().err
     assert "RP150" in err and "bad.yaml:21:" in err and words in err and "kind: simple_strike, times: 1" in err
     assert "Traceback" not in err
-
-
-def test_every_engine_finds_a_count_per_feature(bundled, per_feature):
-    """The exhaustive pass (its used=N/kin worlds), Z3 (the world's ``w_src_uses_kin``) and Hypothesis (a source
-    whose earlier uses were by another feature) refute the per-feature draft; the bundled rulebook holds."""
-    from ruleproof.generators.run import hypothesis_pass
-
-    kin = [w for w in bounded_worlds(0, ("printed",)) if w.name.endswith("/kin/printed")]
-    small = Bounds(x_max=0, die=(2, 2))
-    assert PID in explore(per_feature, kin, small, only=frozenset({PID})).violations
-    assert not explore(bundled, kin, small, only=frozenset({PID})).violations
-    v = prove_one(per_feature, PID, timeout_ms=60_000, vacuity=False)
-    assert v.verdict == "violated" and v.counterexample.reproduced
-    src = v.counterexample.world.card("src")
-    assert src.used_kinds(("simple_strike", "attack", "spell", "effect")) > src.used("act", v.counterexample.world.action.kind)
-    bad = hypothesis_pass(per_feature, examples=200, cache_dir=None, shrinks=30, only=frozenset({PID}))
-    assert not bad.results[0].holds

@@ -6,28 +6,41 @@ rulebook, which reads no such guard."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from feature_table import Fault, Ruling, agree_test, holds_test, kill_test, load_mutant, ruling, ruling_test
 
 from ruleproof.generators.bounded import bounded_worlds, two_plays_worlds
 from ruleproof.generators.mutants import mutant_yaml
-from ruleproof.model.conformance import conformance
 from ruleproof.model.explore import Bounds, explore
 from ruleproof.model.rulebook import load_rulebook_text
-from ruleproof.model.scenario import load_rulings, run_scenario
+from ruleproof.model.scenario import run_scenario
 from ruleproof.model.vocabulary import parse_guard
-from ruleproof.properties.prove import prove_one
 
-ROOT = Path(__file__).resolve().parents[2]
-RULING = ROOT / "rulings" / "512-two-rerolls.yaml"
+RULING = "512-two-rerolls.yaml"
 PID = "P512.6-may-declare"
+COUNTING = "two-rerolls-no-dice-modifiers"  # the faulty draft: no dice-modifier window after two rerolls
 
 
-@pytest.fixture(scope="module")
-def counting():
-    """The faulty draft: the dice-modifier window opens only when the reroll window played fewer than two."""
-    return load_rulebook_text(mutant_yaml("two-rerolls-no-dice-modifiers"), "two-rerolls-no-dice-modifiers.yaml")
+def _reroll_plays(cx) -> int:
+    return sum(1 for e in cx.events if e.op == "play" and e.values["window"] == "reroll")
+
+
+RULINGS = (
+    Ruling(RULING, COUNTING, fails=("action.die_final",), pid=PID,
+           probe=lambda r: r.trace.final.action.die_final, expect=(2, 1)),
+)
+FAULTS = (
+    # explore searches the worlds with two rerolls (two plays per window, above the bounds' plays=1); Z3's
+    # counterexample world holds two rerolls; Hypothesis finds the fault (neither is run on the bundled rulebook)
+    Fault(COUNTING, PID, lambda rb: two_plays_worlds(load_mutant(COUNTING)), holds=("explore",),
+          found={"explore": lambda cx: _reroll_plays(cx) == 2,
+                 "z3": lambda world: sum(f.kind == "reroll" for c in world.cards for f in c.features) >= 2}),
+)
+
+test_rulings = ruling_test(RULINGS)
+test_engines_find_the_fault = kill_test(FAULTS)
+test_the_bundled_rulebook_holds = holds_test(FAULTS)
+test_interpreter_and_z3_agree_on_the_guard = agree_test((COUNTING,))
 
 
 def test_the_guard_reads_a_whole_number():
@@ -37,7 +50,7 @@ def test_the_guard_reads_a_whole_number():
 
 
 def test_the_interpreter_counts_plays_per_window(bundled):
-    sc, = load_rulings(RULING)
+    sc, = ruling(RULING)
     res = run_scenario(sc, bundled)
     assert res.passed, [f.text() for f in res.failures]
     at = {(e.op, e.values.get("id") or e.values.get("feature")): e.state.action.window_plays for e in res.trace.events
@@ -47,52 +60,18 @@ def test_the_interpreter_counts_plays_per_window(bundled):
     assert at[("window", "dice_modifiers")] == 0 and at[("play", "gnome_aim")] == 1
 
 
-def test_the_ruling_fails_on_the_draft(counting):
-    sc, = load_rulings(RULING)
-    bad = run_scenario(sc, counting)
-    assert not bad.passed and bad.trace.final.action.die_final == 1
-    assert "action.die_final" in {f.what for f in bad.failures}
-
-
-def test_worlds_with_two_rerolls_only_for_a_draft_that_counts(bundled, counting):
+def test_worlds_with_two_rerolls_only_for_a_draft_that_counts(bundled):
+    counting = load_mutant(COUNTING)
     assert two_plays_worlds(bundled) == [] and two_plays_worlds(None) == []
     named = {w.name for w in bounded_worlds(1, ("dice",), counting)} - {w.name for w in bounded_worlds(1, ("dice",))}
     assert named == {"simple_strike/defender/two-rerolls", "attack/two-rerolls", "spell/two-rerolls"}
     assert {w.plays for w in two_plays_worlds(counting)} == {2}
 
 
-def test_explore_plays_two_rerolls_and_finds_the_fault(bundled, counting):
-    worlds = two_plays_worlds(counting)
-    good = explore(bundled, worlds, Bounds(), only=frozenset({PID}))
-    assert not good.violations and good.exercised[PID] > 0
-    bad = explore(counting, worlds, Bounds(), only=frozenset({PID}))
-    assert PID in bad.violations
-    plays = [e for e in bad.violations[PID].events if e.op == "play" and e.values["window"] == "reroll"]
-    assert len(plays) == 2  # the world's two plays per window, above the bounds' plays=1
-
-
-def test_z3_refutes_the_draft(counting):
-    v = prove_one(counting, PID, timeout_ms=60_000, vacuity=False)
-    assert v.verdict == "violated" and v.counterexample.reproduced
-    rerolls = [f for c in v.counterexample.world.cards for f in c.features if f.kind == "reroll"]
-    assert len(rerolls) >= 2
-
-
-def test_hypothesis_finds_the_fault(counting):
-    from ruleproof.generators.run import hypothesis_pass
-
-    [bad] = hypothesis_pass(counting, examples=200, cache_dir=None, shrinks=30, only=frozenset({PID})).results
-    assert not bad.holds and bad.findings[0].engine == "hypothesis"
-
-
-def test_interpreter_and_z3_agree_on_the_guard(counting):
-    out = conformance(counting, runs=40, seed=3)
-    assert out.ok, out.disagreement
-
-
-def test_diff_finds_the_smallest_game_with_two_rerolls(bundled, counting):
+def test_diff_finds_the_smallest_game_with_two_rerolls(bundled):
     from ruleproof.model.rulebook_diff import smallest_difference
 
+    counting = load_mutant(COUNTING)
     found = smallest_difference(bundled, counting, bounded_worlds(1, ("dice",), counting), Bounds())
     assert found is not None and found.world.endswith("two-rerolls")
     assert sum(1 for a in found.answers if a in ("a_reroll", "b_reroll")) == 2
@@ -104,7 +83,7 @@ def test_explore_says_which_worlds_it_searched_with_two_plays(tmp_path, capsys):
     from ruleproof.cli import main
     from ruleproof.generators.mutants import write_mutant
 
-    path = write_mutant("two-rerolls-no-dice-modifiers", tmp_path)
+    path = write_mutant(COUNTING, tmp_path)
     rc = main(["--lang", "en", "explore", str(path), "--only", PID, "--bounds",
                "loadouts=dice", "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
@@ -134,7 +113,7 @@ def test_a_guard_in_any_window_is_played_with_two_plays_everywhere(tmp_path, bun
     d["steps"]["calculation"]["next"].insert(0, {"to": "completion", "when": "plays_at_least(2)", "cites": ["512.6.3"]})
     draft = load_rulebook_text(yaml.safe_dump(d, allow_unicode=True, sort_keys=False), "calc-two.yaml")
     worlds = bounded_worlds(1, ("calculation",), draft)
-    assert worlds and {w.plays for w in worlds} == {2} and not two_plays_worlds(draft) == []
+    assert worlds and {w.plays for w in worlds} == {2} and two_plays_worlds(draft) != []
     assert "P512.6.1-steps-happen" in explore(draft, worlds, Bounds(), only=frozenset({"P512.6.1-steps-happen"})).violations
     assert {w.plays for w in bounded_worlds(1, ("calculation",), bundled)} == {0}
 
@@ -157,7 +136,7 @@ def test_a_draft_that_reads_three_plays_gets_three_per_window(bundled):
 
 def _reroll_guard(n: int):
     """The public mutant with the dice-modifier window skipped after ``n`` plays in the reroll window."""
-    text = mutant_yaml("two-rerolls-no-dice-modifiers")
+    text = mutant_yaml(COUNTING)
     assert "not plays_at_least(2)" in text
     return load_rulebook_text(text.replace("not plays_at_least(2)", f"not plays_at_least({n})"), f"rerolls-{n}.yaml")
 
@@ -183,13 +162,14 @@ def test_n_rerolls_in_one_window_are_played_by_explore_and_hypothesis(bundled, n
     assert bad.findings and bad.findings[0].verdict == "violated"
 
 
-def test_z3_says_not_exercised_where_its_worlds_cannot_play_the_guard(counting):
+def test_z3_says_not_exercised_where_its_worlds_cannot_play_the_guard():
     """The Z3 worlds hold two rerolls: a guard that reads three plays after the reroll window is never
     true there, so nothing Z3 would prove on that draft is called proved — not exercised, with the reason
     (two plays it can: the public mutant's verdicts stand)."""
     from ruleproof.model.menu import beyond_menu
     from ruleproof.properties.prove import prove
 
+    counting = load_mutant(COUNTING)
     assert beyond_menu(counting) is None
     draft = _reroll_guard(3)
     why = beyond_menu(draft)

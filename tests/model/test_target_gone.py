@@ -5,38 +5,32 @@ holds on the bundled rulebook, which writes no edge on it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
+from feature_table import Fault, Ruling, agree_test, holds_test, kill_test, ruling_test
 
 from ruleproof.generators.bounded import bounded_worlds
-from ruleproof.generators.mutants import mutant_yaml
-from ruleproof.model.conformance import conformance
-from ruleproof.model.explore import Bounds, explore
+from ruleproof.model.explore import Bounds
 from ruleproof.model.menu import OPT_INDEX, menu_world, world_of, world_state
-from ruleproof.model.rulebook import load_rulebook_text
-from ruleproof.model.scenario import load_rulings, run_scenario
-from ruleproof.properties.prove import prove_one
 
-ROOT = Path(__file__).resolve().parents[2]
-RULING = ROOT / "rulings" / "542-target-left.yaml"
 PID = "P542.3-targets-unchecked"
+RECHECKED = "targets-rechecked"  # the faulty draft: an action whose target left goes from calculation to completion
 
+RULINGS = (
+    # the effect is applied though a target left; on the draft the action ends before it
+    Ruling("542-target-left.yaml", RECHECKED, fails=("visited", "action.effect_applied"), pid=PID,
+           probe=lambda r: (r.trace.final.card("goblin").in_active_zone, r.trace.final.card("orc").wounds),
+           expect=((False, 1), (False, 0))),
+)
+FAULTS = (
+    # explore plays the target leaving; Z3's counterexample has it flee; Hypothesis's drawn target leaves now and then
+    Fault(RECHECKED, PID, lambda rb: [w for w in bounded_worlds(0, ("calculation",)) if w.name == "spell/calculation"],
+          Bounds(x_max=0, die=(2, 2)),
+          found={"z3": lambda world: "b_flee" in {f.id for f in world.card("tgt").features}}),
+)
 
-@pytest.fixture(scope="module")
-def rechecked():
-    """The faulty draft: an action whose target left goes from calculation to completion."""
-    return load_rulebook_text(mutant_yaml("targets-rechecked"), "targets-rechecked.yaml")
-
-
-def test_the_effect_is_applied_though_a_target_left(bundled, rechecked):
-    sc, = load_rulings(RULING)
-    res = run_scenario(sc, bundled)
-    assert res.passed, [f.text() for f in res.failures]
-    assert not res.trace.final.card("goblin").in_active_zone and res.trace.final.card("orc").wounds == 1
-    bad = run_scenario(sc, rechecked)
-    assert not bad.passed and bad.trace.final.card("orc").wounds == 0
-    assert {"visited", "action.effect_applied"} <= {f.what for f in bad.failures}
+test_rulings = ruling_test(RULINGS)
+test_engines_find_the_fault = kill_test(FAULTS)
+test_the_bundled_rulebook_holds = holds_test(FAULTS)
+test_interpreter_and_z3_agree_on_the_guard = agree_test((RECHECKED,))
 
 
 def test_the_menu_world_round_trips_a_fleeing_target():
@@ -45,33 +39,3 @@ def test_the_menu_world_round_trips_a_fleeing_target():
     state = world_state(v)
     assert [f.id for f in state.card("tgt").features] == ["b_flee"]
     assert world_of(state)[f"w_holds{OPT_INDEX['b_flee']}"] == 1
-
-
-def test_explore_plays_the_target_leaving_and_finds_the_fault(bundled, rechecked):
-    worlds = [w for w in bounded_worlds(0, ("calculation",)) if w.name == "spell/calculation"]
-    assert worlds
-    small = Bounds(x_max=0, die=(2, 2))
-    good = explore(bundled, worlds, small, only=frozenset({PID}))
-    assert not good.violations and good.exercised[PID] > 0
-    assert PID in explore(rechecked, worlds, small, only=frozenset({PID})).violations
-
-
-def test_z3_proves_it_and_refutes_the_draft(bundled, rechecked):
-    assert prove_one(bundled, PID, timeout_ms=60_000).verdict == "proved"
-    v = prove_one(rechecked, PID, timeout_ms=60_000, vacuity=False)
-    assert v.verdict == "violated" and v.counterexample.reproduced
-    assert "b_flee" in {f.id for f in v.counterexample.world.card("tgt").features}
-
-
-def test_hypothesis_finds_the_fault_and_plays_the_premise(bundled, rechecked):
-    from ruleproof.generators.run import hypothesis_pass
-
-    [bad] = hypothesis_pass(rechecked, examples=200, cache_dir=None, shrinks=30, only=frozenset({PID})).results
-    assert not bad.holds and bad.findings[0].engine == "hypothesis"
-    [good] = hypothesis_pass(bundled, examples=200, cache_dir=None, only=frozenset({PID})).results
-    assert good.verdict == "holds"  # not "not exercised": a drawn target leaves now and then
-
-
-def test_interpreter_and_z3_agree_on_the_guard(rechecked):
-    out = conformance(rechecked, runs=40, seed=3)
-    assert out.ok, out.disagreement
