@@ -66,6 +66,8 @@ GUARDS: dict[str, Callable[[MeaningAlgebra, str | None], Term]] = {
     # 512.6.2: the dice step may be skipped for a spell or an effect needing no numeric magnitude
     "dice_step_skippable": lambda E, arg: E.and_(E.kind_in("spell", "effect"), E.not_(E.needs_magnitude())),
     "is_attack": lambda E, arg: E.kind_in(*ATTACKS),
+    # 512.6.2: the ability needs the numeric magnitude of its effect determined (what the card's feature says)
+    "needs_magnitude": lambda E, arg: E.needs_magnitude(),
     # 512.6.2/b4.1: a creature fight by simple strike; b4.2: not so for another attack or a closed card
     "strike_fight": lambda E, arg: E.and_(E.kind_in("simple_strike"), E.struck_open()),
     "action_illegal": lambda E, arg: E.legal_is(False),  # 512.6.3/b3: the legality check failed

@@ -262,6 +262,10 @@ GUARDS: dict[str, GuardKind] = {g.name: g for g in (
     GuardKind("dice_step_skippable", ("512.6.2",),
               "заклинание/воздействие без числовой величины", "spell/effect needing no numeric magnitude"),
     GuardKind("is_attack", ("512.6.2",), "игродействие — атака", "the game action is an attack"),
+    # 512.6.2 «если способность не требует определения числовой величины эффекта»: the word a draft reads
+    # when it turns a step on the magnitude alone (whatever the action's kind)
+    GuardKind("needs_magnitude", ("512.6.2",), "способность требует определения числовой величины эффекта",
+              "the ability needs a numeric magnitude of its effect determined"),
     GuardKind("action_illegal", ("512.6.3/b3",), "игродействие нелегально", "the game action is illegal",
               features=("sudden_action",)),
     GuardKind("action_blocked", ("512.6.4/b3",), "действие заблокировано", "the action is blocked",

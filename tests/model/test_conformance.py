@@ -75,7 +75,7 @@ def test_every_non_default_use_of_every_word_agrees(chunk):
 def test_variants_cover_every_guard_on_windows_ops_and_edges():
     ids = {d.id for d in _VARIANTS}
     for where in ("window", "op", "edge"):
-        for g in ("resource_modified", "not_is_attack", "action_blocked", "visited(dice)"):
+        for g in ("resource_modified", "not_is_attack", "action_blocked", "visited(dice)", "not_needs_magnitude"):
             assert f"when:{where}:{g}" in ids
     assert {"param:calculation:3:reads=current", "param:payment:0:exempt_modified=False"} & ids
 
