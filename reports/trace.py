@@ -118,7 +118,9 @@ def event_cells(r: dict, position: int, lang: str, highlight: tuple[int, ...] = 
     """
     mark = r["seq"] in highlight
     values = {k: v for k, v in r["values"].items() if k != "skipped" and (k != "offered" or mark)}
-    event = r["op"] if r["values"].get("skipped") is not True else f"{r['op']} ({t('skipped', lang)})"
+    event = f"{r['label']} ({r['op']})" if r.get("label") else r["op"]  # ``run``: the name in the reader's language
+    if r["values"].get("skipped") is True:
+        event += f" — {t('skipped', lang)}"
     return {"seq": f"{MARK} {r['seq']}" if mark else str(r["seq"]), "step": r["step"],
             "clauses": ", ".join(r["clauses"]), "event": event, "values": format_values(values, lang),
             "changes": t("rep_initial_state", lang) if is_initial(r, position) else format_diff(r.get("diff", []), limit, lang),
@@ -152,12 +154,13 @@ def visible_events(rows: list[dict], highlight: tuple[int, ...] = ()) -> list[di
 
 
 def print_trace(console: Console, trace, lang: str, title: str = "", highlight: tuple[int, ...] = (),
-                diff: bool = False) -> None:
+                diff: bool = False, compact: bool | None = None) -> None:
     """A Trace, or its events as dicts (as a Finding keeps them); ``highlight``: seqs to mark.
-    A counterexample (a list of dicts) is shown compact: passes and window closings are implied.
-    ``diff``: add a column with what each event changed in the state."""
-    compact = not hasattr(trace, "events")
-    rows = trace if compact else trace_to_json(trace)
+    A counterexample (a list of dicts) is shown compact unless ``compact`` says otherwise: passes and
+    window closings are implied.  ``diff``: add a column with what each event changed in the state."""
+    given = not hasattr(trace, "events")  # rows already (a Finding's, or chosen by the caller)
+    compact = given if compact is None else compact
+    rows = list(trace) if given else trace_to_json(trace)
     if compact:
         rows = visible_events(list(rows), highlight)
     keys = ("seq", "step", "clauses", "event", "values", "rule") + (("changes",) if diff else ())

@@ -113,6 +113,12 @@ HELP_RU: dict[str, str] = {
     "with --broken: Hypothesis examples per draft no property has caught yet (default 60)":
         "вместе с --broken: число примеров Hypothesis на проект, который ещё не поймано ни одно свойство (по умолчанию 60)",
     "scenario YAML (see rulings/)": "сценарий, файл YAML (см. rulings/)",
+    "tell a ruling's game step by step, with the clauses and why an expectation fails":
+        "рассказать игру разъяснения по шагам, с пунктами правил и причиной невыполненного ожидания",
+    "quote each clause whole (default: long quotes are cut)":
+        "цитировать каждый пункт целиком (по умолчанию длинные цитаты обрезаются)",
+    "every event of the trace (default: the choices, the guards' decisions and what changed)":
+        "все события трассы (по умолчанию — выборы, решения по условиям и изменения состояния)",
     "only this case of a ruling file with several (default: every case)":
         "только этот вариант файла разъяснения с несколькими вариантами (по умолчанию — все)",
     "rulebook to run it on (default: the bundled РП 4.1-2)": "свод, на котором его проигрывать (по умолчанию — встроенный РП 4.1-2)",

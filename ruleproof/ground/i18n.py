@@ -87,6 +87,8 @@ _LABELS: dict[str, tuple[str, str]] = {
     "skipped": ("пропущено по условию", "skipped by its guard"),
     "scenario_pass": ("Сценарий {id}: исход совпал с ожидаемым ({n} {n:ожидание|ожидания|ожиданий}).",
                       "Scenario {id}: the outcome is as expected ({n} {n:expectation|expectations})."),
+    "run_compact": ("Показано событий: {shown} из {n} (выборы, решения по условиям и изменения; все — --full).",
+                    "Events shown: {shown} of {n} (choices, the guards' decisions and changes; every one: --full)."),
     "run_cases": ("Вариантов с ожидаемым исходом: {ok} из {n}.", "Cases with the expected outcome: {ok} of {n}."),
     "scenario_fail": ("Сценарий {id}: исход расходится с ожидаемым — {n} {n:расхождение|расхождения|расхождений}:",
                       "Scenario {id}: the outcome differs — {n} {n:difference|differences}:"),

@@ -1,4 +1,4 @@
-"""Under ``--lang ru`` the jobs' output is Russian: check, diff, run, prove, explore and clauses print no
+"""Under ``--lang ru`` the jobs' output is Russian: check, diff, run, explain, prove, explore and clauses print no
 Latin-script word outside identifiers — the vocabulary's words, the rulebook's and the rulings' ids,
 the event fields a ruling's ``events:`` names, clause and check ids, file names and tool names."""
 
@@ -89,6 +89,9 @@ def _latin(text: str, allowed: set[str]) -> Counter:
 JOBS = {
     "run": ["run", str(KELE)],
     "run-failing": ["run", str(KELE), "--rulebook", str(DRAFT)],
+    "run-full": ["run", str(KELE), "--full"],
+    "explain": ["explain", str(KELE)],
+    "explain-failing": ["explain", str(KELE), "--rulebook", str(DRAFT)],
     "check": ["check", "--engines", "structure,rulings,conformance,consistency"],
     "clauses": ["clauses"],
     "prove": ["prove", "--only", "P512.7-payment", "--accept-menu"],

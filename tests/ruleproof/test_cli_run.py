@@ -15,7 +15,7 @@ KELE = str(ROOT / "rulings" / "540-kele-attacker.yaml")
 def test_run_prints_the_trace_and_the_verdict(capsys):
     assert main(["--lang", "en", "run", KELE]) == 0
     out = capsys.readouterr().out
-    assert "pay_reserved" in out and "unpaid=kele:close:kele_hea" in out
+    assert "(pay_reserved)" in out and "unpaid=kele:close:k" in out
     assert "berserk-rp-4.1-2.yaml:" in out  # the rulebook line of each event
     assert "Scenario kele-attacker: the outcome is as expected" in out
 
