@@ -15,12 +15,13 @@ import re
 from dataclasses import dataclass, field
 
 from ruleproof.ground.i18n import word
+from ruleproof.model.clauses import default_index
 from ruleproof.model.vocabulary import STEP_KINDS
 
 from .sentences import card_line, guard_words, items, op_name, op_sentence, say
 from .trace import format_diff, state_diff, states_from_trace, trace_to_json
 
-__all__ = ["QUOTE_LIMIT", "Block", "Story", "narrate", "quoted_units", "render_text"]
+__all__ = ["QUOTE_LIMIT", "Block", "Story", "narrate", "narrate_finding", "quoted_units", "render_text", "tell"]
 
 #: a quoted clause longer than this is cut at a word and marked «…» (``--full`` quotes it whole)
 QUOTE_LIMIT = 240
@@ -103,10 +104,44 @@ def narrate(result, rb, lang: str = "ru", rules=None, index=None, quote_limit: i
     ``rules``: a loaded rules text (its wording is quoted), ``index``: the clause index (its summaries are
     quoted otherwise)."""
     sc = result.scenario
-    index = index if index is not None else rb.index
-    rows, states, starts = _events(result, lang)
-    story = Story(title=f"{sc.spec.title.model_dump()[lang]} ({sc.spec.id})", passed=result.passed)
-    story.blocks.append(_position(sc, states[0] if states else {}, lang))
+    rows, _, starts = _events(result, lang)
+    story = tell(rows, f"{sc.spec.title.model_dump()[lang]} ({sc.spec.id})", lang, rules,
+                 index if index is not None else rb.index, quote_limit, starts)
+    story.passed = result.passed
+    story.blocks.append(_outcome(result, lang))
+    for f in result.failures:
+        story.blocks.append(_why_not(f, rows, lang))
+    return story
+
+
+def narrate_finding(f, lang: str = "ru", rules=None, index=None, quote_limit: int | None = QUOTE_LIMIT) -> Story:
+    """The story of an engine's counterexample (a :class:`~ruleproof.reports.finding.Finding` with a trace):
+    its game as :func:`tell` tells it, then why the check fails there — the offending events with their
+    clauses, rulebook lines, guards and assumptions — and what replays it."""
+    rows = [dict(r) for r in f.trace]
+    story = tell(rows, f"{f.check} — {f.text(lang)}", lang, rules, index if index is not None else default_index(),
+                 quote_limit)
+    story.passed = False
+    by_seq = {r["seq"]: r for r in rows}
+    lines = [line for seq in f.highlight if seq in by_seq for line in _departure_lines(by_seq[seq], lang)]
+    decided = _decisions(rows, lang)
+    if decided:
+        lines += [say(lang, "решения свода по условиям в этой игре:",
+                      "the rulebook's choices by its guards in this game:"), *decided]
+    if f.replay:
+        lines.append(say(lang, "повторить: {r}", "replay: {r}", r=f.replay))
+    story.blocks.append(Block("why_not", say(lang, "Почему нарушено: {c} ({e})", "Why it fails: {c} ({e})",
+                                             c=f.check, e=f.engine), tuple(lines), seqs=tuple(f.highlight)))
+    return story
+
+
+def tell(rows: list[dict], title: str, lang: str, rules=None, index=None, quote_limit: int | None = QUOTE_LIMIT,
+         starts: tuple[int, ...] | list[int] = ()) -> Story:
+    """A trace's rows (:func:`~ruleproof.reports.trace.trace_to_json`) as a story: the position, then each step
+    and each play; ``starts``: the rows where a next game action of the turn begins."""
+    states = states_from_trace(rows)
+    story = Story(title=title)
+    story.blocks.append(_position(states[0] if states else {}, lang))
     quoted: set[str] = set()
     step_no = 0
     played: dict = {}  # window id -> features played in it since it opened
@@ -137,19 +172,25 @@ def narrate(result, rb, lang: str = "ru", rules=None, index=None, quote_limit: i
             cur = {**cur, "heading": cur["heading"] + (" (продолжение)" if lang == "ru" else " (continued)"),
                    "sentences": [], "first": i + 1, "seqs": []}
             continue
-        said = op_sentence(r, lang)
-        if r["op"] == "window":
-            played[r["values"].get("id")] = 0
-        if r["op"] == "window_closed" and not played.get(r["values"].get("id")):
-            said = say(lang, "Оба игрока пасуют, окно {id} закрыто.", "Both players pass; window {id} closes.",
-                        id=r["values"].get("id"))
+        said = _sentence(r, played, lang)
         if said:
             cur["sentences"].append(said)
     _close_step(story, cur, rows, states, quoted, rules, index, lang, quote_limit)
-    story.blocks.append(_outcome(result, lang))
-    for f in result.failures:
-        story.blocks.append(_why_not(f, rows, lang))
     return story
+
+
+def _sentence(r: dict, played: dict, lang: str) -> str:
+    """An event's sentence in its story: a window that closes with no play says both players passed."""
+    v = r["values"]
+    if r["op"] == "window":
+        played[v.get("id")] = 0
+    if r["op"] == "window_closed" and not played.get(v.get("id")):
+        return say(lang, "Оба игрока пасуют, окно {id} закрыто.", "Both players pass; window {id} closes.", id=v.get("id"))
+    if r["op"] == "omitted":
+        return say(lang, "… событий пропущено в отчёте: {n} (№{a}–{b}).", "… events left out of the report: {n} "
+                                                                          "(#{a}–{b}).", n=v.get("events"),
+                   a=v.get("from"), b=v.get("to"))
+    return op_sentence(r, lang)
 
 
 def _close_step(story: Story, cur, rows, states, quoted: set[str], rules, index, lang, limit, upto=None) -> None:
@@ -203,13 +244,14 @@ def _flat_diff(before: dict, after: dict) -> list[dict]:
     return state_diff(_flat(before), _flat(after))
 
 
-def _position(sc, state: dict, lang: str) -> Block:
+def _position(state: dict, lang: str) -> Block:
     cards = state.get("cards", {})
     lines = [card_line(c, cid, lang) for cid, c in cards.items()]
-    a = sc.spec.action
-    lines.append(say(lang, "Игродействие: {f} ({kind}) карты {src}; цели: {tg}.",
-                      "The game action: {f} ({kind}) of {src}; targets: {tg}.", f=a.feature, kind=a.kind,
-                      src=a.source, tg=items(tuple(a.targets or ()), lang)))
+    a = state.get("action") or {}
+    if a:
+        lines.append(say(lang, "Игродействие: {f} ({kind}) карты {src}; цели: {tg}.",
+                         "The game action: {f} ({kind}) of {src}; targets: {tg}.", f=a.get("feature"),
+                         kind=a.get("kind"), src=a.get("source"), tg=items(tuple(a.get("targets") or ()), lang)))
     return Block("position", say(lang, "Исходное положение", "The position"), tuple(lines))
 
 

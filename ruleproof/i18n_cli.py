@@ -115,6 +115,11 @@ HELP_RU: dict[str, str] = {
     "scenario YAML (see rulings/)": "сценарий, файл YAML (см. rulings/)",
     "tell a ruling's game step by step, with the clauses and why an expectation fails":
         "рассказать игру разъяснения по шагам, с пунктами правил и причиной невыполненного ожидания",
+    "scenario YAML (see rulings/), or a check report (report.json, its folder, or the output of check --format "
+    "json) whose counterexamples to tell":
+        "сценарий YAML (см. rulings/) или отчёт проверки (report.json, его папка или вывод check --format json), "
+        "контрпримеры которого рассказать",
+    "with a report: only this check's counterexamples": "для отчёта: только контрпримеры этой проверки",
     "quote each clause whole (default: long quotes are cut)":
         "цитировать каждый пункт целиком (по умолчанию длинные цитаты обрезаются)",
     "every event of the trace (default: the choices, the guards' decisions and what changed)":

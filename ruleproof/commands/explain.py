@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import asdict
+from pathlib import Path
 
 from rich.markup import escape
 
-from ruleproof.ground.errors import ExitCode
+from ruleproof.ground.errors import ExitCode, Localized, Location, RuleproofError
 from ruleproof.ground.i18n import t
 
 from .common import console
@@ -24,7 +25,10 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub, common, texts) -> None:
     p = sub.add_parser("explain", parents=[common, texts],
                        help="tell a ruling's game step by step, with the clauses and why an expectation fails")
-    p.add_argument("scenario", help="scenario YAML (see rulings/)")
+    p.add_argument("scenario", metavar="SOURCE",
+                   help="scenario YAML (see rulings/), or a check report (report.json, its folder, or the output of "
+                        "check --format json) whose counterexamples to tell")
+    p.add_argument("--check", metavar="ID", help="with a report: only this check's counterexamples")
     p.add_argument("--rulebook", help="rulebook to run it on (default: the bundled РП 4.1-2)")
     p.add_argument("--case", metavar="ID", help="only this case of a ruling file with several (default: every case)")
     p.add_argument("--full", action="store_true", help="quote each clause whole (default: long quotes are cut)")
@@ -39,6 +43,8 @@ def run(args, lang: str) -> int:
     from ruleproof.reports.narrative import QUOTE_LIMIT, narrate  # start-up: only when the command runs
 
     rules = load_rules_text(args.rules_text) if getattr(args, "rules_text", None) else None
+    if _is_report(args.scenario):
+        return _explain_findings(args, lang, rules)
     rb = load_rulebook(args.rulebook)
     whole, rulings = pick_cases(args, rb)
     results = [run_scenario(sc, rb) for sc in rulings]
@@ -74,3 +80,61 @@ def _print_story(con, story, lang: str) -> None:
         if b.changes:
             label = "изменения" if lang == "ru" else "changes"
             con.print(f"  [yellow]{label}:[/] {escape(b.changes)}", soft_wrap=True)
+
+
+def _is_report(source: str) -> bool:
+    p = Path(source)
+    return p.suffix.lower() == ".json" or (p.is_dir() and (p / "report.json").is_file())
+
+
+def _report_findings(source: str) -> list:
+    """The findings with a counterexample trace in a ``ruleproof-report/1`` or ``ruleproof-check/1`` document."""
+    from ruleproof.reports.json_report import SCHEMA, finding_from_json, load_json  # start-up: only when it runs
+
+    path = Path(source) / "report.json" if Path(source).is_dir() else Path(source)
+    try:
+        doc = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as e:
+        raise RuleproofError("RP150", Location(str(path)), problem=Localized(f"не читается как JSON: {e}",
+                                                                             f"cannot be read as JSON: {e}"),
+                             fix=Localized("дайте report.json из ruleproof check --report ПАПКА или вывод "
+                                           "ruleproof check --format json",
+                                           "give the report.json of ruleproof check --report DIR or the output of "
+                                           "ruleproof check --format json")) from None
+    if isinstance(doc, dict) and doc.get("schema") == SCHEMA:
+        found = [finding_from_json(f) for c in doc.get("checks", []) for f in c.get("findings", [])]
+    else:
+        found = [f for s in load_json(doc).sections for r in s.results for f in r.findings]
+    return [f for f in found if f.trace]
+
+
+def _explain_findings(args, lang: str, rules) -> int:
+    """Tell each counterexample of a check report (``--check``: only that check's; else the first of each check)."""
+    from ruleproof.reports.narrative import QUOTE_LIMIT, narrate_finding  # start-up: only when the command runs
+
+    found = _report_findings(args.scenario)
+    if args.check is not None:
+        found = [f for f in found if f.check == args.check]
+    else:
+        firsts: dict[str, object] = {}
+        for f in found:
+            firsts.setdefault(f.check, f)
+        found = list(firsts.values())
+    if not found:
+        raise RuleproofError("RP150", Location(args.scenario),
+                             problem=Localized("в отчёте нет контрпримера с трассой" + (f" для {args.check}" if args.check else ""),
+                                               "the report holds no counterexample with a trace"
+                                               + (f" for {args.check}" if args.check else "")),
+                             fix=Localized("уберите --check или возьмите отчёт, где проверка нарушена",
+                                           "drop --check or take a report where a check is violated"))
+    stories = [narrate_finding(f, lang, rules=rules, quote_limit=None if args.full else QUOTE_LIMIT) for f in found]
+    if args.format == "json":
+        sys.stdout.write(json.dumps({"schema": "ruleproof-explain/1", "source": args.scenario, "lang": lang,
+                                     "passed": False, "stories": [asdict(s) for s in stories]},
+                                    ensure_ascii=False, indent=2) + "\n")
+    else:
+        con = console()
+        for story in stories:
+            _print_story(con, story, lang)
+    return ExitCode.FINDING
+

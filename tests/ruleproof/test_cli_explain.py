@@ -118,3 +118,19 @@ def test_run_is_compact_by_default_and_full_on_request(capsys):
     assert main(["--lang", "en", "run", KELE, "--full"]) == 0
     out = capsys.readouterr().out
     assert "Events shown" not in out and out.count("\n") > short.count("\n")
+
+
+def test_explain_tells_a_findings_counterexample_from_a_check_report(tmp_path, capsys, monkeypatch):
+    """`explain REPORT.json --check ID`: the counterexample's game, then why the check fails there (the offending
+    event, the rulebook's guard choices with their lines) and what replays it."""
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(["check", DRAFT, "--engines", "rulings", "--format", "json"]) == 1
+    report = tmp_path / "report.json"
+    report.write_text(capsys.readouterr().out, "utf-8")
+    assert main(["--lang", "ru", "explain", str(report), "--check", "kele-attacker"]) == 1
+    out = capsys.readouterr().out
+    assert "Исходное положение" in out and "Почему нарушено: kele-attacker" in out
+    assert "«выдать маркер действия» не выполняется" in out and "marker-only-when-paid.yaml:420" in out
+    assert "повторить: ruleproof run" in out
+    assert main(["--lang", "en", "explain", str(tmp_path), "--check", "nope"]) == 2  # the folder holding report.json
+    assert "no counterexample with a trace for nope" in capsys.readouterr().err
