@@ -121,6 +121,73 @@ def rulebook_schema(lang: str = "en") -> dict:
     return s
 
 
+def _any_case(words) -> str:
+    """A regex (JSON Schema's ECMA dialect has no case flag) for any of ``words`` in any case, spaces around."""
+    alts = ["".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in w) for w in words]
+    return r"^\s*(?:" + "|".join(alts) + r")\s*$"
+
+
+#: what the loader reads as a yes/no (pydantic's words for a bool, and да/нет): the editor takes the same
+FLAG = {"anyOf": [{"type": "boolean"}, {"type": "string", "pattern": _any_case(
+    ("да", "нет", "true", "false", "yes", "no", "on", "off", "t", "f", "y", "n", "1", "0"))}]}
+#: a number the loader reads: written as a number or quoted
+_NUMBER = {"type": "string", "pattern": r"^\s*-?\d+\s*$"}
+
+
+def _readable(node: Any) -> None:
+    """The scenario schema takes what the loader reads: a yes/no as да/нет too, a number quoted too."""
+    if isinstance(node, dict):
+        for k, v in list(node.items()):
+            if isinstance(v, dict) and v.get("type") == "boolean":
+                node[k] = {**{x: y for x, y in v.items() if x != "type"}, **FLAG}
+            elif isinstance(v, dict) and v.get("type") == "integer":
+                node[k] = {**{x: y for x, y in v.items() if x not in ("type", "minimum")},
+                           "anyOf": [{"type": "integer", **({"minimum": v["minimum"]} if "minimum" in v else {})},
+                                     _NUMBER]}
+            else:
+                _readable(v)
+    elif isinstance(node, list):
+        for v in node:
+            _readable(v)
+
+
+def _expect_fields(lang: str) -> dict:
+    """``expect``'s ``cards``, ``x`` and ``action``: the fields the loader knows (RP112 for another), each read as
+    its type (the same reading as a card's)."""
+    from dataclasses import fields as dc_fields
+    from typing import get_type_hints
+
+    from .scenario.spec import _CARD_FIELDS
+    from .state import Action
+
+    count = {"anyOf": [{"type": "integer", "minimum": 0}, _NUMBER]}
+    number = {"anyOf": [{"type": "integer"}, _NUMBER]}
+    word = {"type": ["string", "number"]}
+    card = {k: (count if k in ("wounds", "action_markers") else
+                {"type": "object", "additionalProperties": count} if k == "resources" else FLAG) for k in _CARD_FIELDS}
+    hints = get_type_hints(Action)
+    by_type = {bool: FLAG, int: number, str: word}
+
+    def of(tp) -> dict:
+        args = [a for a in getattr(tp, "__args__", (tp,)) if a is not type(None)]
+        base = by_type.get(args[0]) if len(args) == 1 else None
+        if base is None:
+            return {}
+        return {"anyOf": [base, {"type": "null"}]} if type(None) in getattr(tp, "__args__", ()) else base
+
+    action = {f.name: of(hints.get(f.name)) for f in dc_fields(Action)}
+    x = {"value": {"anyOf": [number, {"type": "null"}]}, "fixed_at": {"anyOf": [word, {"type": "null"}]},
+         "fixes": count}
+    return {
+        "cards": {"type": "object", "description": _d("ожидаемые поля карт: " + ", ".join(_CARD_FIELDS),
+                                                      "the cards' expected fields: " + ", ".join(_CARD_FIELDS), lang),
+                  "additionalProperties": {"type": "object", "properties": card, "additionalProperties": False}},
+        "x": {"type": "object", "additionalProperties": {"type": "object", "properties": x,
+                                                         "additionalProperties": False}},
+        "action": {"type": "object", "properties": action, "additionalProperties": False},
+    }
+
+
 def scenario_schema(lang: str = "en", windows: tuple[str, ...] | None = None) -> dict:
     """The scenario format (``ruleproof-scenario/1``); ``windows``: the window ids a response may name
     (the rulebook's; default the bundled rulebook's)."""
@@ -142,6 +209,8 @@ def scenario_schema(lang: str = "en", windows: tuple[str, ...] | None = None) ->
                         for kind, mine in sorted(keys.items()) if every - mine]
     defs["EffectSpec"]["properties"]["do"] = {"enum": list(EFFECTS)}
     defs["ResponseSpec"]["properties"]["window"] = {"enum": list(windows if windows is not None else _bundled_windows())}
+    _readable(s)
+    defs["ExpectSpec"]["properties"].update(_expect_fields(lang))
     defs["ExpectSpec"]["properties"]["properties"] = {"type": "array", "items": {"enum": [p.id for p in PROPERTIES]}}
     defs["FollowSpec"]["description"] = _d(
         "Следующее игродействие того же хода: начинается с карт в том состоянии, в каком их оставило "

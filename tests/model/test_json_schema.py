@@ -44,7 +44,7 @@ def test_every_shipped_yaml_names_its_schema_first(kind, path):
     first = path.read_text("utf-8").splitlines()[0]
     assert first.startswith("# yaml-language-server: $schema=")
     target = (path.parent / first.split("$schema=", 1)[1].strip()).resolve()
-    assert target == ROOT / "schemas" / f"{kind}.schema.json"
+    assert target in (ROOT / "schemas" / f"{kind}.schema.json", ROOT / "schemas" / f"{kind}.ru.schema.json")
 
 
 @pytest.mark.parametrize("kind", SCHEMAS)
@@ -115,3 +115,55 @@ def test_the_schema_command_offers_every_schema():
     from ruleproof.commands.schema import KINDS
 
     assert KINDS == SCHEMAS
+
+
+@pytest.mark.parametrize("kind,path", SHIPPED, ids=[p.name for _, p in SHIPPED])
+def test_every_shipped_yaml_validates_as_an_editor_reads_it(kind, path, validators):
+    """PyYAML and editors read YAML 1.1 (a bare ``on:`` key is true): the shipped files validate read so too."""
+    import yaml
+
+    assert _errors(validators[kind], yaml.safe_load(path.read_text("utf-8"))) == []
+
+
+def _strip(node):
+    if isinstance(node, dict):
+        return {k: _strip(v) for k, v in node.items() if k not in ("description", "title")}
+    return [_strip(v) for v in node] if isinstance(node, list) else node
+
+
+@pytest.mark.parametrize("kind", SCHEMAS)
+def test_the_russian_schema_validates_as_the_english_one(kind):
+    """An editor line may name either: they differ in their descriptions only."""
+    en, ru = (json.loads((ROOT / "schemas" / f"{kind}{s}.schema.json").read_text("utf-8")) for s in ("", ".ru"))
+    assert _strip(en) == _strip(ru)
+    assert any("ё" in v or "ы" in v for v in json.dumps(ru, ensure_ascii=False).split('"'))
+
+
+def test_the_editor_takes_what_the_loader_reads(tmp_path, validators):
+    """да/нет (any case), a quoted number, in a card and in ``expect``: the schema and the loader both take them;
+    a misspelled expectation field: both refuse it (the loader with RP112)."""
+    import yaml
+
+    from ruleproof.ground.errors import RuleproofError
+    from ruleproof.model.scenario import load_scenario
+
+    data = yaml.safe_load((ROOT / "rulings" / "542-leshy.yaml").read_text("utf-8"))
+    data["cards"]["leshy"]["wounds"] = "2"
+    data["cards"]["archer"]["closed"] = "Нет"
+    data["expect"]["cards"]["leshy"] = {"wounds": "0", "healthy": "ДА", "closed": "нет"}
+    data["expect"]["x"]["X"]["value"] = "3"
+    data["expect"]["action"]["legal"] = "да"
+    path = tmp_path / "judge.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    assert _errors(validators["scenario"], data) == []
+    load_scenario(path)  # the loader reads it too
+    for section, key in (("cards", "helthy"), ("action", "magnitude_finall"), ("x", "fixd_at")):
+        bad = copy.deepcopy(data)
+        target = bad["expect"][section]
+        (target["leshy"] if section == "cards" else target["X"] if section == "x" else target)[key] = 1
+        assert _errors(validators["scenario"], bad), key
+        path.write_text(yaml.safe_dump(bad, allow_unicode=True), "utf-8")
+        with pytest.raises(RuleproofError) as err:
+            load_scenario(path)
+        assert err.value.code in ("RP112", "RP113", "RP110"), err.value.code
+
