@@ -32,7 +32,7 @@ from .common import (
 from .finding import CheckResult, Verdict
 from .trace import print_offending, print_trace
 
-__all__ = ["print_check_results", "print_assumptions", "print_report", "render"]
+__all__ = ["print_check_results", "print_assumptions", "print_report", "print_summary", "render"]
 
 ClauseText = Callable[[str], str | None]
 
@@ -90,10 +90,35 @@ def print_assumptions(console: Console, assumptions: dict[str, dict], lang: str)
     console.print(table)
 
 
+def print_summary(console: Console, report, lang: str) -> None:
+    """The report in brief (``check --summary``): the rulebook, the table of engines, the verdict and exit code."""
+    _print_head(console, report, lang)
+    console.print(f"[bold]{escape(overall_line(report, lang))}[/] {t('rep_exit_code', lang, code=report.exit_code)}")
+
+
 def print_report(console: Console, report, lang: str, clause_text) -> None:
     """The whole report bundle on a terminal: a summary table per engine, each finding with the
     clauses it cites, its failing trace as a table (with the state changes) and its replay, the
     clause coverage figures and the assumptions.  (Progress while engines run is the caller's.)"""
+    _print_head(console, report, lang)
+    for s in report.sections:
+        _print_group(console, s, lang)
+    for f in report.findings:
+        _print_finding(console, f, lang, clause_text)
+    if report.coverage is not None:
+        console.print(t("rep_coverage_summary", lang, **report.coverage.counts()))
+        for f in report.coverage_findings:
+            console.print(f"  [yellow]{escape(f.text(lang))}[/]", highlight=False)
+    if report.assumptions:
+        _print_assumptions(console, report, lang)
+    if report.readings:
+        _print_readings(console, report, lang)
+    console.print(f"[bold]{escape(overall_line(report, lang))}[/] {t('rep_exit_code', lang, code=report.exit_code)}")
+    console.print(f"[dim]{generated_line(report, lang)}[/]", highlight=False)
+
+
+def _print_head(console: Console, report, lang: str) -> None:
+    """The rulebook's title and counts, and the summary table (a row per engine)."""
     rb = report.rulebook
     console.print(f"[bold]{escape(rb.get('title', {}).get(lang, rb['id']))}[/]")
     counts = rb.get("counts") or {}
@@ -109,20 +134,6 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
         summary.add_row(t(f"rep_short_{s.group}", lang), str(len(s.results)), str(bad), str(unk),
                         f"[{_STYLE[sv]}]{verdict_label(sv, lang)}[/]")
     console.print(summary)
-    for s in report.sections:
-        _print_group(console, s, lang)
-    for f in report.findings:
-        _print_finding(console, f, lang, clause_text)
-    if report.coverage is not None:
-        console.print(t("rep_coverage_summary", lang, **report.coverage.counts()))
-        for f in report.coverage_findings:
-            console.print(f"  [yellow]{escape(f.text(lang))}[/]", highlight=False)
-    if report.assumptions:
-        _print_assumptions(console, report, lang)
-    if report.readings:
-        _print_readings(console, report, lang)
-    console.print(f"[bold]{escape(overall_line(report, lang))}[/] {t('rep_exit_code', lang, code=report.exit_code)}")
-    console.print(f"[dim]{generated_line(report, lang)}[/]", highlight=False)
 
 
 def _print_group(console: Console, s, lang: str) -> None:

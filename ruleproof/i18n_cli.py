@@ -119,6 +119,8 @@ HELP_RU: dict[str, str] = {
     "json) whose counterexamples to tell":
         "сценарий YAML (см. rulings/) или отчёт проверки (report.json, его папка или вывод check --format json), "
         "контрпримеры которого рассказать",
+    "on the terminal only the table of engines and the verdict (the report files stay whole)":
+        "на терминале только таблица движков и итог (файлы отчёта остаются полными)",
     "with a report: only this check's counterexamples": "для отчёта: только контрпримеры этой проверки",
     "quote each clause whole (default: long quotes are cut)":
         "цитировать каждый пункт целиком (по умолчанию длинные цитаты обрезаются)",

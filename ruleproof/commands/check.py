@@ -38,6 +38,8 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--save-ruling", metavar="PATH",
                    help="save the first counterexample (exhaustive, Z3, then Hypothesis) as a ruling scenario")
     p.add_argument("--rulings", action="append", metavar="DIR", help=RULINGS_HELP)
+    p.add_argument("--summary", action="store_true",
+                   help="on the terminal only the table of engines and the verdict (the report files stay whole)")
     p.set_defaults(run=run)
 
 
@@ -131,5 +133,9 @@ def _write(args, report, formats: tuple[str, ...], lang: str, clause_text) -> No
         from ruleproof.reports.json_report import render as render_json  # start-up: only when the command runs
 
         sys.stdout.write(next(iter(render_json(report, lang, clause_text).values())))
+    elif getattr(args, "summary", False):
+        from ruleproof.reports.terminal import print_summary  # start-up: only when the command runs
+
+        print_summary(console(), report, lang)
     else:
         write_reports(report, ".", ("term",), lang, clause_text, console=console())

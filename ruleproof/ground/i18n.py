@@ -200,10 +200,14 @@ _LABELS: dict[str, tuple[str, str]] = {
     # reports (reports/*): headings, columns, verdicts — keys rep_*
     "rep_title": ("Отчёт ruleproof", "ruleproof report"),
     "rep_rulebook": ("Свод правил", "Rulebook"),
-    "rep_rulebook_counts": ("{steps} шагов, {edges} переходов, {operations} операций, {windows} окон приоритета, "
-                            "{assumptions} допущений",
-                            "{steps} steps, {edges} edges, {operations} operations, {windows} priority windows, "
-                            "{assumptions} assumptions"),
+    "rep_rulebook_counts": ("{steps} {steps:шаг|шага|шагов}, {edges} {edges:переход|перехода|переходов}, "
+                            "{operations} {operations:операция|операции|операций}, "
+                            "{windows} {windows:окно|окна|окон} приоритета, "
+                            "{assumptions} {assumptions:допущение|допущения|допущений}",
+                            "{steps} {steps:step|steps}, {edges} {edges:edge|edges}, "
+                            "{operations} {operations:operation|operations}, "
+                            "{windows} priority {windows:window|windows}, "
+                            "{assumptions} {assumptions:assumption|assumptions}"),
     "rep_edition": ("редакция «{edition}»", "edition «{edition}»"),
     "rep_summary": ("Итог", "Summary"),
     "rep_overall_holds": ("Все проверки выполнены ({n}).", "Every check holds ({n})."),

@@ -200,3 +200,15 @@ def test_check_bad_engine_or_format_exits_2_before_running(capsys, tmp_path):
     assert "--report DIR" in capsys.readouterr().err
     assert main(["check", "--engines", "structure", "--format", "pdf", "--report", str(tmp_path / "r")]) == 2
     assert not (tmp_path / "r").exists()
+
+
+def test_check_summary_prints_only_the_table_and_the_verdict(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["--lang", "ru", "check", "--engines", "structure,rulings", "--summary"]) == 0
+    short = capsys.readouterr().out
+    assert main(["--lang", "ru", "check", "--engines", "structure,rulings"]) == 0
+    whole = capsys.readouterr().out
+    assert "Все проверки выполнены" in short and "Код выхода: 0" in short and "32 допущения" in short
+    assert short.count("\n") < 20 < whole.count("\n")
+    assert main(["--lang", "en", "check", str(ROOT / "rulebooks" / "drafts" / "marker-only-when-paid.yaml"), "--engines", "rulings", "--summary"]) == 1
+    assert "Exit code: 1" in capsys.readouterr().out

@@ -134,3 +134,4 @@ def test_explain_tells_a_findings_counterexample_from_a_check_report(tmp_path, c
     assert "повторить: ruleproof run" in out
     assert main(["--lang", "en", "explain", str(tmp_path), "--check", "nope"]) == 2  # the folder holding report.json
     assert "no counterexample with a trace for nope" in capsys.readouterr().err
+
