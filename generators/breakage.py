@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ruleproof.model.clauses import ClauseIndex, default_index
-from ruleproof.model.readings import readings, variant
+from ruleproof.model.readings import applicable, variant
 from ruleproof.model.rulebook import load_rulebook
 from ruleproof.properties.catalogue import PROPERTIES
 
@@ -101,7 +101,7 @@ def reading_drafts(rb=None) -> dict[str, str]:
     """
     rb = rb or load_rulebook()
     key = lambda d: (d["steps"], d["tables"])  # noqa: E731
-    by_key = [(key(variant(rb, r.id).data), r.id) for r in readings(rb)]
+    by_key = [(key(variant(rb, r.id).data), r.id) for r in applicable(rb)]
     return {d.id: rid for d in drafts() for k, rid in by_key if key(d.data) == k}
 
 

@@ -29,6 +29,7 @@ from typing import Callable
 from ruleproof.engine_registry import ENGINES, NAMES
 from ruleproof.ground.errors import ExitCode
 from ruleproof.model.clauses import default_index
+from ruleproof.model.readings import not_applicable
 from ruleproof.model.draw import _edge_label, _ordered_edges
 from ruleproof.model.rules_text import load_rules_text
 
@@ -246,12 +247,14 @@ def _readings(rb, sections) -> dict[str, dict]:
     """The rulebook's readings, each with the rulings whose outcome it changes (from the rulings'
     ``depends_on``: "R-x" or "R-x (A-y)")."""
     rulings = next((s.results for s in sections if s.group == "rulings"), None)
+    gone = not_applicable(rb) if rb.spec.readings else {}
     out = {}
     for rid, r in rb.spec.readings.items():
         changed = None if rulings is None else [x.check for x in rulings
                                                 if any(d.split(" (")[0] == rid for d in x.depends_on or ())]
         out[rid] = {"of": r.of, "about": [str(c) for c in r.about], "statement": r.statement.model_dump(),
-                    "rulings": changed}
+                    "rulings": changed,
+                    "not_applicable": {"ru": gone[rid].ru, "en": gone[rid].en} if rid in gone else None}
     return out
 
 

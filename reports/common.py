@@ -153,8 +153,9 @@ def readings_rows(report: Report, lang: str) -> list[tuple[str, str, str, str]]:
     changes — "—" none, or a note that the rulings did not run)."""
     rows = []
     for rid, r in report.readings.items():
-        rulings = r.get("rulings")
-        changed = t("rep_rulings_not_run", lang) if rulings is None else (", ".join(rulings) or "—")
+        rulings, gone = r.get("rulings"), r.get("not_applicable")
+        changed = (t("rep_reading_not_applicable", lang, why=gone[lang]) if gone else
+                   t("rep_rulings_not_run", lang) if rulings is None else (", ".join(rulings) or "—"))
         rows.append((rid, ", ".join(([r["of"]] if r.get("of") else []) + list(r.get("about", []))),
                      r["statement"][lang], changed))
     return rows

@@ -32,7 +32,7 @@ from ruleproof.ground.errors import Localized, RuleproofError
 from ruleproof.ground.forked import fork_map
 from ruleproof.model.conformance import DEFAULT_RUNS, conformance
 from ruleproof.model.explore import Bounds, explore, explore_results
-from ruleproof.model.readings import readings, variant
+from ruleproof.model.readings import not_applicable, readings
 from ruleproof.model.rulebook import Rulebook, load_rulebook
 from ruleproof.model.scenario import (
     Scenario,
@@ -355,10 +355,8 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     ``examples`` > 0 — the behaviour of the first releases).  ``jobs`` > 1: engines in parallel.
     ``rulings``: a team's folders of rulings, run by the rulings engine after the shipped ones."""
     rb = load_rulebook(path)
-    if rb.spec.readings:  # a reading whose patch does not apply is bad input, said before any engine runs
-
-        for reading in readings(rb):
-            variant(rb, reading.id)
+    if rb.spec.readings:  # a patch that is not one is bad input, said before any engine runs; a reading that
+        not_applicable(rb)  # does not apply to this rulebook is reported so (never blocks the check)
     team = team_rulings(rulings, rb)  # a bad ruling file is bad input too, said before any engine runs
     G = rb.graph
     report = CheckReport(rb, G, run_structure_checks(G, rb.index))

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from ruleproof.diff import DiffOutcome, diff_rulebooks
 from ruleproof.engine_registry import DIFF_ENGINES, DIFF_EXAMPLES
 from ruleproof.ground.verdicts import ProofVerdict, ReadingStatus
-from ruleproof.model.readings import Reading, readings, variant
+from ruleproof.model.readings import Reading, applicable, not_applicable, variant
 from ruleproof.model.rulebook import Rulebook
 
 __all__ = ["ReadingOutcome", "ReadingsOutcome", "compare_readings", "STATUSES"]
@@ -69,6 +69,8 @@ class ReadingsOutcome:
     engines: tuple[str, ...]
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    #: the readings that do not apply to this rulebook, each with why (not compared; never an error)
+    not_applicable: dict = field(default_factory=dict)
 
     @property
     def material(self) -> list[ReadingOutcome]:
@@ -90,7 +92,8 @@ def compare_readings(rb: Rulebook, engines: tuple[str, ...] = DIFF_ENGINES, boun
     ``progress(i, n, reading_id)`` is called before each.  ``rulings``: a team's ruling files
     (:func:`ruleproof.orchestrate.team_rulings`), judged with the shipped ones."""
     started = time.perf_counter()
-    chosen = [r for r in readings(rb) if only is None or r.id in set(only)]
+    chosen = [r for r in applicable(rb) if only is None or r.id in set(only)]
+    gone = {rid: why for rid, why in not_applicable(rb).items() if only is None or rid in set(only)}
     rows = []
     with tempfile.TemporaryDirectory(prefix="ruleproof-readings-") as tmp:
         cache = cache_dir if cache_dir is not None else tmp  # the base's runs are done once in any case
@@ -100,4 +103,4 @@ def compare_readings(rb: Rulebook, engines: tuple[str, ...] = DIFF_ENGINES, boun
             d = diff_rulebooks(rb, variant(rb, r.id), engines, bounds, jobs=jobs, examples=examples, seed=seed,
                                cache_dir=cache, difference=difference, rulings=rulings)
             rows.append(ReadingOutcome(r, d))
-    return ReadingsOutcome(rb, rows, engines, time.perf_counter() - started)
+    return ReadingsOutcome(rb, rows, engines, time.perf_counter() - started, not_applicable=gone)

@@ -45,7 +45,7 @@ def add_parser(sub, common, texts) -> None:
 
 def run(args, lang: str) -> int:
     from ruleproof.ground.errors import RuleproofError  # start-up: only when the command runs
-    from ruleproof.model.readings import readings, variant  # start-up: only when the command runs
+    from ruleproof.model.readings import applicable, readings, variant  # start-up: only when the command runs
     from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
     from ruleproof.readings import compare_readings  # start-up: only when the command runs
 
@@ -59,7 +59,7 @@ def run(args, lang: str) -> int:
 
             raise RuleproofError("RP139", None, reading=rid, known=", ".join(known) or "—",
                                  hint=suggest(rid, known))
-    others = [variant(rb, rid) for rid in known]  # every patch applies before anything runs
+    others = [variant(rb, r.id) for r in applicable(rb)]  # every patch is one before anything runs
     from ruleproof.orchestrate import team_rulings  # start-up: only when the command runs
 
     team = team_rulings(args.rulings, rb, *others)  # and every ruling of the team's folders loads
@@ -135,6 +135,8 @@ def _print(con, out, lang: str) -> None:
             con.print(f"  [dim]{escape(t('rd_plays_differ', lang))}[/]")
         con.print(side_table(d, lang, t("rd_side_by_side", lang),
                              (t("trace_seq", lang), t("rd_own", lang), t("rd_other", lang))))
+    for rid, why in out.not_applicable.items():
+        con.print(f"[yellow]{escape(t('rd_not_applicable', lang, id=rid, why=why.text(lang)))}[/]", soft_wrap=True)
     con.print(f"[bold]{escape(_summary(out, lang))}[/] ({t('took', lang, seconds=out.seconds, engines=', '.join(out.engines))})")
 
 
@@ -155,6 +157,7 @@ def to_json(out, clause_text) -> dict:
                                                                          "smallest_difference", "timings")}})
     return {"schema": SCHEMA, "rulebook": {"id": out.rulebook.spec.id, "path": str(out.rulebook.path)},
             "engines": list(out.engines), "seconds": round(out.seconds, 2), "readings": rows,
+            "not_applicable": {rid: {"ru": why.ru, "en": why.en} for rid, why in out.not_applicable.items()},
             "depends": out.depends()}
 
 
@@ -176,6 +179,8 @@ def to_markdown(out, lang: str) -> str:
         if row.status != ReadingStatus.MATERIAL:
             lines += [f"*{t('rd_plays_differ', lang)}*", ""]
         lines += side_markdown(d, (t("rd_own", lang), t("rd_other", lang)), lang)
+    lines += [""] + [f"- {t('rd_not_applicable', lang, id=rid, why=why.text(lang))}"
+                     for rid, why in out.not_applicable.items()]
     lines += ["", _summary(out, lang), ""]
     return "\n".join(lines)
 
@@ -198,6 +203,8 @@ def to_html(out, lang: str) -> str:
         if row.status != ReadingStatus.MATERIAL:
             body.append(f'<p class="rp-note">{_e(t("rd_plays_differ", lang))}</p>')
         body.append(side_html(d, (t("rd_own", lang), t("rd_other", lang)), lang))
+    body += [f'<p class="rp-note" data-not-applicable="{_e(rid)}">{_e(t("rd_not_applicable", lang, id=rid, why=why.text(lang)))}</p>'
+             for rid, why in out.not_applicable.items()]
     body.append(f"<p><strong>{_e(_summary(out, lang))}</strong></p>")
     return "\n".join(["<!DOCTYPE html>", f'<html lang="{lang}">', "<head>", '<meta charset="utf-8">',
                       f"<title>{_e(title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>", "<main>",
