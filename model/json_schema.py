@@ -18,12 +18,15 @@ True
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import fields as dc_fields
+from typing import Any, get_type_hints
 
 from .features import CARD_FEATURE_KEYS, CARD_FEATURE_KINDS, EFFECTS
 from .scenario import ScenarioSpec
 from .scenario.run import _bundled_windows
+from .scenario.spec import _CARD_FIELDS
 from .schema import RulebookSpec
+from .state import Action
 from .vocabulary import FEATURE_KEYS, FEATURE_KINDS, GUARDS, OPERATIONS, STEP_KINDS, TABLES, Param, guard_form
 
 __all__ = ["rulebook_schema", "scenario_schema", "SCHEMAS", "schema_of"]
@@ -154,19 +157,13 @@ def _readable(node: Any) -> None:
 def _expect_fields(lang: str) -> dict:
     """``expect``'s ``cards``, ``x`` and ``action``: the fields the loader knows (RP112 for another), each read as
     its type (the same reading as a card's)."""
-    from dataclasses import fields as dc_fields
-    from typing import get_type_hints
-
-    from .scenario.spec import _CARD_FIELDS
-    from .state import Action
-
     count = {"anyOf": [{"type": "integer", "minimum": 0}, _NUMBER]}
     number = {"anyOf": [{"type": "integer"}, _NUMBER]}
     word = {"type": ["string", "number"]}
     card = {k: (count if k in ("wounds", "action_markers") else
                 {"type": "object", "additionalProperties": count} if k == "resources" else FLAG) for k in _CARD_FIELDS}
     hints = get_type_hints(Action)
-    by_type = {bool: FLAG, int: number, str: word}
+    by_type: dict[type, dict[str, Any]] = {bool: FLAG, int: number, str: word}
 
     def of(tp) -> dict:
         args = [a for a in getattr(tp, "__args__", (tp,)) if a is not type(None)]

@@ -129,7 +129,7 @@ def resolve(pointer: str, data) -> str:
     one that names several: :class:`ValueError`."""
     if "{" not in pointer:
         return pointer
-    node, out = data, []
+    node, out = data, list[str]()
     for token in pointer.split("/")[1:]:
         m = _SELECTOR.match(token)
         if m is not None:
