@@ -18,13 +18,14 @@ the first event that differs, or a choice one of them asks and the other does no
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .interpreter import Event, _Run, start
 from .rulebook import Rulebook
 from .vocabulary import OPERATIONS
 
-__all__ = ["Change", "structural_diff", "by_clause", "Difference", "smallest_difference", "event_key"]
+__all__ = ["Change", "structural_diff", "by_clause", "Difference", "smallest_difference", "event_key", "moved_within"]
 
 
 @dataclass(frozen=True)
@@ -168,9 +169,7 @@ def _operation_change(label: str, bops: dict, dops: dict, common, draft: Ruleboo
                           f"{_ru_label(label)} {_g(label, 'перенесена')} из шага {bsid} в шаг {dsid}", where))
     else:
         stayed = [lb for lb in common if bops[lb][0] == dops[lb][0] == bsid]  # in this step in both
-        before = [lb for lb in stayed if bops[lb][1] < bi]
-        now = [lb for lb in stayed if dops[lb][1] < di]
-        if set(before) != set(now):
+        if label in moved_within(sorted(stayed, key=lambda lb: bops[lb][1]), sorted(stayed, key=lambda lb: dops[lb][1])):
             out.append(Change("moved", label, _cites(bop, dop),
                               f"{label} moved within step {dsid} (now position {di + 1})",
                               f"{_ru_label(label)} {_g(label, 'переставлена')} внутри шага {dsid} (теперь место {di + 1})", where))
@@ -188,6 +187,32 @@ def _operation_change(label: str, bops: dict, dops: dict, common, draft: Ruleboo
     if tuple(bop.cites) != tuple(dop.cites):
         out.append(Change("changed", label, _cites(bop, dop), f"{label}: cites {', '.join(dop.cites)}",
                           f"{_ru_label(label)}: ссылается на {', '.join(dop.cites)}", where))
+
+
+def moved_within(before: list[str], after: list[str]) -> set[str]:
+    """The elements that moved when ``before`` became ``after`` (the same elements, reordered): those outside a
+    longest common subsequence — so moving one element names that one, not the neighbours it jumped over.
+
+    >>> sorted(moved_within(["a", "b", "c", "x", "d"], ["x", "a", "b", "c", "d"]))
+    ['x']
+    >>> sorted(moved_within(["a", "b"], ["b", "a"]))  # two swapped: the one brought forward moved
+    ['b']
+    """
+    n, m = len(before), len(after)
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            best[i][j] = best[i + 1][j + 1] + 1 if before[i] == after[j] else max(best[i + 1][j], best[i][j + 1])
+    kept, i, j = set(), 0, 0
+    while i < n and j < m:
+        if before[i] == after[j]:
+            kept.add(before[i])
+            i, j = i + 1, j + 1
+        elif best[i + 1][j] > best[i][j + 1]:  # a tie keeps the base's element: the one now before it moved
+            i += 1
+        else:
+            j += 1
+    return set(before) - kept
 
 
 def _window_changes(label: str, bp: dict, dp: dict, cites: tuple, where: str, out: list[Change]) -> None:
@@ -290,10 +315,29 @@ class Difference:
     draft_events: tuple[Event, ...]
     first: int  # index (seq) of the first event where they part
     reason: str  # events | choice
+    #: the games differ in what a judge sees — the cards' states as they go, the action's status, what is paid,
+    #: what is offered (False: only in the order or bookkeeping of events, in every game the search played)
+    visible: bool = True
 
     @property
     def choices(self) -> int:
         return len(self.answers)
+
+
+def visible_key(events) -> tuple:
+    """What a judge sees of a game: the cards' states one after another (a repeat left out), the offers made,
+    and the action's status and payment at the end — not the order of the events that made them."""
+    cards: list[str] = []
+    offers: list[tuple] = []
+    for e in events:
+        c = repr(e.state.cards)
+        if not cards or cards[-1] != c:
+            cards.append(c)
+        offered = e.values.get("offered") if e.op in ("pass", "play") else None
+        if offered and (not offers or offers[-1] != tuple(offered)):
+            offers.append(tuple(offered))
+    last = events[-1].state.action if events else None
+    return (tuple(cards), tuple(offers), getattr(last, "status", None), repr(getattr(last, "paid", None)))
 
 
 def _ask_key(ask) -> tuple | None:
@@ -305,7 +349,9 @@ def _ask_key(ask) -> tuple | None:
 
 
 def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -> Difference | None:
-    """The first world (in order) and fewest choices on which ``base`` and ``draft`` run differently."""
+    """The first world (in order) and fewest choices on which ``base`` and ``draft`` run differently in what a
+    judge sees (:func:`visible_key`, or the offers); failing that, the first on which their events part at all,
+    marked ``visible=False``; None when every game is played alike."""
     runs = (_Run(base), _Run(draft))
 
     def advance(i, node_state, cursor, events, answer):
@@ -317,33 +363,50 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
     # breadth first over all worlds at once, one number of choices at a time (worlds in order within
     # it): the first difference met has the fewest choices, and of those the earliest world — and no
     # world is played deeper than that (a world-by-world search plays every world before the one that
-    # differs to its end)
-    level: list[tuple[int, tuple, tuple, int]] = [
-        (wi, tuple(advance(i, *start(rb, world.state), (), None) for i, rb in enumerate((base, draft))), (), 0)
+    # differs to its end).  A game that parts only in the order or bookkeeping of its events (nothing a
+    # judge sees differs) is kept as a last resort and played on: a deeper choice may part visibly
+    level: list[tuple[int, tuple, tuple, int, Difference | None]] = [
+        (wi, tuple(advance(i, *start(rb, world.state), (), None) for i, rb in enumerate((base, draft))), (), 0, None)
         for wi, world in enumerate(worlds)]
+    quiet: Difference | None = None
     while level:
         deeper = []
-        for wi, (a, b), answers, same in level:
+        for wi, (a, b), answers, same, parted in level:
             ea, eb = a[3], b[3]
-            n = min(len(ea), len(eb))
-            first = next((k for k in range(same, n) if event_key(ea[k]) != event_key(eb[k])), None)
-            if first is None and len(ea) != len(eb):
-                first = n
-            if first is None and _ask_key(a[2]) != _ask_key(b[2]):
-                first, reason = n, "choice"
-            else:
-                reason = "events"
-            if first is not None:
-                return Difference(worlds[wi].name, wi, answers, ea, eb, first, reason)
+            if parted is None:
+                parted = _parting(worlds[wi].name, wi, answers, a, b, same)
+                if parted is not None and parted.visible:
+                    return parted
+            elif visible_key(ea) != visible_key(eb) or _ask_key(a[2]) != _ask_key(b[2]):
+                return dataclasses.replace(parted, answers=answers, base_events=ea, draft_events=eb, visible=True)
             ask = a[2]
-            if ask is None:
+            if ask is None or _ask_key(ask) != _ask_key(b[2]):
+                if parted is not None and quiet is None:
+                    quiet = dataclasses.replace(parted, answers=answers, base_events=ea, draft_events=eb)
                 continue
+            n = min(len(ea), len(eb))
             options = (bounds.die_values(base, worlds[wi]) if ask.kind == "die"
                        else (None, *(f.id for _, f in ask.options)))
             if ask.kind == "respond" and len(a[1].played) >= bounds.plays_in(worlds[wi]):
                 options = (None,)
             for ans in options:
                 deeper.append((wi, (advance(0, a[0], a[1], ea, ans), advance(1, b[0], b[1], eb, ans)),
-                               answers + (ans,), n))
+                               answers + (ans,), n, parted))
         level = deeper
-    return None
+    return quiet
+
+
+def _parting(world: str, wi: int, answers: tuple, a, b, same: int) -> Difference | None:
+    """Where two runs of one game part (from event ``same`` on), and whether a judge sees it; None: not yet."""
+    ea, eb = a[3], b[3]
+    n = min(len(ea), len(eb))
+    first = next((k for k in range(same, n) if event_key(ea[k]) != event_key(eb[k])), None)
+    if first is None and len(ea) != len(eb):
+        first = n
+    reason = "events"
+    if first is None and _ask_key(a[2]) != _ask_key(b[2]):
+        first, reason = n, "choice"
+    if first is None:
+        return None
+    seen = reason == "choice" or visible_key(ea) != visible_key(eb)
+    return Difference(world, wi, answers, ea, eb, first, reason, visible=seen)

@@ -24,13 +24,16 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
+from pathlib import Path
 from typing import Callable
 
 from ruleproof.engine_registry import ENGINES, NAMES
 from ruleproof.ground.errors import ExitCode
 from ruleproof.model.clauses import default_index
-from ruleproof.model.readings import not_applicable
 from ruleproof.model.draw import _edge_label, _ordered_edges
+from ruleproof.model.readings import not_applicable
+from ruleproof.model.rulebook import bundled_rulebook_path, load_rulebook
+from ruleproof.model.rulebook_diff import behaviour
 from ruleproof.model.rules_text import load_rules_text
 
 from .coverage import Coverage, build_coverage
@@ -237,10 +240,20 @@ def report_from_check(check, *, lang: str = "en", rules_text: str | None = None,
                           "seconds": seconds, "check_seconds": check_seconds}}
     return Report(
         rulebook={"id": rb.spec.id, "path": str(rb.path), "title": rb.spec.title.model_dump(),
-                  "edition": rb.spec.edition, "counts": counts},
+                  "edition": rb.spec.edition, "counts": counts, **draft_marks(rb)},
         sections=tuple(sections), assumptions=assumptions, readings=_readings(rb, sections),
         coverage=build_coverage(assumptions=assumptions) if coverage else None,
         graph=graph_data(G), meta=meta)
+
+
+def draft_marks(rb) -> dict[str, bool]:
+    """Whether a rulebook is a draft (any file but the bundled one), and whether it keeps the bundled rulebook's
+    id though its rules differ (a copy edited in place): every report says so in its title."""
+    if rb.path is None or Path(rb.path).resolve() == bundled_rulebook_path().resolve():
+        return {"draft": False, "copy_of_bundled": False}
+    bundled = load_rulebook()
+    return {"draft": True,
+            "copy_of_bundled": rb.spec.id == bundled.spec.id and behaviour(rb) != behaviour(bundled)}
 
 
 def _readings(rb, sections) -> dict[str, dict]:

@@ -165,6 +165,20 @@ def readings_rows(report: Report, lang: str) -> list[tuple[str, str, str, str]]:
 READING_COLS = ("rd_col_reading", "rd_col_of", "rd_col_says", "rd_col_rulings")
 
 
+def rulebook_title(rb: dict, lang: str) -> str:
+    """The rulebook's title as every report heads it: a draft marked as a draft, and one that keeps the bundled
+    rulebook's id with other rules said to be a changed copy.
+
+    >>> rulebook_title({"id": "x", "title": {"ru": "Свод", "en": "Rules"}, "draft": True}, "ru")
+    'Проект правил: Свод'
+    """
+    title = rb.get("title", {}).get(lang, rb["id"])
+    if not rb.get("draft"):
+        return title
+    out = t("rep_draft_title", lang, title=title)
+    return out + (f" ({t('rep_copy_of_bundled', lang, id=rb['id'])})" if rb.get("copy_of_bundled") else "")
+
+
 def overall_line(report: Report, lang: str) -> str:
     results = report.results
     if report.verdict == Verdict.VIOLATED:

@@ -25,6 +25,7 @@ from .common import (
     quotes_note,
     readings_rows,
     replay_lines,
+    rulebook_title,
     status_label,
     trace_heading,
     verdict_label,
@@ -162,7 +163,7 @@ def _toc(report: Report, lang: str) -> list[tuple[str, str]]:
 def _header(report: Report, lang: str, toc: list[tuple[str, str]]) -> list[str]:
     """The page's head, title, verdict line and table of contents."""
     rb, v = report.rulebook, report.verdict
-    title = rb.get("title", {}).get(lang, rb["id"])
+    title = rulebook_title(rb, lang)
     counts = rb.get("counts") or {}
     out = ["<!doctype html>", f'<html lang="{_e(lang)}">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',

@@ -20,6 +20,7 @@ from .common import (
     quotes_note,
     readings_rows,
     replay_lines,
+    rulebook_title,
     status_label,
     trace_heading,
     verdict_label,
@@ -63,7 +64,7 @@ def trace_table(f: Finding, lang: str) -> list[str]:
 def _head(report: Report, lang: str) -> list[str]:
     """Title, rulebook, the overall verdict and when it was made."""
     rb = report.rulebook
-    out = [f"# {t('rep_title', lang)}: {rb.get('title', {}).get(lang, rb['id'])}", ""]
+    out = [f"# {t('rep_title', lang)}: {rulebook_title(rb, lang)}", ""]
     counts = rb.get("counts") or {}
     line = f"**{t('rep_rulebook', lang)}:** {_code(rb['id'])} — {_code(rb.get('path', ''))}"
     if counts:

@@ -26,6 +26,7 @@ from .common import (
     overall_line,
     readings_rows,
     replay_lines,
+    rulebook_title,
     trace_heading,
     verdict_label,
 )
@@ -120,7 +121,7 @@ def print_report(console: Console, report, lang: str, clause_text) -> None:
 def _print_head(console: Console, report, lang: str) -> None:
     """The rulebook's title and counts, and the summary table (a row per engine)."""
     rb = report.rulebook
-    console.print(f"[bold]{escape(rb.get('title', {}).get(lang, rb['id']))}[/]")
+    console.print(f"[bold]{escape(rulebook_title(rb, lang))}[/]")
     counts = rb.get("counts") or {}
     console.print(f"{t('rep_rulebook', lang)}: {escape(str(rb.get('path', rb['id'])))}"
                   + (f" — {t('rep_rulebook_counts', lang, **counts)}" if counts else ""), soft_wrap=True)

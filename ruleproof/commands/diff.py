@@ -133,7 +133,7 @@ def _print(con, out, lang: str, clause_text, args) -> None:
         for c in changes:
             con.print(f"    {t(_WHAT[c.what], lang)}: {escape(c.text(lang))}  [dim]{escape(c.where)}[/]", soft_wrap=True)
     _section(con, t("diff_verdicts", lang, n=len(out.verdicts)),
-             [(v.property, ", ".join(v.clauses), v.engine, f"{_v(v.base, lang)} → {_v(v.draft, lang)}",
+             [(v.property, ", ".join(v.clauses), engine_name(v.engine, lang), f"{_v(v.base, lang)} → {_v(v.draft, lang)}",
                v.message.get(lang, "")) for v in out.verdicts],
              ("rep_col_check", "rep_col_clauses", "diff_col_engine", "diff_col_verdict", "diff_col_message"), lang)
     _section(con, t("diff_conflicts", lang, n=len(out.conflicts)),
@@ -148,11 +148,13 @@ def _print(con, out, lang: str, clause_text, args) -> None:
         con.print(t("diff_same_behaviour" if out.same_behaviour else "diff_same_games", lang))
     else:
         con.print(f"[bold]{t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}[/]", soft_wrap=True)
+        if not getattr(d, "visible", True):
+            con.print(f"[yellow]{t('diff_invisible', lang)}[/]", soft_wrap=True)
         con.print(side_table(d, lang, t("diff_side_by_side", lang),
                              (t("trace_seq", lang), t("diff_base", lang), t("diff_draft", lang))))
     con.print(t("diff_engines", lang))
     for e, b, d, n in engine_rows(out):
-        con.print(t("diff_engine_row", lang, engine=e, base=b, draft=d, n=n))
+        con.print(t("diff_engine_row", lang, engine=engine_name(e, lang), base=b, draft=d, n=n))
         if e in out.scopes:
             con.print(escape(scope_line(out.scopes[e], lang)))
     if out.cached:
@@ -182,6 +184,18 @@ def scope_line(scopes: tuple, lang: str) -> str:
     left = "; ".join(Combo.parse(c).text(lang) for c in d["missing"][:3]) + (" …" if len(d["missing"]) > 3 else "")
     return "    " + t("diff_scope", lang, bc=b["covered"], ba=b["admitted"], dc=d["covered"], da=d["admitted"]) + (
         t("diff_scope_left", lang, left=left) if d["missing"] else "")
+
+
+def engine_name(engine: str, lang: str) -> str:
+    """An engine as the reader's words (``exhaustive`` → «полный перебор»); one with no name as it is.
+
+    >>> engine_name("exhaustive", "ru"), engine_name("rulings", "en")
+    ('полный перебор', 'rulings')
+    """
+    try:
+        return t(f"rep_short_{engine}", lang)
+    except KeyError:
+        return engine
 
 
 def engine_rows(out) -> list[tuple[str, float, float, int]]:
@@ -235,6 +249,7 @@ def to_json(out, clause_text) -> dict:
         "same_behaviour": out.same_behaviour,
         "smallest_difference": None if d is None else {
             "world": d.world, "choices": d.choices, "answers": list(d.answers), "first": d.first, "reason": d.reason,
+            "visible": getattr(d, "visible", True),
             "base": [ev(e) for e in d.base_events[: d.first + 1]],
             "draft": [ev(e) for e in d.draft_events[: d.first + 1]]},
     }
@@ -253,7 +268,7 @@ def to_markdown(out, lang: str, clause_text) -> str:
         lines.append(f"- **{cid}**" + (f" — «{text}»" if text else ""))
         lines += [f"  - {t(_WHAT[c.what], lang)}: {c.text(lang)} (`{c.where}`)" for c in changes]
     lines += ["", f"## {t('diff_verdicts', lang, n=len(out.verdicts))}", ""]
-    lines += [f"- `{v.property}` ({', '.join(v.clauses)}; {v.engine}): {_v(v.base, lang)} → {_v(v.draft, lang)}"
+    lines += [f"- `{v.property}` ({', '.join(v.clauses)}; {engine_name(v.engine, lang)}): {_v(v.base, lang)} → {_v(v.draft, lang)}"
               for v in out.verdicts]
     lines += ["", f"## {t('diff_conflicts', lang, n=len(out.conflicts))}", ""]
     lines += [f"- {t('diff_' + c.what, lang)}: {', '.join(c.claims)} ({', '.join(c.clauses)})" for c in out.conflicts]
@@ -266,6 +281,7 @@ def to_markdown(out, lang: str, clause_text) -> str:
         lines.append(t("diff_same_behaviour" if out.same_behaviour else "diff_same_games", lang))
     else:
         lines += [f"## {t('diff_game', lang, world=d.world, n=d.choices, answers=answers_text(d.answers, lang))}", "",
+                  *([f"*{t('diff_invisible', lang)}*", ""] if not getattr(d, "visible", True) else []),
                   *side_markdown(d, (t("diff_base", lang), t("diff_draft", lang)), lang)]
     lines += ["", t("diff_changed" if out.changed else "diff_unchanged", lang), ""]
     return "\n".join(lines)

@@ -20,7 +20,7 @@ from ruleproof.ground.i18n import answers_text, t
 from ruleproof.ground.verdicts import ReadingStatus, Verdict
 
 from .common import clause_text_fn, console
-from .diff import _v, add_engine_options, engine_options, to_json as diff_json
+from .diff import _v, add_engine_options, engine_name, engine_options, to_json as diff_json
 
 __all__ = ["add_parser", "run", "to_json", "to_markdown", "to_html", "SCHEMA"]
 
@@ -94,7 +94,7 @@ def _cells(row, lang: str) -> tuple[str, str, str, str, str, str, str]:
     r, d = row.reading, row.diff
     by_property: dict[str, list[str]] = {}
     for v in d.verdicts:
-        by_property.setdefault(v.property, []).append(f"{v.engine}: {_verdict(v.base, lang)} → {_verdict(v.draft, lang)}")
+        by_property.setdefault(v.property, []).append(f"{engine_name(v.engine, lang)}: {_verdict(v.base, lang)} → {_verdict(v.draft, lang)}")
     props = "; ".join(f"{p} ({'; '.join(changes)})" for p, changes in by_property.items()) or "—"
     rulings = "; ".join(f"{x.ruling} ({t('diff_' + x.base, lang)} → {t('diff_' + x.draft, lang)})"
                         for x in d.rulings) or "—"

@@ -87,6 +87,9 @@ _LABELS: dict[str, tuple[str, str]] = {
     "skipped": ("пропущено по условию", "skipped by its guard"),
     "scenario_pass": ("Сценарий {id}: исход совпал с ожидаемым ({n} {n:ожидание|ожидания|ожиданий}).",
                       "Scenario {id}: the outcome is as expected ({n} {n:expectation|expectations})."),
+    "rep_draft_title": ("Проект правил: {title}", "Draft rules: {title}"),
+    "rep_copy_of_bundled": ("изменённая копия встроенного свода: тот же id {id}, другие правила",
+                            "a changed copy of the bundled rulebook: the same id {id}, other rules"),
     "rep_reading_not_applicable": ("не применимо к этому своду ({why})", "does not apply to this rulebook ({why})"),
     "rd_not_applicable": ("Прочтение {id} к этому своду не применимо ({why}): не сравнивается.",
                           "Reading {id} does not apply to this rulebook ({why}): not compared."),
@@ -482,6 +485,10 @@ _LABELS: dict[str, tuple[str, str]] = {
                         "Within the bounds, both rulebooks play every game the same way."),
     "diff_game": ("Наименьшая партия, где своды расходятся: мир {world}, выборов {n}: {answers}",
                   "The smallest game on which they differ: world {world}, {n} choices: {answers}"),
+    "diff_invisible": ("В сыгранных партиях своды расходятся только порядком или служебными событиями: ни "
+                       "состояние карт, ни статус, ни оплата, ни предложенные особенности не различаются.",
+                       "In the games played the rulebooks differ only in the order or bookkeeping of events: no "
+                       "card's state, status, payment or offer differs."),
     "ans_pass": ("пас", "pass"),
     "took": ("{seconds:.1f} с; {engines}", "{seconds:.1f} s; {engines}"),
     "ans_die": ("кубик {v}", "die {v}"),

@@ -464,3 +464,23 @@ def test_later_engines_join_the_report(bundled_check):
     assert "## Proof with Z3" in fa["report.md"] and "## Доказательство в Z3" in _files(a, "ru")["report.md"]
     for name in fa:
         assert mask_generated(fa[name]) == mask_generated(fb[name]), name
+
+
+def test_a_draft_is_marked_as_a_draft_in_every_report(tmp_path):
+    """A draft's title says it is a draft in the terminal, Markdown, HTML and JSON reports; one that keeps the
+    bundled rulebook's id with other rules is called a changed copy; the bundled rulebook is not marked."""
+    from ruleproof.orchestrate import run_check
+    from ruleproof.reports.bundle import make_clause_text, report_from_check
+    from ruleproof.reports.writers import render_reports
+
+    draft = (Path(__file__).resolve().parents[2] / "rulebooks" / "drafts" / "marker-only-when-paid.yaml").read_text("utf-8")
+    copy = tmp_path / "copy.yaml"
+    copy.write_text(draft.replace("id: draft-marker-only-when-paid", "id: berserk-rp-4.1-2"), "utf-8")
+    for path, copied in ((copy, True), (None, False)):
+        report = report_from_check(run_check(path, engines=("structure",)), lang="ru")
+        out = render_reports(report, ("term", "md", "html", "json"), "ru", make_clause_text())
+        texts = "\n".join(out.values())
+        assert ("Проект правил:" in texts) is (path is not None)
+        assert ("изменённая копия встроенного свода" in texts) is copied
+        assert all(("Проект правил:" in v) is (path is not None) for k, v in out.items() if not k.endswith(".json"))
+        assert report.rulebook["draft"] is (path is not None)

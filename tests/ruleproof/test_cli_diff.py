@@ -165,8 +165,8 @@ def test_cli_diff_against_itself_exits_0(capsys):
     assert main(["--lang", "en", "diff", BASE, BASE, "--bounds", "x=0,loadouts=none", "--examples", "20"]) == 0
     out = capsys.readouterr().out
     assert "changes no verdict and no ruling" in out and "Changed elements, by clause: 0" in out
-    for engine in ("conformance", "rulings", "exhaustive", "hypothesis", "z3"):
-        assert f"  {engine}: " in out and "— 0 changed" in out
+    for engine in ("engine agreement", "rulings", "exhaustive search", "properties (Hypothesis)", "proof (Z3)"):
+        assert f"  {engine}: " in out and "— 0 changed" in out  # each engine named in the reader's language
 
 
 def test_cli_diff_json_report_and_save_ruling(tmp_path, capsys):
