@@ -25,7 +25,8 @@ from .interpreter import Event, _Run, start
 from .rulebook import Rulebook
 from .vocabulary import OPERATIONS
 
-__all__ = ["Change", "structural_diff", "by_clause", "Difference", "smallest_difference", "event_key", "moved_within"]
+__all__ = ["Change", "structural_diff", "by_clause", "Difference", "smallest_difference", "event_key", "moved_within",
+           "changed_operations", "visible_key"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,14 @@ def _ops(rb: Rulebook) -> dict[str, tuple[str, int, object]]:
                 n += 1
             out[label] = (sid, i, op)
     return out
+
+
+def changed_operations(base: Rulebook, draft: Rulebook) -> set[tuple[str, int]]:
+    """(step, position) in ``draft`` of every operation or window its structural diff names (added, moved, with
+    another guard, parameter or citation): what a picture of the draft marks as changed."""
+    dops = _ops(draft)
+    named = (c.element.removeprefix("guard of ") for c in structural_diff(base, draft) if c.what != "removed")
+    return {dops[label][:2] for label in named if label in dops}
 
 
 def _cites(*specs) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import platform
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
@@ -33,7 +34,7 @@ from ruleproof.model.clauses import default_index
 from ruleproof.model.draw import _edge_label, _ordered_edges
 from ruleproof.model.readings import not_applicable
 from ruleproof.model.rulebook import bundled_rulebook_path, load_rulebook
-from ruleproof.model.rulebook_diff import behaviour
+from ruleproof.model.rulebook_diff import behaviour, changed_operations
 from ruleproof.model.rules_text import load_rules_text
 
 from .coverage import Coverage, build_coverage
@@ -129,14 +130,29 @@ def versions() -> dict[str, str]:
     return out
 
 
-def graph_data(G) -> dict:
-    """The phase graph as plain data: steps (name, kind, rank, clauses) and edges (guard label)."""
+def graph_data(G, changed: AbstractSet[tuple[str, int]] = frozenset()) -> dict:
+    """The phase graph as plain data: steps (name, kind, rank, clauses, their operations and windows — ``changed``:
+    the (step, position) a draft changed) and edges (guard label)."""
     nodes = [{"id": n, "name": dict(G.nodes[n]["name"]), "kind": G.nodes[n]["kind"], "rank": G.nodes[n]["rank"],
               "stage": G.nodes[n]["stage"], "cites": list(G.nodes[n]["cites"]),
-              "terminal": bool(G.nodes[n]["terminal"])} for n in G]
+              "terminal": bool(G.nodes[n]["terminal"]),
+              "ops": [_op_entry(o, (n, i) in changed) for i, o in enumerate(G.nodes[n].get("operations", ()))]}
+             for n in G]
     edges = [{"from": u, "to": v, "guard": d["guard"], "cites": list(d["cites"]), "loop": bool(d["loop"]),
               "label": {lang: _edge_label(d, lang, " · ") for lang in ("ru", "en")}} for u, v, d in _ordered_edges(G)]
     return {"start": G.graph["start"], "nodes": nodes, "edges": edges}
+
+
+def _op_entry(o: dict, changed: bool) -> dict:
+    """An operation as a step of the picture lists it: ``window reroll`` / ``окно reroll``, ``fix_x cost``, its guard."""
+    if o["op"] == "window":
+        label = {"ru": f"окно {o.get('id')}", "en": f"window {o.get('id')}"}
+    else:
+        name = o["op"] + (f" {o['x']}" if "x" in o else "")
+        label = {"ru": name, "en": name}
+    if o.get("when") not in (None, "always"):
+        label = {k: f"{v} [{o['when']}]" for k, v in label.items()}
+    return {"op": o["op"], "label": label, "changed": changed}
 
 
 def make_clause_text(rules_text=None, index=None) -> ClauseText:
@@ -238,12 +254,13 @@ def report_from_check(check, *, lang: str = "en", rules_text: str | None = None,
             "versions": versions(),
             "generated": {"at": timestamp or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                           "seconds": seconds, "check_seconds": check_seconds}}
+    marks = draft_marks(rb)
     return Report(
         rulebook={"id": rb.spec.id, "path": str(rb.path), "title": rb.spec.title.model_dump(),
-                  "edition": rb.spec.edition, "counts": counts, **draft_marks(rb)},
+                  "edition": rb.spec.edition, "counts": counts, **marks},
         sections=tuple(sections), assumptions=assumptions, readings=_readings(rb, sections),
         coverage=build_coverage(assumptions=assumptions) if coverage else None,
-        graph=graph_data(G), meta=meta)
+        graph=graph_data(G, changed_operations(load_rulebook(), rb) if marks["draft"] else frozenset()), meta=meta)
 
 
 def draft_marks(rb) -> dict[str, bool]:

@@ -6,6 +6,8 @@ counterexample's path highlighted (``.on-path``), the clause coverage and the as
 
 from __future__ import annotations
 
+import re
+
 from html import escape
 
 from ruleproof.ground.i18n import t
@@ -71,7 +73,9 @@ code, .rp-replay code { background: #f6f8fa; padding: 0 .25rem; border-radius: 3
 figure { margin: 1rem 0; overflow-x: auto; } figcaption { font-weight: bold; margin-bottom: .4rem; }
 svg.rp-graph text { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; }
 .rp-cov-none td.rp-cov { color: var(--bad); } .rp-cov-indirect td.rp-cov { color: var(--unk); }
-td { overflow-wrap: anywhere; } .rp-scroll { overflow-x: auto; }
+td { overflow-wrap: break-word; word-break: normal; } .rp-scroll { overflow-x: auto; }
+details.rp-quote-fold > summary { color: inherit; background: #f6f8fa; border-left: 4px solid #8c959f;
+                                  padding: .3rem .8rem; }
 details > summary { cursor: pointer; color: var(--muted); margin: .3rem 0; }
 .rp-offending-line { color: var(--bad); font-family: "DejaVu Sans Mono", monospace; font-size: .85rem; }
 nav ul { display: flex; flex-wrap: wrap; gap: .1rem 1rem; padding: 0; margin: .4rem 0; list-style: none;
@@ -106,9 +110,42 @@ def trace_table(f: Finding, lang: str) -> str:
         c = event_cells(r, i, lang, f.highlight, limit=None)
         cls = "rp-offending" if r["seq"] in f.highlight else ("rp-quiet" if r["op"] in ("pass", "enter") else "")
         attrs = (f' class="{cls}"' if cls else "") + f' data-seq="{r["seq"]}" data-step="{_e(r["step"])}"'
-        rows.append((attrs, [_e(c[k]) for k in keys]))
+        rows.append((attrs, [joints(c[k]) for k in keys]))
     head = [t(f"rep_col_{k}", lang) for k in keys]
     return _table(head, rows, "rp-trace")
+
+
+_JOINT = re.compile(r"([=:;,/_.→])")
+
+
+def joints(text: str) -> str:
+    """A cell's text escaped, a line break allowed after each joint of an identifier or value (``=`` ``:`` ``_``
+    ``.`` …) and never inside a word: a narrow column wraps ``include_modified=да`` at its joints.
+
+    >>> joints("reserved=kele:close:1")
+    'reserved=<wbr>kele:<wbr>close:<wbr>1'
+    """
+    return _JOINT.sub(r"\1<wbr>", _e(text)).replace("&amp;<wbr>", "&amp;")
+
+
+#: a quote longer than this (characters) or of more lines is folded: its first words open it
+FOLD = 280
+
+
+def quote_html(cid: str, text: str) -> str:
+    """A clause quoted; a long one folded (``<details>``: the first words shown, the whole on a click).
+
+    >>> quote_html("1", "коротко").startswith('<blockquote class="rp-quote"')
+    True
+    >>> quote_html("2", "слово " * 80).startswith('<details class="rp-quote-fold"')
+    True
+    """
+    whole = f'<blockquote class="rp-quote" data-clause="{_e(cid)}"><b>{_e(cid)}</b>«{_e(text)}»</blockquote>'
+    if len(text) <= FOLD and text.count("\n") < 3:
+        return whole
+    head = " ".join(text.split())[:160].rsplit(" ", 1)[0]
+    return (f'<details class="rp-quote-fold" data-clause="{_e(cid)}"><summary><b>{_e(cid)}</b> «{_e(head)} …»'
+            f"</summary>{whole}</details>")
 
 
 def _finding(f: Finding, n: int, lang: str, clause_text: ClauseText) -> str:
@@ -133,7 +170,7 @@ def _finding(f: Finding, n: int, lang: str, clause_text: ClauseText) -> str:
     for cid in f.clauses:
         text = clause_text(cid, lang)
         if text:
-            out.append(f'<blockquote class="rp-quote" data-clause="{_e(cid)}"><b>{_e(cid)}</b>«{_e(text)}»</blockquote>')
+            out.append(quote_html(cid, text))
     if f.trace:
         out += [f"<h4>{_e(trace_heading(f, lang))}</h4>", '<div class="rp-scroll">', trace_table(f, lang), "</div>"]
     replay = replay_lines(f, lang)
@@ -230,8 +267,9 @@ def _graph(report: Report, graph: dict, lang: str) -> list[str]:
     out = ['<section id="graph">', f"<h2>{_e(t('rep_graph', lang))}</h2>"]
     ces = report.counterexamples
     if not ces:
-        out += [f'<p class="rp-note">{_e(t("rep_graph_no_path", lang))}</p>',
-                f'<figure data-check="">{graph_svg(graph, lang, [], t("rep_graph", lang), uid="plain")}</figure>']
+        out.append(f'<p class="rp-note">{_e(t("rep_graph_no_path", lang))}</p>')
+    # the steps with their operations and windows (a draft's changes marked ✎), then each counterexample's path
+    out.append(f'<figure data-check="">{graph_svg(graph, lang, [], t("rep_graph", lang), uid="plain", detail=True)}</figure>')
     seen: dict[str, int] = {}
     for f in ces:
         caption = t("rep_graph_path", lang, check=f.check, path=" → ".join(f.path))

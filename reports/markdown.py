@@ -140,8 +140,8 @@ def _quotes(report: Report, lang: str, clause_text: ClauseText) -> list[str]:
     quotes = quoted_clauses(report, clause_text, lang)
     if quotes:
         out += [f"## {t('rep_quotes', lang)}", "", f"*{quotes_note(report, lang)}*", ""]
-        for cid, text in quotes:
-            out += [f"> **{cid}** — {text}", ""]
+        for cid, text in quotes:  # every line of a quote quoted (a bare newline would end it)
+            out += [f"> **{cid}** — " + "\n> ".join(text.splitlines()), ""]
     return out
 
 
@@ -191,10 +191,10 @@ def _run(report: Report, lang: str) -> list[str]:
 
 
 def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]:
-    out = _head(report, lang) + _summary(report, lang)
+    out = _head(report, lang) + _summary(report, lang) + _findings(report, lang)  # findings first, as in HTML
     for s in report.sections:
         out += _group(s, lang)
-    out += _findings(report, lang) + _quotes(report, lang, clause_text)
+    out += _quotes(report, lang, clause_text)
     if report.coverage is not None:
         out += _coverage(report.coverage, lang, clause_text)
     if report.assumptions:

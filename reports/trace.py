@@ -117,6 +117,12 @@ def event_cells(r: dict, position: int, lang: str, highlight: tuple[int, ...] = 
     ('▶ 7', 'window=payment_triggers; offered=a_pay')
     """
     mark = r["seq"] in highlight
+    if r["op"] == "omitted":  # the middle of a long trace, left out of the report
+        v = r["values"]
+        return {"seq": str(r["seq"]), "step": "", "clauses": "", "rule": "",
+                "event": t("rep_omitted", lang), "values": t("rep_omitted_n", lang, n=v.get("events"), a=v.get("from"),
+                                                              b=v.get("to")),
+                "changes": format_diff(r.get("diff", []), limit, lang)}
     values = {k: v for k, v in r["values"].items() if k != "skipped" and (k != "offered" or mark)}
     event = f"{r['label']} ({r['op']})" if r.get("label") else r["op"]  # ``run``: the name in the reader's language
     if r["values"].get("skipped") is True:

@@ -87,6 +87,8 @@ _LABELS: dict[str, tuple[str, str]] = {
     "skipped": ("пропущено по условию", "skipped by its guard"),
     "scenario_pass": ("Сценарий {id}: исход совпал с ожидаемым ({n} {n:ожидание|ожидания|ожиданий}).",
                       "Scenario {id}: the outcome is as expected ({n} {n:expectation|expectations})."),
+    "rep_omitted": ("(опущено)", "(left out)"),
+    "rep_omitted_n": ("событий: {n}, №{a}–{b}", "{n} events, #{a}–#{b}"),
     "rep_draft_title": ("Проект правил: {title}", "Draft rules: {title}"),
     "rep_copy_of_bundled": ("изменённая копия встроенного свода: тот же id {id}, другие правила",
                             "a changed copy of the bundled rulebook: the same id {id}, other rules"),

@@ -484,3 +484,22 @@ def test_a_draft_is_marked_as_a_draft_in_every_report(tmp_path):
         assert ("изменённая копия встроенного свода" in texts) is copied
         assert all(("Проект правил:" in v) is (path is not None) for k, v in out.items() if not k.endswith(".json"))
         assert report.rulebook["draft"] is (path is not None)
+
+
+def test_findings_come_first_and_long_quotes_fold(tmp_path, seeds):
+    """Markdown lists the findings before the engines' tables (as HTML does); in HTML a quote of the rules text
+    longer than a few lines is folded (its first words open it), a short one is shown whole; a Markdown quote
+    keeps every line of a clause inside the quote."""
+    from ruleproof.orchestrate import run_check
+    from ruleproof.reports.bundle import make_clause_text, report_from_check
+    from ruleproof.reports.common import group_title
+    from ruleproof.reports.writers import render_reports
+
+    draft = Path(__file__).resolve().parents[2] / "rulebooks" / "drafts" / "marker-only-when-paid.yaml"
+    report = report_from_check(run_check(draft, engines=("structure", "rulings")), lang="ru")
+    out = render_reports(report, ("md", "html"), "ru", make_clause_text(seeds))
+    md, html = out["report.md"], out["report.html"]
+    assert report.findings and md.index("## Находки") < md.index(f"## {group_title('structure', 'ru')}")
+    assert '<details class="rp-quote-fold"' in html and '<blockquote class="rp-quote" data-clause=' in html
+    assert all(line.startswith("> ") for block in md.split("\n\n") if block.startswith("> **")
+               for line in block.splitlines())

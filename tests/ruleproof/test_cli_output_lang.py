@@ -123,3 +123,21 @@ def test_the_detector_finds_english_prose(allowed):
     assert _latin("пройдено: 15828 runs, 119080 states", allowed) == Counter({"runs": 1, "states": 1})
     assert not _latin("окно reroll допускает +die_trigger; P512.7-payment; kele:close:1; b_serk:-1", allowed)
     assert _latin("b_serk:minus", allowed) == Counter({"b_serk:minus": 1})
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_the_reports_speak_russian(fmt, allowed, tmp_path, capsys):
+    """The Markdown and HTML reports of a draft with findings (identifiers aside; HTML's markup, styles and
+    attributes are not text)."""
+    import html as html_lib
+
+    code = main(["--lang", "ru", "check", str(DRAFT), "--engines", "structure,rulings", "--report", str(tmp_path),
+                 "--format", fmt])
+    capsys.readouterr()
+    assert code == 1
+    text = (tmp_path / f"report.{fmt}").read_text("utf-8")
+    if fmt == "html":
+        text = re.sub(r"<(style|script)\b.*?</\1>", " ", text, flags=re.S).replace("<wbr>", "")
+        text = html_lib.unescape(re.sub(r"<[^>]+>", " ", text))
+    words = _latin(text, allowed | {"python", "z3-solver"})  # the versions line names the tools
+    assert not words, words.most_common(20)
