@@ -35,3 +35,29 @@ def test_the_fuzzer_sees_a_planted_crash(monkeypatch):
 def test_the_same_seed_gives_the_same_inputs():
     a = [(s, w, t) for s, _, w, t in fuzzer.inputs(20, seed=3)]
     assert a == [(s, w, t) for s, _, w, t in fuzzer.inputs(20, seed=3)]
+
+
+def test_the_fuzzer_sees_a_planted_hang_by_cpu_time_not_wall_time(monkeypatch):
+    """A handler that spins is a hang once it has cost the budget of CPU time (ITIMER_PROF); a sleep — wall time
+    that costs nothing, like waiting on a loaded machine — is not."""
+    import time
+
+    from ruleproof.model import interpreter
+
+    def spin(*a, **k):
+        end = time.process_time() + 5
+        while time.process_time() < end:
+            pass
+
+    def sleep(r, s, op):
+        time.sleep(0.005)
+        return done(r, s, op)
+
+    done = interpreter.HANDLERS["release_roles"]
+    monkeypatch.setattr(fuzzer, "HANG_SECONDS", 0.5)
+    monkeypatch.setitem(interpreter.HANDLERS, "release_roles", spin)
+    out = fuzzer.run(3, seed=2, cli_every=1000)  # seed 2: three inputs that run (none refused)
+    assert out.hangs and out.inputs == 3
+    monkeypatch.setitem(interpreter.HANDLERS, "release_roles", sleep)
+    calm = fuzzer.run(3, seed=2, cli_every=1000)
+    assert not calm.hangs and sum(calm.codes.values()) == 3
