@@ -26,7 +26,7 @@ from .rulebook import Rulebook
 from .vocabulary import OPERATIONS
 
 __all__ = ["Change", "structural_diff", "by_clause", "Difference", "smallest_difference", "event_key", "moved_within",
-           "changed_operations", "visible_key"]
+           "changed_operations", "visible_key", "final_key"]
 
 
 @dataclass(frozen=True)
@@ -357,10 +357,13 @@ def _ask_key(ask) -> tuple | None:
     return ("respond", ask.window, ask.player, tuple(f.id for _, f in ask.options))
 
 
-def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -> Difference | None:
+def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds, settled: bool = False) -> Difference | None:
     """The first world (in order) and fewest choices on which ``base`` and ``draft`` run differently in what a
     judge sees (:func:`visible_key`, or the offers); failing that, the first on which their events part at all,
-    marked ``visible=False``; None when every game is played alike."""
+    marked ``visible=False``; None when every game is played alike.  ``settled``: what a judge sees is the
+    game's end only (:func:`final_key`: the cards, the action's status and payment once both games are over)
+    — the game a ruling can pin."""
+    seen = _settled if settled else _visible
     runs = (_Run(base), _Run(draft))
 
     def advance(i, node_state, cursor, events, answer):
@@ -383,10 +386,10 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
         for wi, (a, b), answers, same, parted in level:
             ea, eb = a[3], b[3]
             if parted is None:
-                parted = _parting(worlds[wi].name, wi, answers, a, b, same)
+                parted = _parting(worlds[wi].name, wi, answers, a, b, same, seen)
                 if parted is not None and parted.visible:
                     return parted
-            elif visible_key(ea) != visible_key(eb) or _ask_key(a[2]) != _ask_key(b[2]):
+            elif seen(a, b):
                 return dataclasses.replace(parted, answers=answers, base_events=ea, draft_events=eb, visible=True)
             ask = a[2]
             if ask is None or _ask_key(ask) != _ask_key(b[2]):
@@ -405,7 +408,24 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds) -
     return quiet
 
 
-def _parting(world: str, wi: int, answers: tuple, a, b, same: int) -> Difference | None:
+def final_key(events) -> tuple:
+    """What a ruling can expect of a finished game: the cards, the action's status and what it paid at the end."""
+    last = events[-1].state if events else None
+    return (repr(getattr(last, "cards", None)), getattr(getattr(last, "action", None), "status", None),
+            repr(getattr(getattr(last, "action", None), "paid", None)))
+
+
+def _visible(a, b) -> bool:
+    """Two runs (state, cursor, ask, events) part in what a judge sees as they go, or in what they offer next."""
+    return visible_key(a[3]) != visible_key(b[3]) or _ask_key(a[2]) != _ask_key(b[2])
+
+
+def _settled(a, b) -> bool:
+    """Two finished runs end apart (cards, status, payment); unfinished ones are not judged yet."""
+    return a[2] is None and b[2] is None and final_key(a[3]) != final_key(b[3])
+
+
+def _parting(world: str, wi: int, answers: tuple, a, b, same: int, seen=_visible) -> Difference | None:
     """Where two runs of one game part (from event ``same`` on), and whether a judge sees it; None: not yet."""
     ea, eb = a[3], b[3]
     n = min(len(ea), len(eb))
@@ -417,5 +437,5 @@ def _parting(world: str, wi: int, answers: tuple, a, b, same: int) -> Difference
         first, reason = n, "choice"
     if first is None:
         return None
-    seen = reason == "choice" or visible_key(ea) != visible_key(eb)
-    return Difference(world, wi, answers, ea, eb, first, reason, visible=seen)
+    shown = (reason == "choice" and seen is _visible) or seen(a, b)
+    return Difference(world, wi, answers, ea, eb, first, reason, visible=shown)

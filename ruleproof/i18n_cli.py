@@ -121,6 +121,15 @@ HELP_RU: dict[str, str] = {
         "контрпримеры которого рассказать",
     "on the terminal only the table of engines and the verdict (the report files stay whole)":
         "на терминале только таблица движков и итог (файлы отчёта остаются полными)",
+    "questions for the judges: per alternative reading, the smallest game that decides it":
+        "вопросы судьям: для каждого альтернативного прочтения — наименьшая партия, которая его решает",
+    "rulebook (default: the bundled РП 4.1-2)": "свод правил (по умолчанию — встроенный РП 4.1-2)",
+    "write each question as a ruling draft DIR/<id>.yaml": "записать каждый вопрос как проект разъяснения ПАПКА/<id>.yaml",
+    "turn a question for the judges into a ruling: --choose A or B":
+        "превратить вопрос судьям в разъяснение: --choose A или B",
+    "a question file (ruleproof questions --out DIR)": "файл вопроса (ruleproof questions --out ПАПКА)",
+    "the alternative the judges chose (A or B)": "вариант, который выбрали судьи (A или B)",
+    "write the ruling to FILE (default: stdout)": "записать разъяснение в ФАЙЛ (по умолчанию — в стандартный вывод)",
     "with a report: only this check's counterexamples": "для отчёта: только контрпримеры этой проверки",
     "quote each clause whole (default: long quotes are cut)":
         "цитировать каждый пункт целиком (по умолчанию длинные цитаты обрезаются)",

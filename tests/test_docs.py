@@ -14,7 +14,7 @@ README_EN = ROOT / "README.en.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 RU_DOCS = sorted((ROOT / "docs" / "ru").glob("*.md"))
 #: the pages a judge or a rules editor reads: each has a Russian twin docs/ru/<name>.md
-TWINS = ("rulings", "rulebook-format", "reports", "diff", "readings")
+TWINS = ("rulings", "rulebook-format", "reports", "diff", "readings", "questions")
 #: the two set-up commands, byte for byte (.ci/run runs them; tests/ruleproof/test_cli_check.py reads them)
 SETUP = ("python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/ruleproof check",
          ".venv/bin/python -m pytest -q -n auto")

@@ -9,5 +9,6 @@ __all__ = ["COMMANDS"]
 
 #: the commands, in the order ``ruleproof --help`` lists them (each the module ``ruleproof.commands.<name>``)
 COMMANDS: tuple[str, ...] = (
-    "check", "clauses", "run", "explain", "selftest", "graph", "consistency", "explore", "prove", "diff", "readings", "schema",
+    "check", "clauses", "run", "explain", "selftest", "graph", "consistency", "explore", "prove", "diff", "readings",
+    "questions", "answer", "schema",
 )

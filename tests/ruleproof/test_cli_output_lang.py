@@ -78,6 +78,7 @@ def _latin(text: str, allowed: set[str]) -> Counter:
         if (re.fullmatch(r"[A-Z]+\d[\w.\-/]*", tok)  # check and clause ids: P512.7-payment, S1-reachable, M4
                 or re.fullmatch(r"\d[\w.]*(/[a-z]+\d[\w.]*)*", tok)  # clause units: 512.6.2/b4.1
                 or re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:]+Z", tok)  # a timestamp
+                or re.fullmatch(r"q-[0-9a-f]{10}|q-none-R-[\w-]+", tok)  # a question's id
                 or "/" in tok or re.search(r"\.(yaml|yml|txt|md|json|html|svg|png|xml)(:\d+)*$", tok)  # files
                 or re.fullmatch(r"(cards|action|x|then\[\d+\])\.[\w.\[\]]+", tok)  # expectation paths
                 or all(_known(p, allowed) for p in re.split(r"[:.]", tok))):  # kele:close:1, src.uses.act
@@ -91,6 +92,7 @@ JOBS = {
     "run-failing": ["run", str(KELE), "--rulebook", str(DRAFT)],
     "run-full": ["run", str(KELE), "--full"],
     "explain": ["explain", str(KELE)],
+    "questions": ["questions", "--only", "R-strike-row-4", "R-defender-marker", "R-non-active-first-late"],
     "explain-failing": ["explain", str(KELE), "--rulebook", str(DRAFT)],
     "check": ["check", "--engines", "structure,rulings,conformance,consistency"],
     "clauses": ["clauses"],

@@ -1,0 +1,280 @@
+"""Questions for judges: where the rules need a ruling, and the smallest game that asks it.
+
+For each alternative reading of a rulebook, :func:`questions` finds a game whose *end* differs between the two
+readings — the cards, the action's status, what is paid: the game of the first shipped ruling it changes (a
+question that ruling already answers), else the smallest game the search meets (an open question;
+:func:`game_apart`) — and writes it as a ruling draft in the scenario format: the world, the dice and responses,
+and one case per alternative, each expecting what that alternative gives; a question is kept only if each case
+passes on its own reading and fails on the other (:func:`decides`).  Its text asks the panel which is right,
+quoting the clauses.  :func:`answer` turns a question into a ruling: the chosen case's expectations kept, the
+other dropped.  (The clause units no ruling pins — one-fault drafts every ruling passes — are not asked yet.)
+
+Ids are derived from the content (the alternative and the game), so the same rulebook gives the same
+questions; the game is the smallest the breadth-first search meets (fewest choices, first world).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruleproof.generators.bounded import bounded_worlds
+from ruleproof.model.explore import Bounds
+from ruleproof.model.readings import applicable, variant
+from ruleproof.model.rulebook import Rulebook
+from ruleproof.model.rulebook_diff import smallest_difference
+from ruleproof.model.scenario import run_scenario, shipped_scenarios
+from ruleproof.model.scenario.load import Scenario, load_rulings
+from ruleproof.model.scenario_write import (
+    choices_from_trace,
+    dump_ruling,
+    replay_answers,
+    scenario_from_run,
+    world_from_trace,
+)
+
+__all__ = ["Question", "questions", "question_doc", "answer", "decides", "cases_of", "game_apart", "SEARCH"]
+
+#: the card fields a question expects (what a judge sees of a card at the end)
+_CARD_FIELDS = ("wounds", "closed", "action_markers", "in_active_zone")
+
+
+@dataclass
+class Question:
+    """One question: which alternative (``reading`` of the rulebook, or a one-fault ``draft`` of a unit) the
+    game ``doc`` (a scenario document with a case per alternative) decides; ``pinned``: the shipped ruling that
+    already decides it (its game is the question's), None for an open question; ``doc`` None: no game within the
+    search ends differently (``text`` says what the alternative changes then)."""
+
+    id: str
+    kind: str  # "reading" | "unit"
+    about: tuple[str, ...]  # the clauses
+    label: str  # the reading's id, or the unit
+    doc: dict | None = field(repr=False, default=None)
+    text: dict = field(default_factory=dict)  # {ru, en}
+    pinned: str | None = None
+
+
+def _final(events) -> tuple[dict, dict]:
+    """(cards, action) at a game's end, as a ruling expects them."""
+    state = events[-1].state
+    cards = {c.id: {"wounds": c.wounds, "closed": c.closed, "action_markers": c.action_markers,
+                    "in_active_zone": c.in_active_zone} for c in state.cards}
+    a = state.action
+    action = {"status": a.status, "paid": [list(p) for p in a.paid]} if a is not None else {}
+    return cards, action
+
+
+def _expect(mine: tuple[dict, dict], other: tuple[dict, dict], outcome: str) -> dict:
+    """What one alternative's game ends with, where it differs from the other's."""
+    (cards, action), (ocards, oaction) = mine, other
+    exp: dict = {"outcome": outcome}
+    diff_cards = {cid: {k: v for k, v in f.items() if ocards.get(cid, {}).get(k) != v} for cid, f in cards.items()}
+    diff_cards = {cid: f for cid, f in diff_cards.items() if f}
+    if diff_cards:
+        exp["cards"] = diff_cards
+    diff_action = {k: v for k, v in action.items() if oaction.get(k) != v}
+    if diff_action:
+        exp["action"] = diff_action
+    return exp
+
+
+def _sides(rb: Rulebook, other: Rulebook, d) -> tuple[tuple[list, str], tuple[list, str]]:
+    """Each alternative's game, finished (its events and outcome): the answers the search made, then passes and
+    the lowest die face."""
+    world = world_from_trace(d.base_events)
+    a, b = replay_answers(rb, world, list(d.answers)), replay_answers(other, world, list(d.answers))
+    return (list(a.trace.events), a.trace.outcome), (list(b.trace.events), b.trace.outcome)
+
+
+def _qid(kind: str, label: str, doc: dict) -> str:
+    core = {k: doc[k] for k in ("cards", "action", "dice", "responses")}
+    digest = hashlib.sha1(json.dumps([kind, label, core], sort_keys=True, default=str).encode()).hexdigest()
+    return f"q-{digest[:10]}"
+
+
+def question_doc(rb: Rulebook, other: Rulebook, games, *, kind: str, label: str, about: tuple[str, ...],
+                 titles: tuple[dict, dict], assumption: str | None, clause_text=None) -> dict | None:
+    """The scenario document of a question: ``games`` — the same game finished on ``rb`` and on ``other``, each
+    (events, outcome) — as a world and its choices, a case ``A`` (``rb``'s reading) and ``B`` (the other) each
+    expecting its game's end; None when the two end alike."""
+    (ea, oa), (eb, ob) = games
+    fa, fb = _final(ea), _final(eb)
+    if fa == fb:
+        return None  # the games end alike: no ruling could tell the two apart
+    (dice_a, resp_a), (dice_b, resp_b) = choices_from_trace(ea), choices_from_trace(eb)
+    doc = scenario_from_run(world_from_trace(ea), dice_a, resp_a, properties=[], clauses=about,
+                            provenance={}, id="question", source="ruleproof questions")
+    doc.pop("expect")
+    case_a = {"id": "A", "title": titles[0], "expect": _expect(fa, fb, oa)}
+    case_b = {"id": "B", "title": titles[1], "expect": _expect(fb, fa, ob)}
+    if dice_b != dice_a:
+        case_b["dice"] = dice_b
+    if resp_b != resp_a:
+        case_b["responses"] = [{"window": w, "player": p, "play": f} for w, p, f in resp_b]
+    doc["cases"] = [case_a, case_b]
+    if assumption:
+        doc["assumptions"] = [assumption]
+    doc["id"] = _qid(kind, label, doc)
+    doc["title"] = {"ru": f"Вопрос судьям: {label}", "en": f"A question for the judges: {label}"}
+    doc["provenance"] = {"question": {"kind": kind, "label": label, "alternatives": {
+        "A": {"rulebook": str(rb.path), "reading": None},
+        "B": {"rulebook": str(other.path), "reading": label if kind == "reading" else None,
+              "draft": label if kind == "unit" else None}}}}
+    return doc
+
+
+def _text(doc: dict, titles: tuple[dict, dict], about: tuple[str, ...], clause_text) -> dict:
+    """«В этой ситуации … Чтение A: …; чтение B: …. Какое верно?», the clauses quoted."""
+    def said(exp: dict, lang: str) -> str:
+        parts = [f"{cid}: " + ", ".join(f"{k} {_word(v, lang)}" for k, v in f.items())
+                 for cid, f in exp.get("cards", {}).items()]
+        parts += [f"{k} {_word(v, lang)}" for k, v in exp.get("action", {}).items()]
+        return "; ".join(parts) or "—"
+
+    a, b = doc["cases"][0]["expect"], doc["cases"][1]["expect"]
+    cards = ", ".join(f"{c.get('name', cid)} ({cid})" for cid, c in doc["cards"].items())
+    act = doc["action"]
+    quotes = {lang: " ".join(f"{cid} «{clause_text(cid, lang)}»" for cid in about if clause_text and clause_text(cid, lang))
+              for lang in ("ru", "en")}
+    ru = (f"В этой ситуации (карты: {cards}; игродействие {act['feature']} карты {act['source']}; "
+          f"кубик: {', '.join(map(str, doc['dice'])) or '—'}): {titles[0]['ru']} — {said(a, 'ru')}; "
+          f"{titles[1]['ru']} — {said(b, 'ru')}. Какое верно? {quotes['ru']}").strip()
+    en = (f"In this situation (cards: {cards}; game action {act['feature']} of {act['source']}; "
+          f"die: {', '.join(map(str, doc['dice'])) or '—'}): {titles[0]['en']} — {said(a, 'en')}; "
+          f"{titles[1]['en']} — {said(b, 'en')}. Which is right? {quotes['en']}").strip()
+    return {"ru": ru, "en": en}
+
+
+def _word(v, lang: str) -> str:
+    if isinstance(v, bool):
+        return ("да" if v else "нет") if lang == "ru" else ("true" if v else "false")
+    if isinstance(v, list):
+        return "[" + ", ".join(":".join(map(str, x)) if isinstance(x, list) else str(x) for x in v) + "]"
+    return str(v)
+
+
+#: the families searched, smallest first: no X and no features, then X up to 1 with every loadout
+SEARCH = (Bounds(x_max=0, loadouts=("none",)), Bounds(x_max=0), Bounds(x_max=1))
+
+
+def game_apart(rb: Rulebook, other: Rulebook):
+    """The smallest game whose end differs between two rulebooks, or None within :data:`SEARCH`: in each family,
+    smallest first, the smallest game they play apart at all, finished with passes and the lowest die; failing
+    that, the smallest game of that world whose end differs (every world of a family searched to the end took
+    over two minutes a reading: not done)."""
+    for bounds in SEARCH:
+        worlds = bounded_worlds(bounds.x_max, bounds.loadouts, other)
+        d = smallest_difference(rb, other, worlds, bounds)
+        if d is None:
+            continue
+        (ea, _), (eb, _) = _sides(rb, other, d)
+        if _final(ea) != _final(eb):
+            return d
+        found = smallest_difference(rb, other, [worlds[d.world_index]], bounds, settled=True)
+        if found is not None and found.visible:
+            return found
+    return None
+
+
+def _pinning_game(rb: Rulebook, other: Rulebook, scenarios) -> tuple[str, tuple] | None:
+    """The first shipped ruling (one game action) whose game ends differently on the two rulebooks: (its id,
+    the two finished games)."""
+    for sc in scenarios:
+        if sc.spec.then:
+            continue
+        a, b = run_scenario(sc, rb), run_scenario(sc, other)
+        if a.trace.outcome != "completed" or b.trace.outcome != "completed":
+            continue  # the other reading asks for a die or a play the ruling does not script
+        if a.passed != b.passed and _final(a.trace.events) != _final(b.trace.events):
+            return sc.spec.id, ((list(a.trace.events), a.trace.outcome), (list(b.trace.events), b.trace.outcome))
+    return None
+
+
+def _reading_questions(rb: Rulebook, clause_text, only=None) -> list[Question]:
+    """Per applicable reading: the game of the first shipped ruling it changes (the question that ruling
+    answers), else the smallest game whose end it changes (an open question), else none found."""
+    out = []
+    scenarios = [sc for _, sc in shipped_scenarios()]
+    for r in applicable(rb):
+        if only is not None and r.id not in only:
+            continue
+        other = variant(rb, r.id)
+        titles = ({"ru": f"чтение свода ({r.of or 'как написано'})", "en": f"the rulebook's reading ({r.of or 'as written'})"},
+                  {"ru": f"чтение {r.id}: {r.statement['ru']}", "en": f"reading {r.id}: {r.statement['en']}"})
+        pinned = _pinning_game(rb, other, scenarios)
+        doc = None
+        if pinned is not None:
+            doc = question_doc(rb, other, pinned[1], kind="reading", label=r.id, about=r.about, titles=titles,
+                               assumption=r.of)
+            if doc is not None and not decides(doc, rb, other):
+                doc, pinned = None, None
+        if doc is None:
+            pinned = None
+            d = game_apart(rb, other)
+            doc = None if d is None else question_doc(rb, other, _sides(rb, other, d), kind="reading", label=r.id,
+                                                      about=r.about, titles=titles, assumption=r.of)
+            if doc is not None and not decides(doc, rb, other):
+                doc = None
+        if doc is None:
+            out.append(Question(f"q-none-{r.id}", "reading", r.about, r.id, None, {
+                "ru": f"Ни одна партия в пределах поиска (X до 1, все наборы особенностей) не заканчивается по-разному "
+                      f"при чтении {r.id} и чтении свода: оно меняет порядок или то, что предлагается, а не исход.",
+                "en": f"No game within the search (X up to 1, every loadout) ends differently under reading {r.id} "
+                      f"and the rulebook's: it changes an order or what is offered, not an outcome."}))
+            continue
+        text = _text(doc, titles, r.about, clause_text)
+        doc["provenance"]["question"]["text"] = text
+        if pinned is not None:
+            doc["provenance"]["question"]["pinned_by"] = pinned[0]
+        out.append(Question(doc["id"], "reading", r.about, r.id, doc, text, pinned[0] if pinned else None))
+    return out
+
+
+def questions(rb: Rulebook, clause_text=None, only=None) -> list[Question]:
+    """Every question the rulebook's alternative readings raise (``only``: these reading ids), in the order the
+    readings are written."""
+    return _reading_questions(rb, clause_text, only)
+
+
+def decides(doc: dict, rb: Rulebook, other: Rulebook) -> bool:
+    """Each case of the question passes on its own rulebook (A on ``rb``, B on ``other``) and fails on the other's."""
+    a, b = cases_of(doc)
+    return (run_scenario(a, rb).passed and not run_scenario(a, other).passed
+            and run_scenario(b, other).passed and not run_scenario(b, rb).passed)
+
+
+def answer(doc: dict, choose: str) -> dict:
+    """A question's document turned into a ruling: the chosen case's world changes and expectations kept at the
+    top, the cases dropped; the ruling cites the question and the alternative chosen."""
+    cases = {c["id"]: c for c in doc.get("cases", [])}
+    if choose not in cases:
+        raise KeyError(choose)
+    case = cases[choose]
+    out = {k: copy.deepcopy(v) for k, v in doc.items() if k not in ("cases", "provenance")}
+    for k in ("dice", "responses"):
+        if k in case:
+            out[k] = copy.deepcopy(case[k])
+    out["expect"] = copy.deepcopy(case["expect"])
+    q = doc.get("provenance", {}).get("question", {})
+    alt = q.get("alternatives", {}).get(choose, {})
+    out["id"] = f"{doc['id']}-{choose.lower()}"
+    out["title"] = {"ru": f"{case['title']['ru']} (ответ на {doc['id']})",
+                    "en": f"{case['title']['en']} (the answer to {doc['id']})"}
+    out["source"] = f"ruleproof answer {doc['id']} --choose {choose}"
+    out["provenance"] = {"answer": {"question": doc["id"], "chosen": choose, **{k: v for k, v in alt.items() if v}}}
+    if alt.get("reading") or alt.get("draft"):
+        out.pop("assumptions", None)  # the other reading replaces the assumption the rulebook makes
+    return out
+
+
+def cases_of(doc: dict) -> list[Scenario]:
+    """The cases of a question (or a ruling) document as runnable scenarios, read by the loader as a file is."""
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp) / f"{doc['id']}.yaml"
+        p.write_text(dump_ruling(doc), "utf-8")
+        return list(load_rulings(p))
