@@ -197,42 +197,55 @@ def _pinning_game(rb: Rulebook, other: Rulebook, scenarios) -> tuple[str, tuple]
 
 def _reading_questions(rb: Rulebook, clause_text, only=None) -> list[Question]:
     """Per applicable reading: the game of the first shipped ruling it changes (the question that ruling
-    answers), else the smallest game whose end it changes (an open question), else none found."""
+    answers), else the smallest game whose end it changes, else none found; ``pinned``: the first shipped ruling
+    whose outcome the reading changes, whatever game the question uses (None: an open question)."""
     out = []
     scenarios = [sc for _, sc in shipped_scenarios()]
     for r in applicable(rb):
         if only is not None and r.id not in only:
             continue
         other = variant(rb, r.id)
-        titles = ({"ru": f"чтение свода ({r.of or 'как написано'})", "en": f"the rulebook's reading ({r.of or 'as written'})"},
-                  {"ru": f"чтение {r.id}: {r.statement['ru']}", "en": f"reading {r.id}: {r.statement['en']}"})
-        pinned = _pinning_game(rb, other, scenarios)
-        doc = None
-        if pinned is not None:
-            doc = question_doc(rb, other, pinned[1], kind="reading", label=r.id, about=r.about, titles=titles,
-                               assumption=r.of)
-            if doc is not None and not decides(doc, rb, other):
-                doc, pinned = None, None
+        decided = next((sc.spec.id for sc in scenarios if run_scenario(sc, rb).passed != run_scenario(sc, other).passed),
+                       None)
+        doc = _reading_doc(rb, other, r, scenarios)
         if doc is None:
-            pinned = None
-            d = game_apart(rb, other)
-            doc = None if d is None else question_doc(rb, other, _sides(rb, other, d), kind="reading", label=r.id,
-                                                      about=r.about, titles=titles, assumption=r.of)
-            if doc is not None and not decides(doc, rb, other):
-                doc = None
-        if doc is None:
-            out.append(Question(f"q-none-{r.id}", "reading", r.about, r.id, None, {
-                "ru": f"Ни одна партия в пределах поиска (X до 1, все наборы особенностей) не заканчивается по-разному "
-                      f"при чтении {r.id} и чтении свода: оно меняет порядок или то, что предлагается, а не исход.",
-                "en": f"No game within the search (X up to 1, every loadout) ends differently under reading {r.id} "
-                      f"and the rulebook's: it changes an order or what is offered, not an outcome."}))
+            ru = (f"Ни одна партия в пределах поиска (X до 1, все наборы особенностей) не заканчивается по-разному "
+                  f"при чтении {r.id} и чтении свода: оно меняет порядок или то, что предлагается, а не исход.")
+            en = (f"No game within the search (X up to 1, every loadout) ends differently under reading {r.id} "
+                  f"and the rulebook's: it changes an order or what is offered, not an outcome.")
+            if decided is not None:
+                ru += f" Его уже решает разъяснение {decided} (партия из нескольких игродействий или с другими бросками)."
+                en += f" Ruling {decided} decides it already (a game of several actions or other dice)."
+            out.append(Question(f"q-none-{r.id}", "reading", r.about, r.id, None, {"ru": ru, "en": en}, decided))
             continue
-        text = _text(doc, titles, r.about, clause_text)
+        text = _text(doc, _titles(r), r.about, clause_text)
         doc["provenance"]["question"]["text"] = text
-        if pinned is not None:
-            doc["provenance"]["question"]["pinned_by"] = pinned[0]
-        out.append(Question(doc["id"], "reading", r.about, r.id, doc, text, pinned[0] if pinned else None))
+        if decided is not None:
+            doc["provenance"]["question"]["pinned_by"] = decided
+        out.append(Question(doc["id"], "reading", r.about, r.id, doc, text, decided))
     return out
+
+
+def _titles(r) -> tuple[dict, dict]:
+    return ({"ru": f"чтение свода ({r.of or 'как написано'})", "en": f"the rulebook's reading ({r.of or 'as written'})"},
+            {"ru": f"чтение {r.id}: {r.statement['ru']}", "en": f"reading {r.id}: {r.statement['en']}"})
+
+
+def _reading_doc(rb: Rulebook, other: Rulebook, r, scenarios) -> dict | None:
+    """The question's document: a shipped ruling's game, else the smallest game found; kept when it decides."""
+    pinned = _pinning_game(rb, other, scenarios)
+    games = [pinned[1]] if pinned is not None else []
+    for attempt in (*games, None):
+        if attempt is None:
+            d = game_apart(rb, other)
+            if d is None:
+                return None
+            attempt = _sides(rb, other, d)
+        doc = question_doc(rb, other, attempt, kind="reading", label=r.id, about=r.about, titles=_titles(r),
+                           assumption=r.of)
+        if doc is not None and decides(doc, rb, other):
+            return doc
+    return None
 
 
 def questions(rb: Rulebook, clause_text=None, only=None) -> list[Question]:
