@@ -358,11 +358,12 @@ def _ask_key(ask) -> tuple | None:
 
 
 def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds, settled: bool = False) -> Difference | None:
-    """The first world (in order) and fewest choices on which ``base`` and ``draft`` run differently in what a
-    judge sees (:func:`visible_key`, or the offers); failing that, the first on which their events part at all,
-    marked ``visible=False``; None when every game is played alike.  ``settled``: what a judge sees is the
-    game's end only (:func:`final_key`: the cards, the action's status and payment once both games are over)
-    — the game a ruling can pin."""
+    """The first world (in order) and fewest choices on which ``base`` and ``draft`` run differently; ``visible``
+    says whether a judge sees it (:func:`visible_key`, or the offers) there or once that game is played on with
+    passes and the lowest die — else they differ only in the order or bookkeeping of events.  None when every
+    game is played alike.  ``settled``: only a game whose *end* differs counts (:func:`final_key`: the cards, the
+    action's status and payment once both games are over) — the game a ruling can pin; a parting nobody sees is
+    then played on, deeper choices searched (slower)."""
     seen = _settled if settled else _visible
     runs = (_Run(base), _Run(draft))
 
@@ -387,8 +388,9 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds, s
             ea, eb = a[3], b[3]
             if parted is None:
                 parted = _parting(worlds[wi].name, wi, answers, a, b, same, seen)
-                if parted is not None and parted.visible:
-                    return parted
+                if parted is not None and (parted.visible or not settled):
+                    return parted if parted.visible else dataclasses.replace(
+                        parted, visible=_seen_later(a, b, advance))
             elif seen(a, b):
                 return dataclasses.replace(parted, answers=answers, base_events=ea, draft_events=eb, visible=True)
             ask = a[2]
@@ -406,6 +408,20 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds, s
                                answers + (ans,), n, parted))
         level = deeper
     return quiet
+
+
+def _seen_later(a, b, advance) -> bool:
+    """Whether two runs that parted unseen part in what a judge sees once both are played to their end with passes
+    and the lowest die (one game more, not a search)."""
+    for _ in range(400):  # a bound on the answers: a run ends at its step limit anyway
+        if a[2] is None and b[2] is None:
+            break
+        if _visible(a, b):
+            return True
+        answer = (a[2].faces[0] if a[2].kind == "die" else None) if a[2] is not None else None
+        a = advance(0, a[0], a[1], a[3], answer) if a[2] is not None else a
+        b = advance(1, b[0], b[1], b[3], answer) if b[2] is not None else b
+    return visible_key(a[3]) != visible_key(b[3])
 
 
 def final_key(events) -> tuple:
