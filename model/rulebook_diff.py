@@ -399,15 +399,21 @@ def smallest_difference(base: Rulebook, draft: Rulebook, worlds: list, bounds, s
                     quiet = dataclasses.replace(parted, answers=answers, base_events=ea, draft_events=eb)
                 continue
             n = min(len(ea), len(eb))
-            options = (bounds.die_values(base, worlds[wi]) if ask.kind == "die"
-                       else (None, *(f.id for _, f in ask.options)))
-            if ask.kind == "respond" and len(a[1].played) >= bounds.plays_in(worlds[wi]):
-                options = (None,)
-            for ans in options:
+            for ans in _options(ask, a[1], bounds, base, worlds[wi]):
                 deeper.append((wi, (advance(0, a[0], a[1], ea, ans), advance(1, b[0], b[1], eb, ans)),
                                answers + (ans,), n, parted))
         level = deeper
     return quiet
+
+
+def _options(ask, cursor, bounds, base: Rulebook, world) -> tuple:
+    """The answers the search tries at a choice: every die value within the bounds, or a pass and each feature
+    offered (a pass only, once the world's plays are used up)."""
+    if ask.kind == "die":
+        return tuple(bounds.die_values(base, world))
+    if len(cursor.played) >= bounds.plays_in(world):
+        return (None,)
+    return (None, *(f.id for _, f in ask.options))
 
 
 def _seen_later(a, b, advance) -> bool:
