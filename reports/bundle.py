@@ -254,21 +254,27 @@ def report_from_check(check, *, lang: str = "en", rules_text: str | None = None,
             "versions": versions(),
             "generated": {"at": timestamp or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                           "seconds": seconds, "check_seconds": check_seconds}}
-    marks = draft_marks(rb)
+    bundled = None if _is_bundled(rb) else load_rulebook()  # a draft's report compares it with the bundled rulebook
+    marks = draft_marks(rb, bundled)
     return Report(
         rulebook={"id": rb.spec.id, "path": str(rb.path), "title": rb.spec.title.model_dump(),
                   "edition": rb.spec.edition, "counts": counts, **marks},
         sections=tuple(sections), assumptions=assumptions, readings=_readings(rb, sections),
         coverage=build_coverage(assumptions=assumptions) if coverage else None,
-        graph=graph_data(G, changed_operations(load_rulebook(), rb) if marks["draft"] else frozenset()), meta=meta)
+        graph=graph_data(G, changed_operations(bundled, rb) if bundled is not None else frozenset()), meta=meta)
 
 
-def draft_marks(rb) -> dict[str, bool]:
+def _is_bundled(rb) -> bool:
+    return rb.path is None or Path(rb.path).resolve() == bundled_rulebook_path().resolve()
+
+
+def draft_marks(rb, bundled=None) -> dict[str, bool]:
     """Whether a rulebook is a draft (any file but the bundled one), and whether it keeps the bundled rulebook's
-    id though its rules differ (a copy edited in place): every report says so in its title."""
-    if rb.path is None or Path(rb.path).resolve() == bundled_rulebook_path().resolve():
+    id though its rules differ (a copy edited in place): every report says so in its title.  ``bundled``: the
+    bundled rulebook, if the caller has it loaded."""
+    if _is_bundled(rb):
         return {"draft": False, "copy_of_bundled": False}
-    bundled = load_rulebook()
+    bundled = bundled if bundled is not None else load_rulebook()
     return {"draft": True,
             "copy_of_bundled": rb.spec.id == bundled.spec.id and behaviour(rb) != behaviour(bundled)}
 

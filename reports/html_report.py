@@ -125,7 +125,7 @@ def joints(text: str) -> str:
     >>> joints("reserved=kele:close:1")
     'reserved=<wbr>kele:<wbr>close:<wbr>1'
     """
-    return _JOINT.sub(r"\1<wbr>", _e(text)).replace("&amp;<wbr>", "&amp;")
+    return _e(_JOINT.sub("\\1\0", text)).replace("\0", "<wbr>")  # marked before escaping: never inside an entity
 
 
 #: a quote longer than this (characters) or of more lines is folded: its first words open it

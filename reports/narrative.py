@@ -88,7 +88,7 @@ def _step_heading(row: dict, lang: str, number: int) -> str:
     return say(lang, "{n}. Шаг {step}: {name}", "{n}. Step {step}: {name}", n=number, step=row["step"], name=name)
 
 
-def _events(result, lang: str) -> tuple[list[dict], list[dict], list[int]]:
+def _events(result) -> tuple[list[dict], list[dict], list[int]]:
     """The trace as rows, the state after each, and the row where each game action (after the first) starts."""
     rows = trace_to_json(result.trace, limit=None)
     starts = []
@@ -104,7 +104,7 @@ def narrate(result, rb, lang: str = "ru", rules=None, index=None, quote_limit: i
     ``rules``: a loaded rules text (its wording is quoted), ``index``: the clause index (its summaries are
     quoted otherwise)."""
     sc = result.scenario
-    rows, _, starts = _events(result, lang)
+    rows, _, starts = _events(result)
     story = tell(rows, f"{sc.spec.title.model_dump()[lang]} ({sc.spec.id})", lang, rules,
                  index if index is not None else rb.index, quote_limit, starts)
     story.passed = result.passed

@@ -132,13 +132,11 @@ def _skipped(op: str, v: dict, lang: str) -> str:
         return say(lang, "«{op}» не выполняется по условию {w}.", "«{op}» is not performed: guard {w}.",
                     op=op_name(op, lang), w=v.get("guard"))
     fact = guard_words(g.name + (f"({g.arg})" if g.arg is not None else ""), lang)
-    if g.negated:
-        return say(lang, "«{op}» не выполняется: {f} — так и есть (условие свода: {w}).",
-                    "«{op}» is not performed: {f} is so (the rulebook's guard: {w}).",
-                    op=op_name(op, lang), f=fact, w=v["guard"])
-    return say(lang, "«{op}» не выполняется: {f} — не так (условие свода: {w}).",
-                "«{op}» is not performed: {f} is not so (the rulebook's guard: {w}).",
-                op=op_name(op, lang), f=fact, w=v["guard"])
+    # a skipped operation's guard did not hold: its word is so when the guard negates it, not so otherwise
+    so = ("так и есть", "is so") if g.negated else ("не так", "is not so")
+    return say(lang, "«{op}» не выполняется: {f} — {so} (условие свода: {w}).",
+               "«{op}» is not performed: {f} {so} (the rulebook's guard: {w}).",
+               op=op_name(op, lang), f=fact, so=so[0] if lang == "ru" else so[1], w=v["guard"])
 
 
 def _goto(v: dict, lang: str) -> str:

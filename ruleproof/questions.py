@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruleproof.generators.bounded import bounded_worlds
+from ruleproof.ground.i18n import word
 from ruleproof.model.explore import Bounds
 from ruleproof.model.readings import applicable, variant
 from ruleproof.model.rulebook import Rulebook
@@ -62,8 +63,7 @@ class Question:
 def _final(events) -> tuple[dict, dict]:
     """(cards, action) at a game's end, as a ruling expects them."""
     state = events[-1].state
-    cards = {c.id: {"wounds": c.wounds, "closed": c.closed, "action_markers": c.action_markers,
-                    "in_active_zone": c.in_active_zone} for c in state.cards}
+    cards = {c.id: {k: getattr(c, k) for k in _CARD_FIELDS} for c in state.cards}
     a = state.action
     action = {"status": a.status, "paid": [list(p) for p in a.paid]} if a is not None else {}
     return cards, action
@@ -139,8 +139,8 @@ def _text(doc: dict, titles: tuple[dict, dict], about: tuple[str, ...], clause_t
     a, b = doc["cases"][0]["expect"], doc["cases"][1]["expect"]
     cards = ", ".join(f"{c.get('name', cid)} ({cid})" for cid, c in doc["cards"].items())
     act = doc["action"]
-    quotes = {lang: " ".join(f"{cid} «{clause_text(cid, lang)}»" for cid in about if clause_text and clause_text(cid, lang))
-              for lang in ("ru", "en")}
+    quoted = {lang: [(cid, clause_text(cid, lang)) for cid in about] if clause_text else [] for lang in ("ru", "en")}
+    quotes = {lang: " ".join(f"{cid} «{text}»" for cid, text in pairs if text) for lang, pairs in quoted.items()}
     ru = (f"В этой ситуации (карты: {cards}; игродействие {act['feature']} карты {act['source']}; "
           f"кубик: {', '.join(map(str, doc['dice'])) or '—'}): {titles[0]['ru']} — {said(a, 'ru')}; "
           f"{titles[1]['ru']} — {said(b, 'ru')}. Какое верно? {quotes['ru']}").strip()
@@ -151,11 +151,10 @@ def _text(doc: dict, titles: tuple[dict, dict], about: tuple[str, ...], clause_t
 
 
 def _word(v, lang: str) -> str:
-    if isinstance(v, bool):
-        return ("да" if v else "нет") if lang == "ru" else ("true" if v else "false")
+    """An expected value as a judge reads it (:func:`~ruleproof.ground.i18n.word`; a payment as card:resource:n)."""
     if isinstance(v, list):
-        return "[" + ", ".join(":".join(map(str, x)) if isinstance(x, list) else str(x) for x in v) + "]"
-    return str(v)
+        return "[" + ", ".join(":".join(word(p, lang) for p in x) if isinstance(x, list) else word(x, lang) for x in v) + "]"
+    return word(v, lang)
 
 
 #: the families searched, smallest first: no X and no features, then X up to 1 with every loadout

@@ -73,7 +73,8 @@ def shown_events(res, lang: str, full: bool) -> list[dict]:
     if not full:
         rows = [r for i, r in enumerate(rows) if i == 0 or _told(r, res.departures)]
     for r in rows:
-        r["label"] = op_name(r["op"], lang) if r["op"] != op_name(r["op"], lang) else ""
+        name = op_name(r["op"], lang)
+        r["label"] = name if name != r["op"] else ""
     return rows
 
 
