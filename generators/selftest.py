@@ -122,10 +122,14 @@ def drafts(base: dict | None = None) -> Iterator[Draft]:
 
 
 def _named(base: dict) -> Iterator[Draft]:
-    """The named mutants (:mod:`.mutants`)."""
+    """The named mutants (:mod:`.mutants`) — those whose edit applies to ``base`` (a draft of the rules may lack
+    the step or operation one edits)."""
     for mid, m in MUTANTS.items():
         d = _copy(base)
-        m.edit(d)
+        try:
+            m.edit(d)
+        except (LookupError, TypeError):
+            continue
         yield Draft(mid, "named", m.en, m.ru, d, m.clauses)
 
 

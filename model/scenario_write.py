@@ -251,7 +251,9 @@ _Dumper.add_representer(list, lambda d, data: d.represent_sequence(
 def dump_ruling(doc: dict) -> str:
     """The YAML text of a scenario document (key order kept, Cyrillic as is), with a replay header."""
     prov = doc.get("provenance") or {}
-    head = "# A counterexample saved as a ruling by ruleproof"
+    head = ("# A question for the judges, written by ruleproof questions" if "question" in prov else
+            "# A ruling answered from a question by ruleproof answer" if "answer" in prov else
+            "# A counterexample saved as a ruling by ruleproof")
     if prov.get("command"):
         head += f"\n# found by: {prov['command']}"
     head += "\n# run it: ruleproof run THIS.yaml [--rulebook DRAFT.yaml]; pytest collects it as a test\n"

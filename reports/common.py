@@ -14,9 +14,10 @@ from ruleproof.ground.i18n import t
 from ruleproof.model.universe import Combo
 
 from .bundle import ClauseText, Report
+from .debt import DebtRow, debt_map
 from .finding import WITHIN_MENU, CheckResult, Finding, Verdict
 
-__all__ = ["depends_line", "note_text", "readings_rows", "READING_COLS", "verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
+__all__ = ["report_debt", "debt_rows", "debt_summary", "DEBT_COLS", "depends_line", "note_text", "readings_rows", "READING_COLS", "verdict_label", "kind_label", "engine_label", "group_title", "group_stats", "overall_line",
            "quoted_clauses", "replay_lines", "generated_line", "quotes_note", "file_stem", "path_of",
            "coverage_label", "status_label", "trace_heading"]
 
@@ -159,6 +160,28 @@ def readings_rows(report: Report, lang: str) -> list[tuple[str, str, str, str]]:
         rows.append((rid, ", ".join(([r["of"]] if r.get("of") else []) + list(r.get("about", []))),
                      r["statement"][lang], changed))
     return rows
+
+
+def report_debt(report: Report, questions=()) -> tuple[DebtRow, ...]:
+    """The report's ruling-debt map (:func:`~ruleproof.reports.debt.debt_map`; none without a coverage)."""
+    return debt_map(report.coverage, report.readings, questions) if report.coverage else ()
+
+
+def debt_rows(rows: tuple[DebtRow, ...], lang: str) -> list[tuple[str, ...]]:
+    """The ruling-debt map's rows as a reader sees them (the columns of :data:`DEBT_COLS`)."""
+    return [(r.clause, t(f"debt_{r.debt}", lang), ", ".join(r.open_readings) or "—",
+             ", ".join(r.decided_readings) or "—", ", ".join(r.rulings) or "—", ", ".join(r.properties) or "—",
+             ", ".join(r.questions) or "—") for r in rows]
+
+
+def debt_summary(rows: tuple[DebtRow, ...], lang: str) -> str:
+    return t("rep_debt_summary", lang, units=len(rows), open=sum(bool(r.open_readings) for r in rows),
+             bare=sum(not r.rulings for r in rows), pinned=sum(r.debt == "pinned" for r in rows))
+
+
+#: the column labels of :func:`debt_rows`
+DEBT_COLS = ("rep_col_unit", "rep_col_debt", "rep_col_open_readings", "rep_col_decided_readings", "rep_col_rulings",
+             "rep_col_properties", "rep_col_questions")
 
 
 #: the column labels of :func:`readings_rows`

@@ -7,15 +7,17 @@ counterexample's path highlighted (``.on-path``), the clause coverage and the as
 from __future__ import annotations
 
 import re
-
 from html import escape
 
 from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
 from .common import (
+    DEBT_COLS,
     READING_COLS,
     coverage_label,
+    debt_rows,
+    debt_summary,
     depends_line,
     engine_label,
     file_stem,
@@ -27,6 +29,7 @@ from .common import (
     quotes_note,
     readings_rows,
     replay_lines,
+    report_debt,
     rulebook_title,
     status_label,
     trace_heading,
@@ -188,7 +191,7 @@ def _toc(report: Report, lang: str) -> list[tuple[str, str]]:
     if report.graph:
         toc.append(("graph", t("rep_graph", lang)))
     if report.coverage is not None:
-        toc.append(("coverage", t("rep_coverage", lang)))
+        toc += [("coverage", t("rep_coverage", lang)), ("debt", t("rep_debt", lang))]
     if report.assumptions:
         toc.append(("assumptions", t("rep_assumptions", lang)))
     if report.readings:
@@ -312,6 +315,16 @@ def _assumptions(report: Report, lang: str) -> list[str]:
     return out
 
 
+def _debt(report: Report, lang: str) -> list[str]:
+    """The ruling-debt map: per clause unit what pins it and what is open, the most pressing first."""
+    rows = report_debt(report)
+    out = ['<section id="debt">', f"<h2>{_e(t('rep_debt', lang))}</h2>",
+           f'<p class="rp-note">{_e(t("rep_debt_note", lang))}</p>', f"<p>{_e(debt_summary(rows, lang))}</p>"]
+    cells = [(f' class="rp-debt-{r.debt}" data-clause="{_e(r.clause)}"', [_e(x) for x in row])
+             for r, row in zip(rows, debt_rows(rows, lang))]
+    return out + [_table([t(k, lang) for k in DEBT_COLS], cells, "rp-debt"), "</section>"]
+
+
 def _readings(report: Report, lang: str) -> list[str]:
     """The alternative readings and what each changes."""
     out = ['<section id="readings">', f"<h2>{_e(t('rep_readings', lang))}</h2>",
@@ -343,7 +356,7 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
     if report.graph:
         out += _graph(report, report.graph, lang)
     if report.coverage is not None:
-        out += _coverage(report.coverage, lang, clause_text)
+        out += _coverage(report.coverage, lang, clause_text) + _debt(report, lang)
     if report.assumptions:
         out += _assumptions(report, lang)
     if report.readings:

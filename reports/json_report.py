@@ -21,8 +21,9 @@ from typing import Any
 from ruleproof.ground.errors import Localized, RuleproofError
 
 from .bundle import ClauseText, Report, Section
-from .common import quoted_clauses
+from .common import quoted_clauses, report_debt
 from .coverage import Coverage, CoverageRow
+from .debt import debt_to_json
 from .finding import CheckResult, Finding
 
 __all__ = ["SCHEMA", "REPORT_SCHEMA", "results_to_json", "dumps", "report_to_json", "load_json",
@@ -110,6 +111,7 @@ def report_to_json(report: Report, clause_text: ClauseText | None = None, lang: 
                          "results": [result_to_json(r) for r in s.results]} for s in report.sections],
            "assumptions": report.assumptions, "readings": report.readings,
            "coverage": _coverage_to_json(report.coverage) if report.coverage else None,
+           "debt": debt_to_json(report_debt(report)),  # derived, for readers: load_json does not read it
            "graph": report.graph, "meta": report.meta}
     if clause_text is not None:
         doc["quotes"] = {"lang": lang, "clauses": dict(quoted_clauses(report, clause_text, lang))}

@@ -7,8 +7,11 @@ from ruleproof.ground.i18n import t
 
 from .bundle import ClauseText, Report
 from .common import (
+    DEBT_COLS,
     READING_COLS,
     coverage_label,
+    debt_rows,
+    debt_summary,
     depends_line,
     engine_label,
     generated_line,
@@ -20,6 +23,7 @@ from .common import (
     quotes_note,
     readings_rows,
     replay_lines,
+    report_debt,
     rulebook_title,
     status_label,
     trace_heading,
@@ -161,6 +165,13 @@ def _coverage(cov: Coverage, lang: str, clause_text: ClauseText) -> list[str]:
     return out
 
 
+def _debt(report: Report, lang: str) -> list[str]:
+    """The ruling-debt map: per clause unit what pins it and what is open, the most pressing first."""
+    rows = report_debt(report)
+    out = [f"## {t('rep_debt', lang)}", "", f"*{t('rep_debt_note', lang)}*", "", debt_summary(rows, lang), ""]
+    return out + _table([t(k, lang) for k in DEBT_COLS], [list(r) for r in debt_rows(rows, lang)])
+
+
 def _assumptions(report: Report, lang: str) -> list[str]:
     """The assumptions the rulebook makes, with their reasons."""
     out = [f"## {t('rep_assumptions', lang)}", ""]
@@ -196,7 +207,7 @@ def render(report: Report, lang: str, clause_text: ClauseText) -> dict[str, str]
         out += _group(s, lang)
     out += _quotes(report, lang, clause_text)
     if report.coverage is not None:
-        out += _coverage(report.coverage, lang, clause_text)
+        out += _coverage(report.coverage, lang, clause_text) + _debt(report, lang)
     if report.assumptions:
         out += _assumptions(report, lang)
     if report.readings:

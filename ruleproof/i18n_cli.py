@@ -121,8 +121,11 @@ HELP_RU: dict[str, str] = {
         "контрпримеры которого рассказать",
     "on the terminal only the table of engines and the verdict (the report files stay whole)":
         "на терминале только таблица движков и итог (файлы отчёта остаются полными)",
-    "questions for the judges: per alternative reading, the smallest game that decides it":
-        "вопросы судьям: для каждого альтернативного прочтения — наименьшая партия, которая его решает",
+    "questions for the judges: per alternative reading and per clause unit no ruling pins, the smallest game that decides it":
+        "вопросы судьям: для каждого альтернативного прочтения и каждого пункта, который не закрепляет ни одно "
+        "разъяснение, — наименьшая партия, которая его решает",
+    "only these clause units no ruling pins (with --only: the readings too; default: every unit)":
+        "только эти пункты, которые не закрепляет ни одно разъяснение (вместе с --only — и прочтения; по умолчанию — все)",
     "rulebook (default: the bundled РП 4.1-2)": "свод правил (по умолчанию — встроенный РП 4.1-2)",
     "write each question as a ruling draft DIR/<id>.yaml": "записать каждый вопрос как проект разъяснения ПАПКА/<id>.yaml",
     "turn a question for the judges into a ruling: --choose A or B":

@@ -1,16 +1,22 @@
 """Questions for judges: where the rules need a ruling, and the smallest game that asks it.
 
-For each alternative reading of a rulebook, :func:`questions` finds a game whose *end* differs between the two
-readings — the cards, the action's status, what is paid: the game of the first shipped ruling it changes (a
-question that ruling already answers), else the smallest game the search meets (an open question;
-:func:`game_apart`) — and writes it as a ruling draft in the scenario format: the world, the dice and responses,
-and one case per alternative, each expecting what that alternative gives; a question is kept only if each case
-passes on its own reading and fails on the other (:func:`decides`).  Its text asks the panel which is right,
-quoting the clauses.  :func:`answer` turns a question into a ruling: the chosen case's expectations kept, the
-other dropped.  (The clause units no ruling pins — one-fault drafts every ruling passes — are not asked yet.)
+Two kinds of question, each a game two rulebooks play apart in what a judge sees:
 
-Ids are derived from the content (the alternative and the game), so the same rulebook gives the same
-questions; the game is the smallest the breadth-first search meets (fewest choices, first world).
+* per alternative reading of a rulebook: a game whose *end* differs between the two readings — the cards, the
+  action's status, what is paid: the game of the first shipped ruling it changes (a question that ruling already
+  answers), else the smallest game the search meets (an open question; :func:`game_apart`), else the first game
+  in which they differ in what is offered as it goes (who a window asks first, what a player is offered);
+* per clause unit no ruling pins — a one-fault draft of it (the self-test's operators) that every shipped ruling
+  passes (:func:`unpinned_drafts`): the first game in which the rulebook and that draft differ in what a judge
+  sees.  Answered with the rulebook's side, it becomes the ruling that pins the unit.
+
+Each is written as a ruling draft in the scenario format: the world, the dice and responses, and one case per
+alternative, each expecting what that alternative gives (:mod:`ruleproof.question_game`); a question is kept only
+if each case passes on its own rulebook and fails on the other (:func:`decides`), and its world is made smaller
+while it still decides.  Its text asks the panel which is right, quoting the clauses.  :func:`answer` turns a
+question into a ruling: the chosen case's expectations kept, the other dropped.
+
+Ids are derived from the content (the alternative and the game), so the same rulebook gives the same questions.
 """
 
 from __future__ import annotations
@@ -22,11 +28,15 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from ruleproof.generators.bounded import bounded_worlds
-from ruleproof.ground.i18n import word
+from ruleproof.generators.selftest import Draft, drafts
+from ruleproof.ground.errors import RuleproofError
+from ruleproof.ground.i18n import plural, word
 from ruleproof.model.explore import Bounds
 from ruleproof.model.readings import applicable, variant
-from ruleproof.model.rulebook import Rulebook
+from ruleproof.model.rulebook import Rulebook, load_rulebook_text
 from ruleproof.model.rulebook_diff import smallest_difference
 from ruleproof.model.scenario import run_scenario, shipped_scenarios
 from ruleproof.model.scenario.load import Scenario, load_rulings
@@ -37,19 +47,16 @@ from ruleproof.model.scenario_write import (
     scenario_from_run,
     world_from_trace,
 )
+from ruleproof.question_game import expectations, final, mark_text, seen_text, shrink
 
-__all__ = ["Question", "questions", "question_doc", "answer", "decides", "cases_of", "game_apart", "SEARCH"]
-
-#: the card fields a question expects (what a judge sees of a card at the end)
-_CARD_FIELDS = ("wounds", "closed", "action_markers", "in_active_zone")
-
+__all__ = ["Question", "questions", "unpinned_drafts", "question_doc", "answer", "decides", "cases_of", "game_apart", "SEARCH"]
 
 @dataclass
 class Question:
     """One question: which alternative (``reading`` of the rulebook, or a one-fault ``draft`` of a unit) the
     game ``doc`` (a scenario document with a case per alternative) decides; ``pinned``: the shipped ruling that
     already decides it (its game is the question's), None for an open question; ``doc`` None: no game within the
-    search ends differently (``text`` says what the alternative changes then)."""
+    search differs in what a judge sees (``text`` says what the alternative changes then)."""
 
     id: str
     kind: str  # "reading" | "unit"
@@ -58,29 +65,7 @@ class Question:
     doc: dict | None = field(repr=False, default=None)
     text: dict = field(default_factory=dict)  # {ru, en}
     pinned: str | None = None
-
-
-def _final(events) -> tuple[dict, dict]:
-    """(cards, action) at a game's end, as a ruling expects them."""
-    state = events[-1].state
-    cards = {c.id: {k: getattr(c, k) for k in _CARD_FIELDS} for c in state.cards}
-    a = state.action
-    action = {"status": a.status, "paid": [list(p) for p in a.paid]} if a is not None else {}
-    return cards, action
-
-
-def _expect(mine: tuple[dict, dict], other: tuple[dict, dict], outcome: str) -> dict:
-    """What one alternative's game ends with, where it differs from the other's."""
-    (cards, action), (ocards, oaction) = mine, other
-    exp: dict = {"outcome": outcome}
-    diff_cards = {cid: {k: v for k, v in f.items() if ocards.get(cid, {}).get(k) != v} for cid, f in cards.items()}
-    diff_cards = {cid: f for cid, f in diff_cards.items() if f}
-    if diff_cards:
-        exp["cards"] = diff_cards
-    diff_action = {k: v for k, v in action.items() if oaction.get(k) != v}
-    if diff_action:
-        exp["action"] = diff_action
-    return exp
+    draft: str | None = None  # a unit's question: the one-fault draft (a self-test draft id) it asks about
 
 
 def _sides(rb: Rulebook, other: Rulebook, d) -> tuple[tuple[list, str], tuple[list, str]]:
@@ -103,15 +88,15 @@ def question_doc(rb: Rulebook, other: Rulebook, games, *, kind: str, label: str,
     (events, outcome) — as a world and its choices, a case ``A`` (``rb``'s reading) and ``B`` (the other) each
     expecting its game's end; None when the two end alike."""
     (ea, oa), (eb, ob) = games
-    fa, fb = _final(ea), _final(eb)
-    if fa == fb:
-        return None  # the games end alike: no ruling could tell the two apart
+    exp_a, exp_b = expectations((ea, oa), (eb, ob)), expectations((eb, ob), (ea, oa))
+    if len(exp_a) == 1 and len(exp_b) == 1:
+        return None  # the games end alike and show the same: no ruling could tell the two apart
     (dice_a, resp_a), (dice_b, resp_b) = choices_from_trace(ea), choices_from_trace(eb)
     doc = scenario_from_run(world_from_trace(ea), dice_a, resp_a, properties=[], clauses=about,
                             provenance={}, id="question", source="ruleproof questions")
     doc.pop("expect")
-    case_a = {"id": "A", "title": titles[0], "expect": _expect(fa, fb, oa)}
-    case_b = {"id": "B", "title": titles[1], "expect": _expect(fb, fa, ob)}
+    case_a = {"id": "A", "title": titles[0], "expect": exp_a}
+    case_b = {"id": "B", "title": titles[1], "expect": exp_b}
     if dice_b != dice_a:
         case_b["dice"] = dice_b
     if resp_b != resp_a:
@@ -134,6 +119,12 @@ def _text(doc: dict, titles: tuple[dict, dict], about: tuple[str, ...], clause_t
         parts = [f"{cid}: " + ", ".join(f"{k} {_word(v, lang)}" for k, v in f.items())
                  for cid, f in exp.get("cards", {}).items()]
         parts += [f"{k} {_word(v, lang)}" for k, v in exp.get("action", {}).items()]
+        parts += [seen_text(p, lang) for p in exp.get("events", [])]
+        if not exp.get("events"):  # what this side never shows (when it shows nothing of its own instead)
+            parts += [seen_text(p, lang, negated=True) for p in exp.get("no_events", [])]
+        if exp.get("order"):
+            first, then = exp["order"]
+            parts.append(f"{mark_text(first, lang)} — {'раньше, чем' if lang == 'ru' else 'before'} {mark_text(then, lang)}")
         return "; ".join(parts) or "—"
 
     a, b = doc["cases"][0]["expect"], doc["cases"][1]["expect"]
@@ -161,23 +152,33 @@ def _word(v, lang: str) -> str:
 SEARCH = (Bounds(x_max=0, loadouts=("none",)), Bounds(x_max=0), Bounds(x_max=1))
 
 
-def game_apart(rb: Rulebook, other: Rulebook):
-    """The smallest game whose end differs between two rulebooks, or None within :data:`SEARCH`: in each family,
-    smallest first, the smallest game they play apart at all, finished with passes and the lowest die; failing
-    that, the smallest game of that world whose end differs (every world of a family searched to the end took
-    over two minutes a reading: not done)."""
+def game_apart(rb: Rulebook, other: Rulebook, settled: bool = True):
+    """The smallest game two rulebooks play apart in what a judge sees, or None within :data:`SEARCH`.
+
+    ``settled`` (a reading's question): a game whose *end* differs is preferred — in each family, smallest
+    first, the smallest game they play apart at all, finished with passes and the lowest die; failing that,
+    the smallest game of that world whose end differs (every world of a family searched to the end took over
+    two minutes a reading: not done); failing every family, the first game that differs in what is offered as
+    it goes.  Not ``settled`` (a unit's question): the first game that differs in what a judge sees, at once."""
+    seen_first = None
     for bounds in SEARCH:
         worlds = bounded_worlds(bounds.x_max, bounds.loadouts, other)
         d = smallest_difference(rb, other, worlds, bounds)
         if d is None:
             continue
+        if d.visible and seen_first is None:
+            seen_first = d
+        if not settled:
+            if d.visible:
+                return d
+            continue
         (ea, _), (eb, _) = _sides(rb, other, d)
-        if _final(ea) != _final(eb):
+        if final(ea) != final(eb):
             return d
         found = smallest_difference(rb, other, [worlds[d.world_index]], bounds, settled=True)
         if found is not None and found.visible:
             return found
-    return None
+    return seen_first
 
 
 def _pinning_game(rb: Rulebook, other: Rulebook, scenarios) -> tuple[str, tuple] | None:
@@ -189,15 +190,15 @@ def _pinning_game(rb: Rulebook, other: Rulebook, scenarios) -> tuple[str, tuple]
         a, b = run_scenario(sc, rb), run_scenario(sc, other)
         if a.trace.outcome != "completed" or b.trace.outcome != "completed":
             continue  # the other reading asks for a die or a play the ruling does not script
-        if a.passed != b.passed and _final(a.trace.events) != _final(b.trace.events):
+        if a.passed != b.passed and final(a.trace.events) != final(b.trace.events):
             return sc.spec.id, ((list(a.trace.events), a.trace.outcome), (list(b.trace.events), b.trace.outcome))
     return None
 
 
 def _reading_questions(rb: Rulebook, clause_text, only=None) -> list[Question]:
     """Per applicable reading: the game of the first shipped ruling it changes (the question that ruling
-    answers), else the smallest game whose end it changes, else none found; ``pinned``: the first shipped ruling
-    whose outcome the reading changes, whatever game the question uses (None: an open question)."""
+    answers), else the smallest game that differs in what a judge sees, else none found; ``pinned``: the first
+    shipped ruling whose outcome the reading changes, whatever game the question uses (None: an open question)."""
     out = []
     scenarios = [sc for _, sc in shipped_scenarios()]
     for r in applicable(rb):
@@ -208,10 +209,10 @@ def _reading_questions(rb: Rulebook, clause_text, only=None) -> list[Question]:
                        None)
         doc = _reading_doc(rb, other, r, scenarios)
         if doc is None:
-            ru = (f"Ни одна партия в пределах поиска (X до 1, все наборы особенностей) не заканчивается по-разному "
-                  f"при чтении {r.id} и чтении свода: оно меняет порядок или то, что предлагается, а не исход.")
-            en = (f"No game within the search (X up to 1, every loadout) ends differently under reading {r.id} "
-                  f"and the rulebook's: it changes an order or what is offered, not an outcome.")
+            ru = (f"Ни одна партия в пределах поиска (X до 1, все наборы особенностей) не отличается тем, что видит "
+                  f"судья, при чтении {r.id} и чтении свода: оно меняет лишь порядок или учёт событий.")
+            en = (f"No game within the search (X up to 1, every loadout) differs in what a judge sees under reading "
+                  f"{r.id} and the rulebook's: it changes only the order or bookkeeping of events.")
             if decided is not None:
                 ru += f" Его уже решает разъяснение {decided} (партия из нескольких игродействий или с другими бросками)."
                 en += f" Ruling {decided} decides it already (a game of several actions or other dice)."
@@ -230,6 +231,17 @@ def _titles(r) -> tuple[dict, dict]:
             {"ru": f"чтение {r.id}: {r.statement['ru']}", "en": f"reading {r.id}: {r.statement['en']}"})
 
 
+def _decided_doc(rb: Rulebook, other: Rulebook, games, **kw) -> dict | None:
+    """A question's document for two finished games, made smaller (:func:`~ruleproof.question_game.shrink`),
+    kept only if it decides; its id from the smaller game."""
+    doc = question_doc(rb, other, games, **kw)
+    if doc is None or not decides(doc, rb, other):
+        return None
+    doc = shrink(doc, lambda d: decides(d, rb, other))
+    doc["id"] = _qid(kw["kind"], kw["label"], doc)
+    return doc
+
+
 def _reading_doc(rb: Rulebook, other: Rulebook, r, scenarios) -> dict | None:
     """The question's document: a shipped ruling's game, else the smallest game found; kept when it decides."""
     pinned = _pinning_game(rb, other, scenarios)
@@ -240,17 +252,83 @@ def _reading_doc(rb: Rulebook, other: Rulebook, r, scenarios) -> dict | None:
             if d is None:
                 return None
             attempt = _sides(rb, other, d)
-        doc = question_doc(rb, other, attempt, kind="reading", label=r.id, about=r.about, titles=_titles(r),
+        doc = _decided_doc(rb, other, attempt, kind="reading", label=r.id, about=r.about, titles=_titles(r),
                            assumption=r.of)
-        if doc is not None and decides(doc, rb, other):
+        if doc is not None:
             return doc
     return None
 
 
-def questions(rb: Rulebook, clause_text=None, only=None) -> list[Question]:
-    """Every question the rulebook's alternative readings raise (``only``: these reading ids), in the order the
-    readings are written."""
-    return _reading_questions(rb, clause_text, only)
+def unpinned_drafts(rb: Rulebook, data: dict, units=None) -> dict[str, list[tuple[Draft, Rulebook]]]:
+    """The one-fault drafts of ``rb`` (its YAML ``data``; the self-test's operators, :func:`drafts`) that every
+    shipped ruling passes, by the unit their edit breaks first — the units no ruling pins, in the order met
+    (``units``: only drafts of these)."""
+    scenarios = [sc for _, sc in shipped_scenarios() if run_scenario(sc, rb).passed]
+    out: dict[str, list[tuple[Draft, Rulebook]]] = {}
+    for d in drafts(data):
+        if not d.clauses or (units is not None and d.clauses[0] not in units):
+            continue
+        try:
+            other = load_rulebook_text(yaml.safe_dump(d.data, allow_unicode=True, sort_keys=False), d.id)
+        except RuleproofError:
+            continue  # not a loadable rulebook: no question to ask about it
+        if all(_passes(sc, other) for sc in scenarios):
+            out.setdefault(d.clauses[0], []).append((d, other))
+    return out
+
+
+def _passes(sc, rb: Rulebook) -> bool:
+    try:
+        return run_scenario(sc, rb).passed
+    except RuleproofError:
+        return False
+
+
+def _unit_titles(d: Draft) -> tuple[dict, dict]:
+    return ({"ru": "свод как написан", "en": "the rulebook as written"},
+            {"ru": f"проект {d.id}: {d.ru}", "en": f"draft {d.id}: {d.en}"})
+
+
+def _unit_questions(rb: Rulebook, data: dict, clause_text, units=None, tries: int = 3) -> list[Question]:
+    """Per unit no ruling pins (:func:`unpinned_drafts`; ``units``: only these): the first of its drafts (up to
+    ``tries``) with a game that differs in what a judge sees, asked as the rulebook against that draft."""
+    out = []
+    for unit, found in unpinned_drafts(rb, data, units).items():
+        q = None
+        for d, other in found[:tries]:
+            g = game_apart(rb, other, settled=False)
+            doc = g and _decided_doc(rb, other, _sides(rb, other, g), kind="unit", label=d.id, about=d.clauses,
+                                     titles=_unit_titles(d), assumption=None)
+            if doc:
+                text = _text(doc, _unit_titles(d), d.clauses, clause_text)
+                doc["provenance"]["question"].update(text=text, unit=unit)
+                q = Question(doc["id"], "unit", d.clauses, unit, doc, text, None, d.id)
+                break
+        if q is None:
+            n, tried = len(found), min(len(found), tries)
+            q = Question(f"q-none-{unit}", "unit", (unit,), unit, None,
+                         {"ru": f"Ни одно разъяснение не замечает {n} {plural(n, 'проект|проекта|проектов', 'ru')} с "
+                                f"ошибкой в пункте {unit}, но в {'нём' if tried == 1 else f'первых {tried}'} ни одна "
+                                f"партия в пределах поиска (X до 1, все наборы особенностей) не отличается тем, что видит "
+                                f"судья: меняются лишь порядок или учёт событий, и разъяснению нечего закрепить.",
+                          "en": f"No ruling notices {n} one-fault {plural(n, 'draft|drafts')} of clause {unit}, but in "
+                                f"{'it' if tried == 1 else f'the first {tried}'} no game within the search (X up to 1, "
+                                f"every loadout) differs in what a judge sees: only the order or bookkeeping of events "
+                                f"changes, and a ruling has nothing to pin."},
+                         None, found[0][0].id)
+        out.append(q)
+    return out
+
+
+def questions(rb: Rulebook, clause_text=None, only=None, units=None, data: dict | None = None) -> list[Question]:
+    """Every question the rulebook raises, in order: per alternative reading (``only``: these reading ids), then
+    per clause unit no ruling pins (``units``: only these; an empty set: none; ``data``: the rulebook's YAML,
+    read from its file when not given)."""
+    out = _reading_questions(rb, clause_text, only)
+    if units is None or units:
+        data = data if data is not None else yaml.safe_load(Path(rb.path).read_text("utf-8"))
+        out += _unit_questions(rb, data, clause_text, units)
+    return out
 
 
 def decides(doc: dict, rb: Rulebook, other: Rulebook) -> bool:

@@ -301,6 +301,26 @@ def _expect_no_events(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple,
                          what_en=f"no event {_event_text(want, 'en')}"))
 
 
+def _expect_order(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
+    """``order``: events matching these, one after another in this order (other events may come between)."""
+    if not exp.order:
+        return
+    k = 0
+    for e in trace.events:
+        if k < len(exp.order) and _matches(e, exp.order[k]):
+            k += 1
+    if k < len(exp.order):
+        want = exp.order[k]
+        hits = [e for e in trace.events if _matches(e, want)]
+        before = ", ".join(_event_text(w, "en") for w in exp.order[:k]) or "the start"
+        before_ru = ", ".join(_event_text(w, "ru") for w in exp.order[:k]) or "начала"
+        fail(Failure(f"order: event {dict(want)}", _Word(f"after {before}"), _Word(f"at #{hits[0].seq}" if hits else "absent"),
+                     clauses, (hits[0].seq,) if hits else end,
+                     actual_ru=_Word(f"№{hits[0].seq}" if hits else "нет"), expected_ru=_Word(f"после: {before_ru}"),
+                     what_ru=f"порядок: событие {_event_text(want, 'ru')}",
+                     what_en=f"order: event {_event_text(want, 'en')}"))
+
+
 def _expect_properties(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, fail) -> None:
     """``properties``: each holds on the action's trace."""
     if exp.properties:
@@ -326,4 +346,4 @@ def _expect_visited(trace: Trace, exp: ExpectSpec, clauses: tuple, end: tuple, f
 
 #: what an ``expect`` can say, checked in this order
 _EXPECTATIONS = (_expect_outcome, _expect_unused, _expect_cards, _expect_action, _expect_x, _expect_events,
-                 _expect_no_events, _expect_properties, _expect_visited)
+                 _expect_no_events, _expect_order, _expect_properties, _expect_visited)

@@ -160,6 +160,7 @@ class ExpectSpec(_Strict):
     x: dict[Word, dict[Word, Any]] = Field(default_factory=dict)
     events: list[dict[Word, Any]] = Field(default_factory=list)
     no_events: list[dict[Word, Any]] = Field(default_factory=list)
+    order: list[dict[Word, Any]] = Field(default_factory=list)  # events that happen in this order (others between)
     visited: list[Word] | None = None
     unused: list[Word] = Field(default_factory=list)  # scripted plays the rules must NOT offer
     properties: list[Word] = Field(default_factory=list)  # catalogue properties that must hold on the trace

@@ -100,7 +100,7 @@ def _print_run(con, sc, res, rb, replay: str, clause_text, lang: str, full: bool
     print_trace(con, rows, lang, highlight=res.departures, diff=True, compact=False)
     if not full:
         con.print(f"[dim]{t('run_compact', lang, shown=len(rows), n=len(res.trace.events))}[/]")
-    n = sum(sum(len(v) for v in e.cards.values()) + len(e.action) + len(e.events) + len(e.no_events)
+    n = sum(sum(len(v) for v in e.cards.values()) + len(e.action) + len(e.events) + len(e.no_events) + len(e.order)
             + sum(len(v) for v in e.x.values()) + len(e.properties) + len(e.unused) + (e.visited is not None) + 1
             for *_, e in sc.plays())
     if res.passed:

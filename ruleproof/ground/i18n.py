@@ -347,6 +347,25 @@ _LABELS: dict[str, tuple[str, str]] = {
                              "{units} clause units: {direct} covered directly, {indirect} indirectly, {none} not "
                              "covered ({uncovered} of them with text in the excerpts)."),
     "rep_uncovered": ("Непокрытые пункты", "Uncovered clauses"),
+    "rep_debt": ("Долг по разъяснениям", "Ruling debt"),
+    "rep_debt_note": ("Пункты по убыванию долга: сначала те, о которых есть прочтение, не решённое ни одним "
+                      "разъяснением, и нет разъяснения; затем прочтение не решено; открытый вопрос (ruleproof "
+                      "questions); нет разъяснения; закреплён.",
+                      "Clause units by debt, most pressing first: a reading no ruling decides and no ruling on the "
+                      "unit; a reading not decided; an open question (ruleproof questions); no ruling; pinned."),
+    "rep_debt_summary": ("Пунктов: {units}; с нерешённым прочтением — {open}, без разъяснения — {bare}, "
+                         "закреплено — {pinned}.",
+                         "{units} clause units: {open} with a reading not decided, {bare} with no ruling, "
+                         "{pinned} pinned."),
+    "rep_col_debt": ("Долг", "Debt"),
+    "rep_col_open_readings": ("Нерешённые прочтения", "Readings not decided"),
+    "rep_col_decided_readings": ("Решённые прочтения", "Readings decided"),
+    "rep_col_questions": ("Открытые вопросы", "Open questions"),
+    "debt_reading_no_ruling": ("прочтение без разъяснения", "reading, no ruling"),
+    "debt_reading_open": ("прочтение не решено", "reading not decided"),
+    "debt_question": ("открытый вопрос", "open question"),
+    "debt_no_ruling": ("нет разъяснения", "no ruling"),
+    "debt_pinned": ("закреплён", "pinned"),
     "rep_cov_direct": ("прямое", "direct"),
     "rep_cov_indirect": ("косвенное", "indirect"),
     "rep_cov_none": ("нет", "none"),

@@ -57,3 +57,19 @@ def test_an_unwanted_event_and_a_never_offered_response(edited_copy):
 def test_a_passing_ruling_marks_nothing():
     res, _, _ = _run(KELE)
     assert res.passed and res.departures == ()
+
+
+def test_an_order_holds_as_played_and_fails_reversed_at_the_event_out_of_place(edited_copy):
+    marker, window = {"op": "give_action_marker", "card": "kele"}, {"op": "window", "id": "payment_triggers"}
+
+    def order(*pair):
+        def edit(data):
+            data["expect"]["order"] = list(pair)
+        return edit
+
+    res, _, _ = _run(edited_copy(KELE, order(marker, window)))
+    assert res.passed  # the rulebook gives the marker, then opens the payment triggers' window (540.3, 512.7/b2)
+    res, events, fails = _run(edited_copy(KELE, order(window, marker)))
+    f = fails["order: event {'op': 'give_action_marker', 'card': 'kele'}"]
+    (n,) = f.events
+    assert events[n].op == "give_action_marker" and "payment_triggers" in f.wanted("en") and "после" in f.wanted("ru")
