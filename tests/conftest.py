@@ -12,6 +12,8 @@ import yaml
 from ruleproof.generators.mutants import find_op
 from ruleproof.model.rulebook import bundled_rulebook_path, load_rulebook
 
+from cpu_budget import pytest_runtest_call  # noqa: F401 - the suite's rule for long tests, a hook
+
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
@@ -84,3 +86,4 @@ def edited_copy(tmp_path: Path) -> Callable[[Path, Callable[[dict], None]], Path
         return path
 
     return write
+

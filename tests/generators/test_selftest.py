@@ -128,6 +128,7 @@ def test_clauses_broken_command(monkeypatch, capsys):
     assert "свойство" in out and "Пунктов" in out and "weakest" not in out and "property" not in out
 
 
+@pytest.mark.slow
 def test_a_draft_is_not_killed_by_a_property_that_was_merely_not_exercised():
     """Admitting «if the die shows …» in the reroll window changes nothing (the raw value is not fixed
     there, so it is never offered) but shifts the worlds Hypothesis draws: some premises go unplayed in

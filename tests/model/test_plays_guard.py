@@ -141,7 +141,7 @@ def _reroll_guard(n: int):
     return load_rulebook_text(text.replace("not plays_at_least(2)", f"not plays_at_least({n})"), f"rerolls-{n}.yaml")
 
 
-@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("n", [3, pytest.param(4, marks=pytest.mark.slow)])
 def test_n_rerolls_in_one_window_are_played_by_explore_and_hypothesis(bundled, n):
     """A draft that turns on three or four rerolls: the worlds hold that many rerolls and dice modifiers
     (searched on the die's first two faces), and both interpreter engines find the fault — before, the

@@ -207,6 +207,7 @@ def test_with_two_workers_the_agreement_is_checked_beside_the_proofs(monkeypatch
     assert [v.verdict for v in out.verdicts] == ["unknown", "unknown"]
 
 
+@pytest.mark.slow
 def test_a_rulebook_without_a_declaration_gets_a_verdict_not_a_crash():
     """Regression: on a draft that dropped `declare`, "right after a declaration" (P512.6-may-declare)
     was an empty z3.Or built in z3's default context — a Context mismatch traceback, not a verdict."""
