@@ -91,7 +91,8 @@ def _order(events, oevents) -> list[dict] | None:
     does there instead] — when this side does that later too (None otherwise)."""
     a, b = [_mark(e) for e in events], [_mark(e) for e in oevents]
     k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), None)
-    if k is None or b[k] not in a[k + 1:]:
+    # each mark met there for the first time (a repeat would match an earlier event), the other's done later here
+    if k is None or a[k] in a[:k] or b[k] in b[:k] or b[k] not in a[k + 1:]:
         return None
     return [a[k], b[k]]
 
@@ -168,9 +169,11 @@ def _without(doc: dict, card: str | None = None, feature: str | None = None) -> 
 
 def shrink(doc: dict, decides: Callable[[dict], bool]) -> dict:
     """The question's world made smaller while ``decides(doc)`` holds: each card apart from the action's source,
-    targets and payers left out if it can be, then each feature of the cards kept (greedy, in the world's order)."""
+    targets, defender and payers left out if it can be, then each feature of the cards kept (greedy, in the world's
+    order).  ``decides`` says False for a world the scenario format refuses (a card a feature names left out)."""
     action = doc["action"]
-    needed = {action["source"], *action.get("targets", []), *(c["card"] for c in action.get("cost", []))}
+    needed = {action["source"], *action.get("targets", []), *(c["card"] for c in action.get("cost", [])),
+              *([action["defender"]] if action.get("defender") else [])}
     for cid in [c for c in doc["cards"] if c not in needed]:
         smaller = _without(doc, card=cid)
         if decides(smaller):

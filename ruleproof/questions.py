@@ -49,7 +49,7 @@ from ruleproof.model.scenario_write import (
 )
 from ruleproof.question_game import expectations, final, mark_text, seen_text, shrink
 
-__all__ = ["Question", "questions", "unpinned_drafts", "question_doc", "answer", "decides", "cases_of", "game_apart", "SEARCH"]
+__all__ = ["Question", "questions", "unpinned_drafts", "deciding_rulings", "question_doc", "answer", "decides", "cases_of", "game_apart", "SEARCH"]
 
 @dataclass
 class Question:
@@ -86,10 +86,11 @@ def question_doc(rb: Rulebook, other: Rulebook, games, *, kind: str, label: str,
                  titles: tuple[dict, dict], assumption: str | None, clause_text=None) -> dict | None:
     """The scenario document of a question: ``games`` — the same game finished on ``rb`` and on ``other``, each
     (events, outcome) — as a world and its choices, a case ``A`` (``rb``'s reading) and ``B`` (the other) each
-    expecting its game's end; None when the two end alike."""
+    expecting what its game shows where the two differ (:func:`~ruleproof.question_game.expectations`); None when
+    nothing a ruling can expect tells them apart."""
     (ea, oa), (eb, ob) = games
     exp_a, exp_b = expectations((ea, oa), (eb, ob)), expectations((eb, ob), (ea, oa))
-    if len(exp_a) == 1 and len(exp_b) == 1:
+    if len(exp_a) == 1 and len(exp_b) == 1 and oa == ob:
         return None  # the games end alike and show the same: no ruling could tell the two apart
     (dice_a, resp_a), (dice_b, resp_b) = choices_from_trace(ea), choices_from_trace(eb)
     doc = scenario_from_run(world_from_trace(ea), dice_a, resp_a, properties=[], clauses=about,
@@ -148,6 +149,9 @@ def _word(v, lang: str) -> str:
     return word(v, lang)
 
 
+#: the search's bounds as a judge reads them
+WITHIN = {"ru": "в пределах поиска (X до 1, все наборы особенностей)", "en": "within the search (X up to 1, every loadout)"}
+
 #: the families searched, smallest first: no X and no features, then X up to 1 with every loadout
 SEARCH = (Bounds(x_max=0, loadouts=("none",)), Bounds(x_max=0), Bounds(x_max=1))
 
@@ -205,13 +209,12 @@ def _reading_questions(rb: Rulebook, clause_text, only=None) -> list[Question]:
         if only is not None and r.id not in only:
             continue
         other = variant(rb, r.id)
-        decided = next((sc.spec.id for sc in scenarios if run_scenario(sc, rb).passed != run_scenario(sc, other).passed),
-                       None)
+        decided = _decided_by(rb, other, scenarios)
         doc = _reading_doc(rb, other, r, scenarios)
         if doc is None:
-            ru = (f"Ни одна партия в пределах поиска (X до 1, все наборы особенностей) не отличается тем, что видит "
-                  f"судья, при чтении {r.id} и чтении свода: оно меняет лишь порядок или учёт событий.")
-            en = (f"No game within the search (X up to 1, every loadout) differs in what a judge sees under reading "
+            ru = (f"Ни одна партия {WITHIN['ru']} не отличается тем, что видит судья и может ожидать разъяснение, "
+                  f"при чтении {r.id} и чтении свода: оно меняет лишь порядок или учёт событий.")
+            en = (f"No game {WITHIN['en']} differs in what a judge sees and a ruling can expect under reading "
                   f"{r.id} and the rulebook's: it changes only the order or bookkeeping of events.")
             if decided is not None:
                 ru += f" Его уже решает разъяснение {decided} (партия из нескольких игродействий или с другими бросками)."
@@ -224,6 +227,18 @@ def _reading_questions(rb: Rulebook, clause_text, only=None) -> list[Question]:
             doc["provenance"]["question"]["pinned_by"] = decided
         out.append(Question(doc["id"], "reading", r.about, r.id, doc, text, decided))
     return out
+
+
+def _decided_by(rb: Rulebook, other: Rulebook, scenarios) -> str | None:
+    """The first shipped ruling whose outcome differs between two rulebooks (it decides between them), or None."""
+    return next((sc.spec.id for sc in scenarios if run_scenario(sc, rb).passed != run_scenario(sc, other).passed), None)
+
+
+def deciding_rulings(rb: Rulebook) -> dict[str, str | None]:
+    """Per applicable reading of ``rb``: the first shipped ruling that decides it (its outcome differs under the
+    reading), or None — what the ruling-debt map needs of every reading, asked or not (a second or so)."""
+    scenarios = [sc for _, sc in shipped_scenarios()]
+    return {r.id: _decided_by(rb, variant(rb, r.id), scenarios) for r in applicable(rb)}
 
 
 def _titles(r) -> tuple[dict, dict]:
@@ -294,9 +309,10 @@ def _unit_questions(rb: Rulebook, data: dict, clause_text, units=None, tries: in
     ``tries``) with a game that differs in what a judge sees, asked as the rulebook against that draft."""
     out = []
     for unit, found in unpinned_drafts(rb, data, units).items():
-        q = None
+        q, seen = None, False
         for d, other in found[:tries]:
             g = game_apart(rb, other, settled=False)
+            seen = seen or g is not None
             doc = g and _decided_doc(rb, other, _sides(rb, other, g), kind="unit", label=d.id, about=d.clauses,
                                      titles=_unit_titles(d), assumption=None)
             if doc:
@@ -304,20 +320,29 @@ def _unit_questions(rb: Rulebook, data: dict, clause_text, units=None, tries: in
                 doc["provenance"]["question"].update(text=text, unit=unit)
                 q = Question(doc["id"], "unit", d.clauses, unit, doc, text, None, d.id)
                 break
-        if q is None:
-            n, tried = len(found), min(len(found), tries)
-            q = Question(f"q-none-{unit}", "unit", (unit,), unit, None,
-                         {"ru": f"Ни одно разъяснение не замечает {n} {plural(n, 'проект|проекта|проектов', 'ru')} с "
-                                f"ошибкой в пункте {unit}, но в {'нём' if tried == 1 else f'первых {tried}'} ни одна "
-                                f"партия в пределах поиска (X до 1, все наборы особенностей) не отличается тем, что видит "
-                                f"судья: меняются лишь порядок или учёт событий, и разъяснению нечего закрепить.",
-                          "en": f"No ruling notices {n} one-fault {plural(n, 'draft|drafts')} of clause {unit}, but in "
-                                f"{'it' if tried == 1 else f'the first {tried}'} no game within the search (X up to 1, "
-                                f"every loadout) differs in what a judge sees: only the order or bookkeeping of events "
-                                f"changes, and a ruling has nothing to pin."},
-                         None, found[0][0].id)
-        out.append(q)
+        out.append(q or _no_unit_question(unit, found, tries, seen))
     return out
+
+
+def _no_unit_question(unit: str, found: list, tries: int, seen: bool) -> Question:
+    """A unit whose drafts give no question: none plays apart in what a judge sees (``seen`` False), or one does
+    but only in what a ruling cannot expect (the cards along the way, an order that repeats)."""
+    n, tried = len(found), min(len(found), tries)
+    which = {"ru": "нём" if tried == 1 else f"первых {tried}", "en": "it" if tried == 1 else f"the first {tried}"}
+    why = ({"ru": "партии расходятся, но лишь в том, чего разъяснение ожидать не может (состояние карт по ходу игры, "
+                  "повторяющийся порядок)",
+            "en": "games part, but only in what a ruling cannot expect (the cards along the way, a repeating order)"}
+           if seen else
+           {"ru": f"ни одна партия {WITHIN['ru']} не отличается тем, что видит судья: меняются лишь порядок или учёт "
+                  f"событий, и разъяснению нечего закрепить",
+            "en": f"no game {WITHIN['en']} differs in what a judge sees: only the order or bookkeeping of events "
+                  f"changes, and a ruling has nothing to pin"})
+    return Question(f"q-none-{unit}", "unit", (unit,), unit, None,
+                    {"ru": f"Ни одно разъяснение не замечает {n} {plural(n, 'проект|проекта|проектов', 'ru')} с ошибкой "
+                           f"в пункте {unit}, но в {which['ru']} {why['ru']}.",
+                     "en": f"No ruling notices {n} one-fault {plural(n, 'draft|drafts')} of clause {unit}, but in "
+                           f"{which['en']} {why['en']}."},
+                    None, found[0][0].id)
 
 
 def questions(rb: Rulebook, clause_text=None, only=None, units=None, data: dict | None = None) -> list[Question]:
@@ -332,10 +357,14 @@ def questions(rb: Rulebook, clause_text=None, only=None, units=None, data: dict 
 
 
 def decides(doc: dict, rb: Rulebook, other: Rulebook) -> bool:
-    """Each case of the question passes on its own rulebook (A on ``rb``, B on ``other``) and fails on the other's."""
-    a, b = cases_of(doc)
-    return (run_scenario(a, rb).passed and not run_scenario(a, other).passed
-            and run_scenario(b, other).passed and not run_scenario(b, rb).passed)
+    """Each case of the question passes on its own rulebook (A on ``rb``, B on ``other``) and fails on the other's
+    (a document the scenario format refuses decides nothing)."""
+    try:
+        a, b = cases_of(doc)
+        return (run_scenario(a, rb).passed and not run_scenario(a, other).passed
+                and run_scenario(b, other).passed and not run_scenario(b, rb).passed)
+    except RuleproofError:
+        return False
 
 
 def answer(doc: dict, choose: str) -> dict:

@@ -1,9 +1,11 @@
 """`ruleproof questions [RULEBOOK]`: where the rules need a ruling, and the smallest game that asks it.
 
-For each alternative reading the rulebook names: the game whose end it changes — a shipped ruling's game when
-one already decides it (the question that ruling answers), else the smallest game the search finds (an open
-question) — written as a ruling draft with one case per alternative (``--out DIR``: one YAML file each), and a
-text that asks which is right, quoting the clauses.  Exit 0, or 2 for bad input.
+For each alternative reading the rulebook names (``--only``) and each clause unit no ruling pins (``--units``): the
+game the two alternatives play apart in what a judge sees — a shipped ruling's game when one already decides it (the
+question that ruling answers), else the smallest game the search finds (an open question) — written as a ruling
+draft with one case per alternative (``--out DIR``: one YAML file each), and a text that asks which is right,
+quoting the clauses; then the ruling-debt map (every applicable reading's status, asked or not).  Exit 0, or 2 for
+bad input.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ def add_parser(sub, common, texts) -> None:
 
 
 def run(args, lang: str) -> int:
-    from ruleproof.model.readings import readings  # start-up: only when the command runs
     from ruleproof.model.rulebook import load_rulebook  # start-up: only when the command runs
     from ruleproof.model.scenario_write import save_ruling  # start-up: only when the command runs
     from ruleproof.questions import questions  # start-up: only when the command runs
@@ -94,12 +95,16 @@ def _entry(q) -> dict:
 
 
 def _debt(rb, entries: list[dict]):
-    """The ruling-debt map with the questions: a reading is decided when a shipped ruling decides its question."""
+    """The ruling-debt map with the questions: every applicable reading (asked or not) decided when a shipped
+    ruling decides it."""
+    from ruleproof.model.readings import readings  # start-up: only when the command runs
+    from ruleproof.questions import deciding_rulings  # start-up: only when the command runs
     from ruleproof.reports.coverage import build_coverage  # start-up: only when the command runs
     from ruleproof.reports.debt import debt_map  # start-up: only when the command runs
 
-    readings = {e["reading"]: {"about": e["about"], "rulings": [e["pinned_by"]] if e["pinned_by"] else []}
-                for e in entries if e["kind"] == "reading"}
+    about = {r.id: [str(c) for c in r.about] for r in readings(rb)}
+    readings = {rid: {"about": about.get(rid, []), "rulings": [by] if by else []}
+                for rid, by in deciding_rulings(rb).items()}
     assumptions = {aid: a.model_dump() for aid, a in rb.spec.assumptions.items()}
     return debt_map(build_coverage(rb.index, assumptions), readings, entries)
 

@@ -9,6 +9,7 @@ import pytest
 
 from ruleproof.cli import main
 from ruleproof.generators.breakage import breakage, reading_drafts
+from ruleproof.generators.mutants import MUTANTS
 from ruleproof.generators.selftest import drafts, selftest
 
 
@@ -19,6 +20,8 @@ def test_operators_make_many_distinct_drafts():
     assert {d.operator for d in ds} >= {"named", "drop operation", "swap operations", "move fixation", "priority",
                                         "narrow window", "widen window", "flip parameter", "flip guard",
                                         "trigger words", "assault strikes"}
+    # every named mutant applies to the bundled rulebook (one that does not apply to a draft is left out there)
+    assert [d.id for d in ds if d.operator == "named"] == list(MUTANTS)
 
 
 def test_statuses_on_a_sample():

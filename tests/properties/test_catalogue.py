@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from pathlib import Path
 
@@ -192,7 +193,7 @@ def test_the_tracker_agrees_with_a_plain_run_of_each_monitor(scenarios):
     for rb in books:
         for sc in scenarios:
             events = run(rb, sc.initial_state(), sc.choices()).events
-            key = repr([(e.op, e.step, e.values, e.state) for e in events])
+            key = hashlib.sha1(repr([(e.op, e.step, e.values, e.state) for e in events]).encode()).digest()
             if key in checked:
                 continue
             checked.add(key)

@@ -139,9 +139,25 @@ def test_unit_questions_on_the_command_line_and_the_debt_they_add(capsys):
     assert (q["kind"], q["unit"], q["draft"], q["open"], q["reading"]) == ("unit", "512.6.2", "big-x-skips-dice", True, None)
     debt = {r["clause"]: r for r in doc["debt"]}
     assert debt["512.6.2"]["debt"] == "question" and debt["512.6.2"]["questions"] == [q["id"]]
-    assert doc["debt"][0]["debt"] == "question"  # no reading was asked: the open question is the most pressing
+    # every reading's status is in the map, asked or not: the readings no ruling decides come first
+    assert doc["debt"][0] == {**doc["debt"][0], "clause": "512.6.2/b4.1.1", "debt": "reading_open"}
+    assert "R-strike-row-4" in doc["debt"][0]["open_readings"] and "R-die-unclamped" in doc["debt"][0]["decided_readings"]
     assert main(["--lang", "ru", "questions", "--units", "512.6.2"]) == 0
     shown = capsys.readouterr().out
     assert "пункт 512.6.2" in shown and "Долг по разъяснениям" in shown and "открытый вопрос (" in shown
     assert main(["--lang", "en", "questions", "--units", "512.6.22"]) == 2
     assert "unknown clause id '512.6.22'" in capsys.readouterr().err
+
+
+def test_an_order_is_asked_only_where_each_event_is_met_for_the_first_time():
+    from types import SimpleNamespace
+
+    from ruleproof.question_game import _order
+
+    def game(*ops):
+        return [SimpleNamespace(op=op, step="s", values={}) for op in ops]
+
+    assert _order(game("p", "q", "r"), game("p", "r", "q")) == [{"op": "q", "step": "s"}, {"op": "r", "step": "s"}]
+    # P, P, Q against P, Q, P: "P then Q" holds on both (the first P) — not a question
+    assert _order(game("p", "p", "q"), game("p", "q", "p")) is None
+    assert _order(game("p", "q"), game("p", "q")) is None
