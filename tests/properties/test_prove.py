@@ -62,13 +62,13 @@ def test_a_tiny_timeout_is_unknown_never_proved():
     assert v.verdict != "proved"
 
 
-@pytest.mark.slow
 def test_an_engine_exception_is_unknown(monkeypatch):
     def boom(self, *a, **k):
         raise z3.Z3Exception("canceled")
 
     monkeypatch.setattr(z3.Fixedpoint, "query", boom)
-    monkeypatch.setattr(prove_mod, "bmc", lambda *a, **k: ("unknown: patched", None, None, 0))
+    for mod in (prove_mod, engines_mod):  # where BMC is called (left unpatched it ran 40 s to its own timeout)
+        monkeypatch.setattr(mod, "bmc", lambda *a, **k: ("unknown: patched", None, None, 0))
     out = prove(BUNDLED, only=["P512.5-claims-resolved"], vacuity=False)
     (v,) = out.verdicts
     assert v.verdict == "unknown" and "canceled" in v.reason
@@ -207,7 +207,6 @@ def test_with_two_workers_the_agreement_is_checked_beside_the_proofs(monkeypatch
     assert [v.verdict for v in out.verdicts] == ["unknown", "unknown"]
 
 
-@pytest.mark.slow
 def test_a_rulebook_without_a_declaration_gets_a_verdict_not_a_crash():
     """Regression: on a draft that dropped `declare`, "right after a declaration" (P512.6-may-declare)
     was an empty z3.Or built in z3's default context — a Context mismatch traceback, not a verdict."""
@@ -217,5 +216,5 @@ def test_a_rulebook_without_a_declaration_gets_a_verdict_not_a_crash():
 
     d = next(d for d in drafts() if d.id == "drop:declaration:0")
     rb = load_rulebook_text(yaml.safe_dump(d.data, allow_unicode=True, sort_keys=False))
-    v = prove_one(rb, "P512.6-may-declare", timeout_ms=5000, vacuity=False)
+    v = prove_one(rb, "P512.6-may-declare", timeout_ms=1000, vacuity=False)  # a verdict, not how hard it was won
     assert v.verdict in ("unknown", "violated", "proved") or v.verdict.startswith("holds to depth")

@@ -32,9 +32,12 @@ BOUNDED = ("conformance", "rulings", "exhaustive", "consistency")
 
 
 @pytest.fixture(scope="module")
-def diffs(base):
-    bounds = Bounds(x_max=0, loadouts=("none", "triggers"))
-    return {p.stem: diff_rulebooks(base, load_rulebook(p), BOUNDED, bounds=bounds) for p in sorted(DRAFTS.glob("*.yaml"))}
+def diffs(base, tmp_path_factory):
+    """Each example draft against the bundled rulebook; the base's runs made once and reused from a cache of the
+    module's own (the same verdicts: test_the_base_results_are_kept_and_reused)."""
+    bounds, cache = Bounds(x_max=0, loadouts=("none", "triggers")), tmp_path_factory.mktemp("diff-cache")
+    return {p.stem: diff_rulebooks(base, load_rulebook(p), BOUNDED, bounds=bounds, cache_dir=cache)
+            for p in sorted(DRAFTS.glob("*.yaml"))}
 
 
 def test_there_is_one_draft_of_each_kind(diffs):
