@@ -86,10 +86,23 @@ def _mark(e) -> dict:
     return {"op": e.op, "step": e.step, **{k: _plain(e.values[k]) for k in keys if k in e.values}}
 
 
+def _shown(events) -> list:
+    """The events a judge sees happen: those of :data:`_SEEN` (steps, the die, windows, passes, plays) and every
+    one that changes a card."""
+    out, cards = [], None
+    for e in events:
+        now = repr(e.state.cards)
+        if e.op in _SEEN or (cards is not None and now != cards):
+            out.append(e)
+        cards = now
+    return out
+
+
 def _order(events, oevents) -> list[dict] | None:
-    """Where two games that show the same things part in their order: [what this side does first, what the other
-    does there instead] — when this side does that later too (None otherwise)."""
-    a, b = [_mark(e) for e in events], [_mark(e) for e in oevents]
+    """Where two games that show the same things part in the order of what a judge sees (:func:`_shown`): [what
+    this side does first, what the other does there instead] — when this side does that later too (None
+    otherwise)."""
+    a, b = [_mark(e) for e in _shown(events)], [_mark(e) for e in _shown(oevents)]
     k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), None)
     # each mark met there for the first time (a repeat would match an earlier event), the other's done later here
     if k is None or a[k] in a[:k] or b[k] in b[:k] or b[k] not in a[k + 1:]:

@@ -163,8 +163,10 @@ def game_apart(rb: Rulebook, other: Rulebook, settled: bool = True):
     first, the smallest game they play apart at all, finished with passes and the lowest die; failing that,
     the smallest game of that world whose end differs (every world of a family searched to the end took over
     two minutes a reading: not done); failing every family, the first game that differs in what is offered as
-    it goes.  Not ``settled`` (a unit's question): the first game that differs in what a judge sees, at once."""
-    seen_first = None
+    it goes; failing that, the first game they play apart at all (the order of what a judge sees may differ —
+    which window opens first — where nothing else does).  Not ``settled`` (a unit's question): the first game that
+    differs in what a judge sees, at once."""
+    seen_first = any_first = None
     for bounds in SEARCH:
         worlds = bounded_worlds(bounds.x_max, bounds.loadouts, other)
         d = smallest_difference(rb, other, worlds, bounds)
@@ -172,6 +174,7 @@ def game_apart(rb: Rulebook, other: Rulebook, settled: bool = True):
             continue
         if d.visible and seen_first is None:
             seen_first = d
+        any_first = any_first or d
         if not settled:
             if d.visible:
                 return d
@@ -182,7 +185,7 @@ def game_apart(rb: Rulebook, other: Rulebook, settled: bool = True):
         found = smallest_difference(rb, other, [worlds[d.world_index]], bounds, settled=True)
         if found is not None and found.visible:
             return found
-    return seen_first
+    return seen_first or (any_first if settled else None)
 
 
 def _pinning_game(rb: Rulebook, other: Rulebook, scenarios) -> tuple[str, tuple] | None:

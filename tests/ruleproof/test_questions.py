@@ -154,10 +154,16 @@ def test_an_order_is_asked_only_where_each_event_is_met_for_the_first_time():
 
     from ruleproof.question_game import _order
 
-    def game(*ops):
-        return [SimpleNamespace(op=op, step="s", values={}) for op in ops]
+    def game(*windows, bookkeeping=()):
+        """Windows opening in this order (what a judge sees), with operations that change no card between them."""
+        return [SimpleNamespace(op=op, step="s", values={"id": w} if op == "window" else {},
+                                state=SimpleNamespace(cards=()))
+                for w in windows for op in ("window", *bookkeeping)]
 
-    assert _order(game("p", "q", "r"), game("p", "r", "q")) == [{"op": "q", "step": "s"}, {"op": "r", "step": "s"}]
+    mark = lambda w: {"op": "window", "step": "s", "id": w}  # noqa: E731
+    assert _order(game("p", "q", "r"), game("p", "r", "q")) == [mark("q"), mark("r")]
     # P, P, Q against P, Q, P: "P then Q" holds on both (the first P) — not a question
     assert _order(game("p", "p", "q"), game("p", "q", "p")) is None
     assert _order(game("p", "q"), game("p", "q")) is None
+    # an order only of operations nobody sees (no card changes) is not asked
+    assert _order(game("p", bookkeeping=("fix_x", "check")), game("p", bookkeeping=("check", "fix_x"))) is None
