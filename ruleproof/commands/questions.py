@@ -103,10 +103,10 @@ def _debt(rb, entries: list[dict]):
     from ruleproof.reports.debt import debt_map  # start-up: only when the command runs
 
     about = {r.id: [str(c) for c in r.about] for r in readings(rb)}
-    readings = {rid: {"about": about.get(rid, []), "rulings": [by] if by else []}
+    statuses = {rid: {"about": about.get(rid, []), "rulings": [by] if by else []}
                 for rid, by in deciding_rulings(rb).items()}
     assumptions = {aid: a.model_dump() for aid, a in rb.spec.assumptions.items()}
-    return debt_map(build_coverage(rb.index, assumptions), readings, entries)
+    return debt_map(build_coverage(rb.index, assumptions), statuses, entries)
 
 
 def _table(qs, ru: bool) -> Table:

@@ -24,6 +24,7 @@ def test_operators_make_many_distinct_drafts():
     assert [d.id for d in ds if d.operator == "named"] == list(MUTANTS)
 
 
+@pytest.mark.slow
 def test_statuses_on_a_sample():
     rep = selftest(examples=0, random_plays=20,
                    only=["M1", "M8", "drop:dice:6", "swap:declaration:2", "widen:reroll:resource_modification"])
@@ -141,6 +142,7 @@ def test_a_draft_is_not_killed_by_a_property_that_was_merely_not_exercised():
     assert r.status == "equivalent" and not r.killed_by, (r.status, r.killed_by)
 
 
+@pytest.mark.slow
 def test_equivalence_is_decided_by_proof():
     """Swapping the declaration's first two operations changes no ruling and none of 15 random plays,
     so sampling alone called it equivalent; Z3 finds the X determined twice (a kill the interpreter

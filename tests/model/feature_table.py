@@ -72,6 +72,8 @@ class Fault:
     kills: tuple[str, ...] = ENGINES
     holds: tuple[str, ...] = ENGINES
     found: Mapping[str, Callable[[Any], bool]] = field(default_factory=dict)
+    #: the engines whose kill takes over 30 s of CPU (marked slow: tests/cpu_budget.py)
+    slow: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         assert set(self.kills) | set(self.holds) | set(self.found) <= set(ENGINES), self
@@ -157,7 +159,8 @@ def ruling_test(rows: tuple[Ruling, ...]):
 
 
 def kill_test(rows: tuple[Fault, ...]):
-    cases = [pytest.param(row, e, id=f"{e}:{row.mutant}") for row in rows for e in row.kills]
+    cases = [pytest.param(row, e, id=f"{e}:{row.mutant}", marks=pytest.mark.slow if e in row.slow else ())
+             for row in rows for e in row.kills]
 
     @pytest.mark.parametrize("row,engine", cases)
     def test(row: Fault, engine: str) -> None:

@@ -24,7 +24,7 @@ FAULTS = (
     # explore plays the target leaving; Z3's counterexample has it flee; Hypothesis's drawn target leaves now and then
     Fault(RECHECKED, PID, lambda rb: [w for w in bounded_worlds(0, ("calculation",)) if w.name == "spell/calculation"],
           Bounds(x_max=0, die=(2, 2)),
-          found={"z3": lambda world: "b_flee" in {f.id for f in world.card("tgt").features}}),
+          found={"z3": lambda world: "b_flee" in {f.id for f in world.card("tgt").features}}, slow=("hypothesis",)),
 )
 
 test_rulings = ruling_test(RULINGS)

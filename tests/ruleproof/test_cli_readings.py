@@ -19,6 +19,7 @@ def _json(capsys, *args) -> tuple[int, dict]:
     return rc, json.loads(out)
 
 
+@pytest.mark.slow
 def test_a_material_reading_names_the_property_and_the_smallest_differing_game(capsys):
     rc, doc = _json(capsys, "--only", "R-non-active-first-late", "--engines", "rulings,exhaustive,consistency")
     [row] = doc["readings"]
