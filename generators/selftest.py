@@ -53,6 +53,10 @@ class Draft:
     #: the clause units the edit breaks: those cited by the element(s) it changes
     clauses: tuple[str, ...] = ()
 
+    def load(self):
+        """The draft as a rulebook, validated as a file would be (RuleproofError: it is not a loadable one)."""
+        return load_rulebook_text(yaml.safe_dump(self.data, allow_unicode=True, sort_keys=False), self.id)
+
 
 @dataclass
 class MutantResult:
@@ -396,7 +400,7 @@ def _run_draft(draft, ref: _Reference, examples: int, hypothesis: bool, every_pr
     t0 = time.perf_counter()
     res = MutantResult(draft.id, draft.operator, draft.en, "survived", clauses=draft.clauses)
     try:
-        rb = load_rulebook_text(yaml.safe_dump(draft.data, allow_unicode=True, sort_keys=False), draft.id)
+        rb = draft.load()
     except RuleproofError as err:
         res.status, res.reason = "invalid", f"not a loadable rulebook: {err.code} {err.what('en')}"
         res.reason_ru = f"свод не загружается: {err.code} {err.what('ru')}"

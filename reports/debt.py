@@ -21,7 +21,7 @@ Within a debt: more open readings first, then the clause index's order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Iterable
 
 from .coverage import Coverage
@@ -81,6 +81,4 @@ def debt_map(coverage: Coverage, readings: dict[str, dict], questions: Iterable[
 
 def debt_to_json(rows: Iterable[DebtRow]) -> list[dict]:
     """The map as JSON: one object per unit, in its order."""
-    return [{"clause": r.clause, "debt": r.debt, "rulings": list(r.rulings), "properties": list(r.properties),
-             "open_readings": list(r.open_readings), "decided_readings": list(r.decided_readings),
-             "questions": list(r.questions)} for r in rows]
+    return [{k: list(v) if isinstance(v, tuple) else v for k, v in asdict(r).items()} for r in rows]

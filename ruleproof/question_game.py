@@ -43,16 +43,19 @@ def _plain(v):
     return [_plain(x) for x in v] if isinstance(v, (list, tuple)) else v
 
 
+def _pattern(e, keys) -> dict:
+    """An event as a ruling matches it: its operation, its step and these of its values."""
+    return {"op": e.op, "step": e.step, **{k: _plain(e.values[k]) for k in keys if k in e.values}}
+
+
 def seen(events) -> list[dict]:
     """The event patterns a judge sees as the game goes (each once, in the order met): a ruling's ``events``."""
     out: list[dict] = []
     for e in events:
-        keys = _SEEN.get(e.op)
-        if keys is None:
-            continue
-        p = {"op": e.op, "step": e.step, **{k: _plain(e.values[k]) for k in keys if k in e.values}}
-        if p not in out:
-            out.append(p)
+        if e.op in _SEEN:
+            p = _pattern(e, _SEEN[e.op])
+            if p not in out:
+                out.append(p)
     return out
 
 
@@ -82,8 +85,7 @@ def expectations(mine: tuple[list, str], other: tuple[list, str]) -> dict:
 def _mark(e) -> dict:
     """An event as an ``order`` expectation names it: its operation and step, and what tells it apart (the window,
     the player, the feature played, the die, the card)."""
-    keys = tuple(k for k in _SEEN.get(e.op, ("card",)) if k != "offered")
-    return {"op": e.op, "step": e.step, **{k: _plain(e.values[k]) for k in keys if k in e.values}}
+    return _pattern(e, tuple(k for k in _SEEN.get(e.op, ("card",)) if k != "offered"))
 
 
 def _shown(events) -> list:

@@ -36,7 +36,7 @@ from ruleproof.ground.errors import RuleproofError
 from ruleproof.ground.i18n import plural, word
 from ruleproof.model.explore import Bounds
 from ruleproof.model.readings import applicable, variant
-from ruleproof.model.rulebook import Rulebook, load_rulebook_text
+from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.rulebook_diff import smallest_difference
 from ruleproof.model.scenario import run_scenario, shipped_scenarios
 from ruleproof.model.scenario.load import Scenario, load_rulings
@@ -237,11 +237,14 @@ def _decided_by(rb: Rulebook, other: Rulebook, scenarios) -> str | None:
     return next((sc.spec.id for sc in scenarios if run_scenario(sc, rb).passed != run_scenario(sc, other).passed), None)
 
 
-def deciding_rulings(rb: Rulebook) -> dict[str, str | None]:
+def deciding_rulings(rb: Rulebook, known: dict[str, str | None] | None = None) -> dict[str, str | None]:
     """Per applicable reading of ``rb``: the first shipped ruling that decides it (its outcome differs under the
-    reading), or None — what the ruling-debt map needs of every reading, asked or not (a second or so)."""
+    reading), or None — what the ruling-debt map needs of every reading, asked or not (a second or so); ``known``:
+    readings already settled so (a question's ``pinned``), not run again."""
+    known = known or {}
     scenarios = [sc for _, sc in shipped_scenarios()]
-    return {r.id: _decided_by(rb, variant(rb, r.id), scenarios) for r in applicable(rb)}
+    return {r.id: known[r.id] if r.id in known else _decided_by(rb, variant(rb, r.id), scenarios)
+            for r in applicable(rb)}
 
 
 def _titles(r) -> tuple[dict, dict]:
@@ -287,7 +290,7 @@ def unpinned_drafts(rb: Rulebook, data: dict, units=None) -> dict[str, list[tupl
         if not d.clauses or (units is not None and d.clauses[0] not in units):
             continue
         try:
-            other = load_rulebook_text(yaml.safe_dump(d.data, allow_unicode=True, sort_keys=False), d.id)
+            other = d.load()
         except RuleproofError:
             continue  # not a loadable rulebook: no question to ask about it
         if all(_passes(sc, other) for sc in scenarios):

@@ -11,10 +11,8 @@ worker a test left running (not waited for) is counted by the test that reaps it
 
 from __future__ import annotations
 
-import gc
 import importlib.util
 import resource
-import statistics
 import time
 from pathlib import Path
 
@@ -36,34 +34,22 @@ def cpu_seconds() -> float:
     return own + kids.ru_utime + kids.ru_stime
 
 
-def _workload():
+def _calibrate():
+    """``benchmarks/calibrate.py``'s ``calibrate`` (None without the benchmarks folder)."""
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "calibrate.py"
     spec = importlib.util.spec_from_file_location("_rp_calibrate", path)
     if spec is None or spec.loader is None or not path.is_file():
         return None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.workload
+    return module.calibrate
 
 
 def _measure() -> float:
-    """How much slower than the reference machine this one runs the calibration workload now (at least 1): the
-    median of 5 runs in CPU time, the garbage collector off (as ``calibrate()`` times it)."""
-    work = _workload()
-    if work is None:
-        return 1.0
-    times = []
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(5):
-            start = time.process_time()
-            work()
-            times.append(time.process_time() - start)
-    finally:
-        if enabled:
-            gc.enable()
-    return max(1.0, statistics.median(times) / REFERENCE)
+    """How much slower than the reference machine this one runs the calibration workload now (at least 1): its
+    median of 5 runs, the garbage collector off, timed in CPU time."""
+    calibrate = _calibrate()
+    return max(1.0, calibrate(repeats=5, clock=time.process_time) / REFERENCE) if calibrate else 1.0
 
 
 def scale(again: bool = False) -> float:

@@ -104,7 +104,8 @@ def _debt(rb, entries: list[dict]):
 
     about = {r.id: [str(c) for c in r.about] for r in readings(rb)}
     statuses = {rid: {"about": about.get(rid, []), "rulings": [by] if by else []}
-                for rid, by in deciding_rulings(rb).items()}
+                for rid, by in deciding_rulings(rb, {e["reading"]: e["pinned_by"] for e in entries
+                                                     if e["kind"] == "reading"}).items()}
     assumptions = {aid: a.model_dump() for aid, a in rb.spec.assumptions.items()}
     return debt_map(build_coverage(rb.index, assumptions), statuses, entries)
 

@@ -40,10 +40,9 @@ def _seen(e: dict) -> dict:
 
 def _draft(draft_id: str):
     from ruleproof.generators.selftest import drafts
-    from ruleproof.model.rulebook import load_rulebook_text
 
     [d] = [d for d in drafts() if d.id == draft_id]
-    return load_rulebook_text(yaml.safe_dump(d.data, allow_unicode=True, sort_keys=False), d.id)
+    return d.load()
 
 
 def test_each_question_is_a_game_its_alternatives_play_apart(asked):
