@@ -121,6 +121,12 @@ HELP_RU: dict[str, str] = {
         "контрпримеры которого рассказать",
     "on the terminal only the table of engines and the verdict (the report files stay whole)":
         "на терминале только таблица движков и итог (файлы отчёта остаются полными)",
+    "run every engine again (by default each engine's run is kept in .ruleproof-cache/ and reused while the "
+    "rulebook, the options and ruleproof are unchanged)":
+        "запустить все движки заново (по умолчанию прогон каждого движка хранится в .ruleproof-cache/ и берётся "
+        "оттуда, пока свод, параметры и ruleproof не менялись)",
+    "check again each time the rulebook file (or a --rulings folder) changes; Ctrl-C ends":
+        "проверять заново при каждом изменении файла свода (или папки --rulings); выход — прерывание с клавиатуры",
     "questions for the judges: per alternative reading and per clause unit no ruling pins, the smallest game that decides it":
         "вопросы судьям: для каждого альтернативного прочтения и каждого пункта, который не закрепляет ни одно "
         "разъяснение, — наименьшая партия, которая его решает",

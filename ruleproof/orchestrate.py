@@ -20,6 +20,7 @@ import dataclasses
 import hashlib
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import networkx as nx
@@ -50,6 +51,7 @@ from ruleproof.properties.consistency import consistency
 from ruleproof.properties.form_conformance import form_check
 from ruleproof.reports.finding import CheckResult, Finding, Verdict
 from ruleproof.reports.trace import trace_to_json
+from ruleproof.runcache import cached_run
 
 __all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "run_hypothesis", "run_exhaustive", "run_z3",
            "run_consistency", "run_conformance", "run_engine", "team_rulings", "rulings_outside_menu", "distrust_proofs"]
@@ -65,6 +67,7 @@ class EngineRun:
     stats: dict = field(default_factory=dict)
     counterexamples: dict[str, list] = field(default_factory=dict)
     outcome: object | None = None  # the engine's own outcome object (kept in one process only)
+    cached: bool = False  # the run came from the run cache (:mod:`ruleproof.runcache`), not made now
 
 
 @dataclass
@@ -88,6 +91,11 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return all(r.holds for r in self.results)
+
+    @property
+    def cached(self) -> tuple[str, ...]:
+        """The engines whose runs came from the run cache (the others were run now)."""
+        return tuple(g for g, r in self.runs.items() if r.cached)
 
     def counts(self) -> dict[str, int]:
         ops = [op for n in self.graph for op in self.graph.nodes[n]["operations"]]
@@ -348,12 +356,35 @@ def run_engine(rb: Rulebook, opts: dict, group: str) -> EngineRun:
     return run
 
 
+def _decided(run: object) -> bool:
+    """A run worth keeping: every result decided (an inconclusive one — a time limit, a premise never
+    played — is made again next time: a time limit depends on the machine's load, not on the rulebook)."""
+    return isinstance(run, EngineRun) and all(r.verdict != Verdict.UNKNOWN for r in run.results)
+
+
+def _one_engine(rb: Rulebook, opts: dict, group: str, cache_dir, pooled: bool) -> EngineRun:
+    """Engine ``group`` on ``rb`` for :func:`run_check`: from the run cache under ``cache_dir`` when a run
+    with the same key is kept there (:func:`~ruleproof.runcache.cached_run`: the rulebook's content, the
+    options, the team's rulings, ruleproof's files, Z3's and Hypothesis' versions), else run now (and kept
+    when every result is decided: :func:`_decided`).
+    ``pooled``: in a worker process (its outcome object is not sent back)."""
+    if cache_dir is None:
+        return run_engine(rb, opts, group) if pooled else BY_NAME[group].load()(rb, opts)
+    run, hit = cached_run(partial(run_engine, group=group), rb, group, opts, cache_dir, keep=_decided)
+    assert isinstance(run, EngineRun)  # what run_engine gives; a file of another shape is a miss (version key)
+    run.cached = hit
+    return run
+
+
 def run_check(path: str | Path | None = None, examples: int = 0, seed: int | None = None,
               progress=None, engines: tuple[str, ...] | None = None, jobs: int = 1, bounds=None,
-              timeout_ms: int | None = None, rulings: tuple[str, ...] = ()) -> CheckReport:
+              timeout_ms: int | None = None, rulings: tuple[str, ...] = (), cache_dir: str | Path | None = None
+              ) -> CheckReport:
     """Structure always; then each engine of ``engines`` (default: the Hypothesis pass when
     ``examples`` > 0 — the behaviour of the first releases).  ``jobs`` > 1: engines in parallel.
-    ``rulings``: a team's folders of rulings, run by the rulings engine after the shipped ones."""
+    ``rulings``: a team's folders of rulings, run by the rulings engine after the shipped ones.
+    ``cache_dir``: each engine's run is kept there and reused while nothing that decides it changes
+    (:mod:`ruleproof.runcache`; ``report.cached`` names the engines that came from it)."""
     rb = load_rulebook(path)
     if rb.spec.readings:  # a patch that is not one is bad input, said before any engine runs; a reading that
         not_applicable(rb)  # does not apply to this rulebook is reported so (never blocks the check)
@@ -370,13 +401,13 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     if jobs > 1 and len(wanted) > 1:
         # longest first, so that the pool is busy to the end
         order = longest_first(wanted)
-        done = dict(zip(order, fork_map(lambda e: run_engine(rb, opts, e), order, jobs)))
+        done = dict(zip(order, fork_map(lambda e: _one_engine(rb, opts, e, cache_dir, True), order, jobs)))
         runs = [done[e] for e in wanted]
     else:
         for e in wanted:
             if progress:
                 progress(e)
-            runs.append(BY_NAME[e].load()(rb, opts))
+            runs.append(_one_engine(rb, opts, e, cache_dir, False))
     for r in runs:
         report.runs[r.group] = r
         if r.group == "hypothesis":

@@ -34,6 +34,7 @@ from typing import Callable
 import z3
 
 from ruleproof.generators.run import load_profile
+from ruleproof.ground import interrupt
 from ruleproof.ground.errors import RuleproofError
 from ruleproof.ground.fileio import write_atomic
 
@@ -72,10 +73,12 @@ def run_key(content: str, engine: str, opts: dict) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def cached_run(run: Callable, rb, engine: str, opts: dict, cache_dir) -> tuple[object, bool]:
+def cached_run(run: Callable, rb, engine: str, opts: dict, cache_dir,
+               keep: Callable[[object], bool] | None = None) -> tuple[object, bool]:
     """``run(rb, opts)``, or its result kept under ``cache_dir`` from an earlier call with the same key;
     returns (result, whether it came from the cache).  ``rb``: a rulebook (its spec is the content) or
-    the content itself."""
+    the content itself.  A result is kept only when ``keep(result)`` (default: always) and Ctrl-C was not
+    pressed during the run (an engine cut short may return what it had)."""
     content = rb if isinstance(rb, str) else rb.spec.model_dump_json()
     path = Path(cache_dir) / "runs" / f"{engine}-{run_key(content, engine, opts)}.pickle"
     if path.exists():
@@ -84,6 +87,9 @@ def cached_run(run: Callable, rb, engine: str, opts: dict, cache_dir) -> tuple[o
         except Exception:  # a file of another version, or damaged: made again
             pass
     result = run(rb, opts)
+    interrupt.check()  # a run cut short is not kept: KeyboardInterrupt, as if it came during the run
+    if keep is not None and not keep(result):
+        return result, False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, pickle.dumps(result))

@@ -17,6 +17,15 @@ from cpu_budget import pytest_runtest_call  # noqa: F401 - the suite's rule for 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
+@pytest.fixture(autouse=True)
+def _no_check_cache(monkeypatch):
+    """`check` in this process makes every run (its cache's own tests turn it on): tests patch engines and plant
+    properties inside the process, which the cache's key — files, options, versions — cannot see."""
+    from ruleproof.commands import check
+
+    monkeypatch.setattr(check, "CACHE_ON", False)
+
+
 @pytest.fixture(scope="module")
 def bundled():
     """The bundled rulebook, loaded (once per test module)."""

@@ -6,6 +6,7 @@ Exit 0 everything holds, 1 a finding, 3 inconclusive, 2 bad input.
 from __future__ import annotations
 
 import sys
+import time
 
 from rich.console import Console
 
@@ -16,7 +17,11 @@ from ruleproof.ground.i18n import t
 from .common import RULINGS_HELP, check_jobs, console, parse_names
 from .explore import parse_bounds
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "watch", "CACHE_ON"]
+
+#: whether ``check`` keeps and reuses engine runs (``--no-cache`` turns it off for one run; the test suite turns
+#: it off for its own: tests patch engines inside the process, which no cache key can see)
+CACHE_ON = True
 
 
 def add_parser(sub, common, texts) -> None:
@@ -40,10 +45,53 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--rulings", action="append", metavar="DIR", help=RULINGS_HELP)
     p.add_argument("--summary", action="store_true",
                    help="on the terminal only the table of engines and the verdict (the report files stay whole)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="run every engine again (by default each engine's run is kept in .ruleproof-cache/ and "
+                        "reused while the rulebook, the options and ruleproof are unchanged)")
+    p.add_argument("--watch", action="store_true",
+                   help="check again each time the rulebook file (or a --rulings folder) changes; Ctrl-C ends")
     p.set_defaults(run=run)
 
 
 def run(args, lang: str) -> int:
+    if args.watch:
+        return watch(args, lang)
+    return _check_once(args, lang)
+
+
+def watch(args, lang: str, sleep=time.sleep) -> int:
+    """``--watch``: the check, then again at each change of the rulebook file or a ``--rulings`` folder
+    (:mod:`ruleproof.ground.watch`), until Ctrl-C.  Each round says what changed, which engines ran again and
+    which came from the run cache (an edit undone is a cache hit), and how long it took.  Bad input in a round
+    (a YAML error, an unknown clause) is said as the check says it — file:line, what, how to fix — and the
+    watch goes on.  Returns the last round's exit code (KeyboardInterrupt, from ``sleep`` or the check,
+    ends it as the command line ends any run)."""
+    from ruleproof.ground.watch import fingerprint, wait_for_change  # start-up: only when the command runs
+
+    if not args.rulebook:
+        raise RuleproofError("RP150", None, problem=Localized("--watch следит за файлом свода правил",
+                                                              "--watch watches a rulebook file"),
+                             fix=Localized("укажите файл: ruleproof check ПРОЕКТ.yaml --watch",
+                                           "name the file: ruleproof check DRAFT.yaml --watch"))
+    paths = [args.rulebook, *(args.rulings or ())]
+    seen = fingerprint(paths)
+    round_ = 1
+    while True:
+        started = time.perf_counter()
+        try:
+            code = _check_once(args, lang, round_)
+        except RuleproofError as err:
+            print(err.render(lang), file=sys.stderr)
+            code = 2
+        print(t("watch_done", lang, n=round_, seconds=f"{time.perf_counter() - started:.1f}", code=code,
+                paths=", ".join(map(str, paths))), file=sys.stderr, flush=True)
+        seen = wait_for_change(paths, seen, sleep)
+        round_ += 1
+
+
+def _check_once(args, lang: str, round_: int = 0) -> int:
+    """One check as the command makes it (``round_`` > 0: a round of ``--watch``, which says which engines ran)."""
+    from ruleproof.generators.run import CACHE_DIR  # start-up: only when the command runs
     from ruleproof.reports.bundle import make_clause_text, report_from_check  # start-up: only when the command runs
     from ruleproof.reports.writers import parse_formats  # start-up: only when the command runs
 
@@ -53,18 +101,32 @@ def run(args, lang: str) -> int:
     engines = parse_names(args.engines, ENGINES)
     _check_options(args, formats)
     kw = dict(engines=engines, jobs=args.jobs, bounds=parse_bounds(args.bounds),
-              timeout_ms=int(args.timeout * 1000) if args.timeout else None, rulings=tuple(args.rulings or ()))
+              timeout_ms=int(args.timeout * 1000) if args.timeout else None, rulings=tuple(args.rulings or ()),
+              cache_dir=CACHE_DIR if CACHE_ON and not args.no_cache else None)
     if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
         from ruleproof.orchestrate import run_check  # start-up: only when the command runs
 
         check = run_check(args.rulebook, args.examples, args.seed, **kw)
     else:
         check = _run_with_a_bar(args, engines, kw)
+    _say_cached(check, lang, round_)
     report = report_from_check(check, lang=lang, rules_text=args.rules_text)
     if args.save_ruling:
         _save_ruling(args, check, lang)
     _write(args, report, formats, lang, clause_text)
     return report.exit_code
+
+
+def _say_cached(check, lang: str, round_: int) -> None:
+    """On the error stream: the engines whose runs came from the cache; in a round of ``--watch``, also those
+    run again."""
+    cached = check.cached
+    ran = [g for g in check.runs if g not in cached]
+    if round_ > 0:
+        print(t("watch_ran", lang, n=round_, ran=", ".join(ran) or "—", cached=", ".join(cached) or "—"),
+              file=sys.stderr)
+    elif cached:
+        print(t("check_cached", lang, engines=", ".join(cached)), file=sys.stderr)
 
 
 def _check_options(args, formats: tuple[str, ...]) -> None:

@@ -1,3 +1,3 @@
 """The ground floor: what every layer shares and that imports nothing else of ruleproof — the errors with
 their stable codes (``errors``), the two languages (``i18n``), atomic file output (``fileio``), Ctrl-C
-handling (``interrupt``) and forked workers (``forked``)."""
+handling (``interrupt``), forked workers (``forked``) and waiting for a file to change (``watch``)."""

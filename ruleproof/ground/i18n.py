@@ -172,6 +172,14 @@ _LABELS: dict[str, tuple[str, str]] = {
                    "{check}, rulings only — {rulings}; unnoticed — {unnoticed}; another reading — {reading}; no change — "
                    "{no_change}; broken by no "
                    "draft — {not_broken} ({seconds:.0f} s)"),
+    "check_cached": ("Результаты взяты из кэша (.ruleproof-cache/; свод, параметры и ruleproof не менялись): "
+                     "{engines}. Запустить заново: --no-cache",
+                     "These results came from the cache (.ruleproof-cache/; the rulebook, the options and ruleproof "
+                     "are unchanged): {engines}. To run them again: --no-cache"),
+    "watch_ran": ("Проверка {n}: движки запущены — {ran}; взяты из кэша — {cached}",
+                  "Check {n}: engines run — {ran}; taken from the cache — {cached}"),
+    "watch_done": ("Проверка {n} закончена за {seconds} с, код выхода {code}. Жду изменений: {paths} (выход — прерывание с клавиатуры)",
+                   "Check {n} done in {seconds} s, exit code {code}. Waiting for a change: {paths} (Ctrl-C ends)"),
     "diff_cached": ("Результаты базового свода взяты из кэша (.ruleproof-cache/; свод, параметры и ruleproof не "
                     "менялись): {engines}. Запустить заново: --no-cache",
                     "The base rulebook's results came from the cache (.ruleproof-cache/; the base, the options and "
