@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Callable
 
-__all__ = ["Engine", "ENGINES", "NAMES", "BY_NAME", "DIFF_ENGINES", "DIFF_EXAMPLES", "longest_first"]
+__all__ = ["Engine", "ENGINES", "NAMES", "BY_NAME", "DIFF_ENGINES", "DIFF_EXAMPLES", "longest_first", "soonest_answers"]
 
 
 @dataclass(frozen=True)
@@ -69,3 +69,16 @@ def longest_first(names, extra: dict[str, int] | None = None) -> list:
     """
     cost = {**{e.name: e.cost for e in ENGINES}, **(extra or {})}
     return sorted(names, key=lambda n: -cost[n if isinstance(n, str) else n[0]])
+
+
+def soonest_answers(names) -> list:
+    """``names`` (engine names) so that answers come soon from a pool: the costliest first (it decides how long
+    the whole takes), then the cheapest to the costliest — the other workers give the quick engines' verdicts
+    while it runs (``check --watch``: an edit's rulings are judged in seconds).
+
+    >>> soonest_answers(["rulings", "z3", "exhaustive", "consistency"])
+    ['z3', 'consistency', 'rulings', 'exhaustive']
+    """
+    order = longest_first(names)
+    return order[:1] + order[1:][::-1]
+

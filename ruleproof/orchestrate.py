@@ -22,11 +22,12 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Callable
 
 import networkx as nx
 
 from ruleproof.dependencies import counterexample_dependencies, reading_labels, ruling_dependencies
-from ruleproof.engine_registry import BY_NAME, ENGINES, longest_first
+from ruleproof.engine_registry import BY_NAME, ENGINES, longest_first, soonest_answers
 from ruleproof.generators.bounded import bounded_worlds, worlds_scope
 from ruleproof.generators.run import hypothesis_pass
 from ruleproof.ground.errors import Localized, RuleproofError
@@ -378,13 +379,15 @@ def _one_engine(rb: Rulebook, opts: dict, group: str, cache_dir, pooled: bool) -
 
 def run_check(path: str | Path | None = None, examples: int = 0, seed: int | None = None,
               progress=None, engines: tuple[str, ...] | None = None, jobs: int = 1, bounds=None,
-              timeout_ms: int | None = None, rulings: tuple[str, ...] = (), cache_dir: str | Path | None = None
-              ) -> CheckReport:
+              timeout_ms: int | None = None, rulings: tuple[str, ...] = (), cache_dir: str | Path | None = None,
+              on_engine: Callable[[EngineRun], None] | None = None) -> CheckReport:
     """Structure always; then each engine of ``engines`` (default: the Hypothesis pass when
     ``examples`` > 0 — the behaviour of the first releases).  ``jobs`` > 1: engines in parallel.
     ``rulings``: a team's folders of rulings, run by the rulings engine after the shipped ones.
     ``cache_dir``: each engine's run is kept there and reused while nothing that decides it changes
-    (:mod:`ruleproof.runcache`; ``report.cached`` names the engines that came from it)."""
+    (:mod:`ruleproof.runcache`; ``report.cached`` names the engines that came from it).  ``on_engine``: told
+    each engine's run as it comes back, the engines then ordered for the soonest answers
+    (:func:`~ruleproof.engine_registry.soonest_answers`: the quick ones while the costliest runs)."""
     rb = load_rulebook(path)
     if rb.spec.readings:  # a patch that is not one is bad input, said before any engine runs; a reading that
         not_applicable(rb)  # does not apply to this rulebook is reported so (never blocks the check)
@@ -397,17 +400,7 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     opts = {"examples": examples, "seed": seed, "rulebook_arg": str(path) if path else None, "bounds": bounds,
             "timeout_ms": timeout_ms, "progress": progress, "conformance_engine": "conformance" in wanted,
             "rulings": team}
-    runs: list[EngineRun] = []
-    if jobs > 1 and len(wanted) > 1:
-        # longest first, so that the pool is busy to the end
-        order = longest_first(wanted)
-        done = dict(zip(order, fork_map(lambda e: _one_engine(rb, opts, e, cache_dir, True), order, jobs)))
-        runs = [done[e] for e in wanted]
-    else:
-        for e in wanted:
-            if progress:
-                progress(e)
-            runs.append(_one_engine(rb, opts, e, cache_dir, False))
+    runs = _run_engines(rb, wanted, opts, jobs, cache_dir, on_engine)
     for r in runs:
         report.runs[r.group] = r
         if r.group == "hypothesis":
@@ -418,6 +411,27 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     if rb.spec.readings:
         _finding_dependencies(report)
     return report
+
+
+def _run_engines(rb: Rulebook, wanted: list[str], opts: dict, jobs: int, cache_dir,
+                 on_engine: Callable[[EngineRun], None] | None) -> list[EngineRun]:
+    """The runs of the engines ``wanted`` (in that order) for :func:`run_check`: in ``jobs`` processes, the
+    costliest first so that the pool is busy to the end — or, with ``on_engine`` (told each run as it comes
+    back), the quick answers first."""
+    progress = opts["progress"]
+    if jobs > 1 and len(wanted) > 1:
+        order = soonest_answers(wanted) if on_engine else longest_first(wanted)
+        each = (lambda _, run: on_engine(run)) if on_engine else None
+        done = dict(zip(order, fork_map(lambda e: _one_engine(rb, opts, e, cache_dir, True), order, jobs, each=each)))
+        return [done[e] for e in wanted]
+    runs: list[EngineRun] = []
+    for e in sorted(wanted, key=lambda e: BY_NAME[e].cost) if on_engine else wanted:
+        if progress:
+            progress(e)
+        runs.append(_one_engine(rb, opts, e, cache_dir, False))
+        if on_engine:
+            on_engine(runs[-1])
+    return sorted(runs, key=lambda r: wanted.index(r.group))
 
 
 def _finding_dependencies(report: CheckReport) -> None:

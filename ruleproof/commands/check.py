@@ -61,8 +61,9 @@ def run(args, lang: str) -> int:
 
 def watch(args, lang: str, sleep=time.sleep) -> int:
     """``--watch``: the check, then again at each change of the rulebook file or a ``--rulings`` folder
-    (:mod:`ruleproof.ground.watch`), until Ctrl-C.  Each round says what changed, which engines ran again and
-    which came from the run cache (an edit undone is a cache hit), and how long it took.  Bad input in a round
+    (:mod:`ruleproof.ground.watch`), until Ctrl-C.  Each round says each engine's verdict as its run comes back
+    (the quick ones while the costliest runs), which engines ran and which came from the run cache (an edit
+    undone is a cache hit), and how long it took.  Bad input in a round
     (a YAML error, an unknown clause) is said as the check says it — file:line, what, how to fix — and the
     watch goes on.  Returns the last round's exit code (KeyboardInterrupt, from ``sleep`` or the check,
     ends it as the command line ends any run)."""
@@ -102,7 +103,8 @@ def _check_once(args, lang: str, round_: int = 0) -> int:
     _check_options(args, formats)
     kw = dict(engines=engines, jobs=args.jobs, bounds=parse_bounds(args.bounds),
               timeout_ms=int(args.timeout * 1000) if args.timeout else None, rulings=tuple(args.rulings or ()),
-              cache_dir=CACHE_DIR if CACHE_ON and not args.no_cache else None)
+              cache_dir=CACHE_DIR if CACHE_ON and not args.no_cache else None,
+              on_engine=_tell(lang) if round_ > 0 else None)
     if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
         from ruleproof.orchestrate import run_check  # start-up: only when the command runs
 
@@ -115,6 +117,23 @@ def _check_once(args, lang: str, round_: int = 0) -> int:
         _save_ruling(args, check, lang)
     _write(args, report, formats, lang, clause_text)
     return report.exit_code
+
+
+def _tell(lang: str):
+    """A round of ``--watch``: each engine's verdict on the error stream as its run comes back (the quick engines
+    first: an edit's rulings are judged while Z3 still runs)."""
+    from ruleproof.reports.finding import Verdict  # start-up: only when the command runs
+
+    started = time.perf_counter()
+
+    def tell(run) -> None:
+        verdicts = [r.verdict for r in run.results]
+        print(t("watch_engine", lang, engine=t(f"rep_short_{run.group}", lang), checks=len(verdicts),
+                violated=verdicts.count(Verdict.VIOLATED), unknown=verdicts.count(Verdict.UNKNOWN),
+                when=t("watch_from_cache", lang) if run.cached else t("watch_seconds", lang, seconds=f"{run.seconds:.1f}"),
+                at=f"{time.perf_counter() - started:.1f}"),
+              file=sys.stderr, flush=True)
+    return tell
 
 
 def _say_cached(check, lang: str, round_: int) -> None:

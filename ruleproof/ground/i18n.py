@@ -178,6 +178,12 @@ _LABELS: dict[str, tuple[str, str]] = {
                      "are unchanged): {engines}. To run them again: --no-cache"),
     "watch_ran": ("Проверка {n}: движки запущены — {ran}; взяты из кэша — {cached}",
                   "Check {n}: engines run — {ran}; taken from the cache — {cached}"),
+    "watch_engine": ("  {engine}: проверок {checks}, нарушено {violated}, не установлено {unknown} — {when} "
+                     "(ответ через {at} с)",
+                     "  {engine}: {checks} checks, {violated} violated, {unknown} inconclusive — {when} "
+                     "(answered {at} s in)"),
+    "watch_seconds": ("{seconds} с", "{seconds} s"),
+    "watch_from_cache": ("из кэша", "from the cache"),
     "watch_done": ("Проверка {n} закончена за {seconds} с, код выхода {code}. Жду изменений: {paths} (выход — прерывание с клавиатуры)",
                    "Check {n} done in {seconds} s, exit code {code}. Waiting for a change: {paths} (Ctrl-C ends)"),
     "diff_cached": ("Результаты базового свода взяты из кэша (.ruleproof-cache/; свод, параметры и ruleproof не "

@@ -5,6 +5,7 @@ not kept; each round of the watch says which engines ran, bad input in a round i
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -110,14 +111,35 @@ def test_watch_checks_again_at_each_change_and_goes_on_after_bad_input(cache_on,
     assert len(rounds) == 5, err  # four checks, then the wait Ctrl-C ended
     assert "Check 1: engines run — rulings, consistency; taken from the cache — —" in rounds[0]
     assert "exit code 0" in rounds[0]
+    # each engine's verdict as its run comes back, before the round's end
+    assert re.search(r"  rulings: \d+ checks, 0 violated, 0 inconclusive — [\d.]+ s \(answered [\d.]+ s in\)\n", rounds[0]), rounds[0]
+    assert re.search(r"  consistency: \d+ checks, 0 violated, 0 inconclusive — [\d.]+ s \(answered [\d.]+ s in\)\n", rounds[0])
     assert f"{path}:" in rounds[1] and "RP103" in rounds[1] and "Check 2 done" in rounds[1] and "exit code 2" in rounds[1]
     assert "Check 3: engines run — —; taken from the cache — rulings, consistency" in rounds[2]
+    assert re.search(r"  rulings: \d+ checks, 0 violated, 0 inconclusive — from the cache \(answered [\d.]+ s in\)\n", rounds[2])
     assert "exit code 0" in rounds[2]
     assert "Check 4: engines run — rulings, consistency; taken from the cache — —" in rounds[3]
     assert "exit code 1" in rounds[3]
+    assert re.search(r"  rulings: \d+ checks, \d+ violated", rounds[3])
 
 
 def test_watch_needs_a_rulebook_file(capsys):
     assert main(["--lang", "en", "check", "--watch"]) == 2
     err = capsys.readouterr().err
     assert "RP150" in err and "--watch watches a rulebook file" in err and "Traceback" not in err
+
+
+def test_a_round_speaks_russian(cache_on, write_rulebook, capsys):
+    path = write_rulebook(name="draft.yaml")
+
+    def sleep(_seconds):
+        raise KeyboardInterrupt
+
+    args = build_parser("ru").parse_args(["check", str(path), "--watch", "--engines", ENGINES, "--summary"])
+    with pytest.raises(KeyboardInterrupt):
+        check_cmd.watch(args, "ru", sleep=sleep)
+    err = capsys.readouterr().err
+    assert re.search(r"  разъяснения: проверок \d+, нарушено 0, не установлено 0 — [\d.]+ с \(ответ через [\d.]+ с\)", err)
+    assert "Проверка 1: движки запущены — rulings, consistency; взяты из кэша — —" in err
+    assert "Проверка 1 закончена за" in err and "Жду изменений" in err
+    assert not re.search(r"\b(checks|violated|inconclusive|engines run|Waiting|done in)\b", err), err
