@@ -4,7 +4,8 @@
 exhaustive pass, Hypothesis under its fixed seed, the rulings, conformance) are the same every time,
 so they are computed once.  The key is a digest of the rulebook's content, the engine, its options,
 the versions of Z3 and Hypothesis, the Hypothesis profile, and every file of ruleproof itself (code,
-clause index, shipped rulings): any change to any of them is a miss.  A file that cannot be read
+clause index, shipped rulings): any change to any of them is a miss.  At most :data:`MAX_RUNS` runs are kept,
+the least recently used removed first.  A file that cannot be read
 back is a miss too — the run is made again, never trusted half-written (files are written
 atomically).
 
@@ -26,7 +27,9 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
 import pickle
+from contextlib import suppress
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -38,7 +41,7 @@ from ruleproof.ground import interrupt
 from ruleproof.ground.errors import RuleproofError
 from ruleproof.ground.fileio import write_atomic
 
-__all__ = ["cached_run", "code_digest", "run_key"]
+__all__ = ["MAX_RUNS", "cached_run", "code_digest", "prune", "run_key"]
 
 #: the packages whose files decide a run (code, the clause index, the bundled rulebook, the rulings)
 _PACKAGES = ("ruleproof", "ruleproof.model", "ruleproof.generators", "ruleproof.properties", "ruleproof.reports",
@@ -83,9 +86,13 @@ def cached_run(run: Callable, rb, engine: str, opts: dict, cache_dir,
     path = Path(cache_dir) / "runs" / f"{engine}-{run_key(content, engine, opts)}.pickle"
     if path.exists():
         try:
-            return pickle.loads(path.read_bytes()), True
+            found = pickle.loads(path.read_bytes())
         except Exception:  # a file of another version, or damaged: made again
             pass
+        else:
+            with suppress(OSError):  # used now: the last to be pruned
+                os.utime(path)
+            return found, True
     result = run(rb, opts)
     interrupt.check()  # a run cut short is not kept: KeyboardInterrupt, as if it came during the run
     if keep is not None and not keep(result):
@@ -93,6 +100,24 @@ def cached_run(run: Callable, rb, engine: str, opts: dict, cache_dir,
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, pickle.dumps(result))
+        prune(path.parent)
     except (OSError, RuleproofError):  # a read-only folder: the run is still good, only not kept
         pass
     return result, False
+
+
+#: the most runs kept (an editor's every edit is a new key: the oldest go first)
+MAX_RUNS = 300
+
+
+def prune(folder: Path, keep: int | None = None) -> int:
+    """Remove the least recently used runs of ``folder`` beyond ``keep`` (default :data:`MAX_RUNS`); returns
+    how many were removed (a file another process removed first is not counted)."""
+    keep = MAX_RUNS if keep is None else keep
+    files = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime if p.exists() else 0.0)
+    removed = 0
+    for old in files[:max(0, len(files) - keep)]:
+        with suppress(FileNotFoundError):
+            old.unlink()
+            removed += 1
+    return removed

@@ -143,3 +143,30 @@ def test_a_round_speaks_russian(cache_on, write_rulebook, capsys):
     assert "Проверка 1: движки запущены — rulings, consistency; взяты из кэша — —" in err
     assert "Проверка 1 закончена за" in err and "Жду изменений" in err
     assert not re.search(r"\b(checks|violated|inconclusive|engines run|Waiting|done in)\b", err), err
+
+
+def test_the_cache_keeps_the_most_recently_used_runs(tmp_path, monkeypatch):
+    """An editor's every edit is a new key: past :data:`MAX_RUNS` runs the least recently used go (a hit counts
+    as a use)."""
+    import os
+
+    from ruleproof import runcache
+
+    monkeypatch.setattr(runcache, "MAX_RUNS", 3)
+    calls: list[str] = []
+
+    def engine(rb, opts):
+        calls.append(rb)
+        return rb
+
+    for n, content in enumerate(["a", "b", "c"]):
+        runcache.cached_run(engine, content, "demo", {}, tmp_path)
+        path = tmp_path / "runs" / f"demo-{runcache.run_key(content, 'demo', {})}.pickle"
+        os.utime(path, (1e9 + n, 1e9 + n))  # distinct times, the oldest first, on any file system
+    runcache.cached_run(engine, "a", "demo", {}, tmp_path)  # a hit: "a" is used now, "b" is the oldest
+    runcache.cached_run(engine, "d", "demo", {}, tmp_path)  # a fourth run: "b" goes
+    assert calls == ["a", "b", "c", "d"]
+    assert len(list((tmp_path / "runs").glob("*.pickle"))) == 3
+    assert runcache.cached_run(engine, "a", "demo", {}, tmp_path)[1]
+    assert runcache.cached_run(engine, "c", "demo", {}, tmp_path)[1]
+    assert not runcache.cached_run(engine, "b", "demo", {}, tmp_path)[1]
