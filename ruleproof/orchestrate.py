@@ -272,10 +272,13 @@ def _ruling_properties(runs: list, arg: str) -> tuple[list[CheckResult], int]:
         # a report stays bounded (a draft may break a property in every ruling): the run of the first few
         traced = set(sorted(range(len(hits)), key=lambda i: (not hits[i][0][3], i))[:TRACED_RULINGS])
         k = premised[p.id]
+        findings = tuple(finding(p, run, k, v, i in traced) for i, (run, k, v) in enumerate(hits))
+        if not findings and k == 0:  # no ruling's game played the situation: inconclusive, never "holds"
+            findings = (catalogue.not_exercised(p, "interpreter", games, {
+                "en": "a ruling whose game plays it", "ru": "разъяснение, игра которого её разыгрывает"}),)
         out.append(CheckResult(p.id, p.clauses, {"ru": f"в играх разъяснений (ситуация свойства — в {k} из {games}): {p.ru}",
                                                  "en": f"in the rulings' games (its situation in {k} of {games}): {p.en}"},
-                               "interpreter", tuple(finding(p, run, k, v, i in traced) for i, (run, k, v) in enumerate(hits)),
-                               note=f"{games} game actions of {len(runs)} rulings; premise in {k}"))
+                               "interpreter", findings, note=f"{games} game actions of {len(runs)} rulings; premise in {k}"))
     return out, games
 
 

@@ -212,3 +212,17 @@ def test_check_summary_prints_only_the_table_and_the_verdict(capsys, monkeypatch
     assert short.count("\n") < 20 < whole.count("\n")
     assert main(["--lang", "en", "check", str(ROOT / "rulebooks" / "drafts" / "marker-only-when-paid.yaml"), "--engines", "rulings", "--summary"]) == 1
     assert "Exit code: 1" in capsys.readouterr().out
+
+
+def test_a_property_no_rulings_game_plays_is_not_exercised_there_never_holds(planted_property, capsys):
+    """The rulings engine judges every property on the rulings' games: one whose situation none of them plays is
+    inconclusive there (exit 3), like the other engines' — while on the bundled rulebook every real property's
+    situation is played by some ruling."""
+    assert main(["--lang", "en", "check", "--engines", "structure,rulings", "--format", "json"]) == 3
+    doc = json.loads(capsys.readouterr().out)
+    results = {r["check"]: r for s in doc["sections"] for r in s["results"] if r["check"].startswith("P")}
+    planted = results.pop(planted_property.id)
+    [finding] = planted["findings"]
+    assert planted["verdict"] == "unknown" and finding["kind"] == "not_exercised"
+    assert finding["message"]["en"].startswith("not exercised") and "a ruling whose game plays it" in finding["message"]["en"]
+    assert results and {r["verdict"] for r in results.values()} == {"holds"}
