@@ -234,7 +234,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
 
     finished: list[int] = []
 
-    def tell(i: int) -> None:
+    def tell(i: int, _found: object) -> None:
         finished.append(i)
         if progress is not None:
             engine, side = tasks[i]
@@ -246,7 +246,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
         done = {}
         for i, task in enumerate(tasks):
             done[task] = run(task)
-            tell(i)
+            tell(i, done[task])
     out.timings = {f"{e}/{side}" if side else e: secs for (e, side), (_, secs, _) in done.items()}
     out.cached = tuple(e for (e, side), (_, _, hit) in done.items() if hit)
     got = {task: found for task, (found, _, _) in done.items()}

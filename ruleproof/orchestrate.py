@@ -424,8 +424,8 @@ def _run_engines(rb: Rulebook, wanted: list[str], opts: dict, jobs: int, cache_d
     progress = opts["progress"]
     if jobs > 1 and len(wanted) > 1:
         order = soonest_answers(wanted) if on_engine else longest_first(wanted)
-        each = (lambda _, run: on_engine(run)) if on_engine else None
-        done = dict(zip(order, fork_map(lambda e: _one_engine(rb, opts, e, cache_dir, True), order, jobs, each=each)))
+        tell = (lambda _, run: on_engine(run)) if on_engine else None
+        done = dict(zip(order, fork_map(lambda e: _one_engine(rb, opts, e, cache_dir, True), order, jobs, tell)))
         return [done[e] for e in wanted]
     runs: list[EngineRun] = []
     for e in sorted(wanted, key=lambda e: BY_NAME[e].cost) if on_engine else wanted:

@@ -27,11 +27,9 @@ def _call(item):
     return _FN[0](item)
 
 
-def fork_map(fn: Callable, items: Sequence, jobs: int, done: Callable[[int], None] | None = None,
-             each: Callable[[int, object], None] | None = None) -> list:
+def fork_map(fn: Callable, items: Sequence, jobs: int, done: Callable[[int, object], None] | None = None) -> list:
     """``[fn(item) for item in items]``, computed in ``min(jobs, len(items))`` forked processes; the
-    results come back in the order of ``items`` (``done(i)`` is told as each item ``i`` finishes, ``each(i,
-    result)`` is given its result then).  When
+    results come back in the order of ``items`` (``done(i, result)`` is told as each item ``i`` finishes).  When
     the caller stops (Ctrl-C sent to this process only, or an error), the workers are terminated at
     once — not left to finish the items already handed to them."""
     _FN[:] = [fn]
@@ -41,11 +39,10 @@ def fork_map(fn: Callable, items: Sequence, jobs: int, done: Callable[[int], Non
         futures = {pool.submit(_call, item): i for i, item in enumerate(items)}
         results: list = [None] * len(items)
         for future in as_completed(futures):
-            results[futures[future]] = future.result()
+            i = futures[future]
+            results[i] = future.result()
             if done is not None:
-                done(futures[future])
-            if each is not None:
-                each(futures[future], results[futures[future]])
+                done(i, results[i])
     except BaseException:
         # leaving the executor would wait for every item already handed out: stop the workers now
         for proc in list((getattr(pool, "_processes", None) or {}).values()):
