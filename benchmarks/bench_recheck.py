@@ -1,14 +1,16 @@
-"""The edit-check loop: `check` of a rulebook file cold, again unchanged, after a one-line edit, and after the
-edit is undone — with every engine and with the fast ones — the way an editor meets it (`ruleproof check FILE`,
-each run a fresh process, in a folder of its own so that the run cache starts empty).
+"""The edit-check loop: `check` of a rulebook file cold, again unchanged, after a one-line edit, after a second
+one-line edit, and with both undone — with every engine, with Z3 alone and with the fast ones — the way an editor
+meets it (`ruleproof check FILE`, each run a fresh process, in a folder of its own so that the cache starts empty).
 
 Run:  .venv/bin/python benchmarks/bench_recheck.py [--repeats 3]
 
-The one-line edit: the re-roll window asks the non-active player first (``first: non_active_player``), a
-behaviour edit (structure check S5 fails).  The cache is per engine and per whole rulebook
-(``ruleproof.runcache``): an unchanged or undone rulebook comes from it, an edited one runs every engine asked for
-again.  Prints the machine's calibration before and after (``calibrate.py``); medians over ``--repeats``.  A figure,
-not a test.
+The one-line edits: the re-roll window asks the non-active player first (``first: non_active_player``), a
+behaviour edit (structure check S5 fails); then the dice-modifier window too.  The run cache is per engine and per
+whole rulebook (``ruleproof.runcache``): an unchanged or undone rulebook comes from it, an edited one runs every
+engine asked for again — Z3 from the proofs of the earlier checks (``properties/carry.py``: the first edit re-checks
+each kept invariant on every rule, the second only on the rules it changed).  Prints the machine's calibration
+before and after (``calibrate.py``), medians over ``--repeats``, and the figures recorded before proofs were
+carried (``BEFORE``, 552fbbf) beside them.  A figure, not a test.
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ ROOT = Path(__file__).resolve().parents[1]
 EXE = Path(sys.executable).with_name("ruleproof")
 BUNDLED = ROOT / "rulebooks" / "berserk-rp-4.1-2.yaml"
 EDIT = ("first: active_player", "first: non_active_player")
-ENGINE_SETS = {"every engine": None, "structure,rulings,consistency": "structure,rulings,consistency"}
+ENGINE_SETS = {"every engine": None, "z3": "z3", "structure,rulings,consistency": "structure,rulings,consistency"}
+#: the figures recorded at 552fbbf (benchmarks/README.md), before Z3's proofs were carried: seconds
+BEFORE = {"every engine": {"cold": 16.9, "unchanged": 0.9, "one-line edit": 20.4, "edit undone": 0.8},
+          "structure,rulings,consistency": {"cold": 2.2, "unchanged": 0.8, "one-line edit": 2.2, "edit undone": 0.9}}
 
 
 def _run(cwd: Path, engines: str | None) -> float:
@@ -38,16 +43,15 @@ def _run(cwd: Path, engines: str | None) -> float:
     return time.perf_counter() - started
 
 
-def _one_edit(text: str) -> str:
-    """The bundled rulebook with the re-roll window's first player changed (its one ``first: active_player``
-    line after ``id: reroll``)."""
-    at = text.index("id: reroll")
+def _one_edit(text: str, window: str = "reroll") -> str:
+    """``text`` with the first player of window ``window`` changed (the one ``first: active_player`` after its id)."""
+    at = text.index(f"id: {window}")
     i = text.index(EDIT[0], at)
     return text[:i] + EDIT[1] + text[i + len(EDIT[0]):]
 
 
 def loop(engines: str | None) -> dict[str, float]:
-    """The four runs of one edit-check loop, in a fresh folder: seconds each."""
+    """The five runs of one edit-check loop, in a fresh folder: seconds each."""
     with tempfile.TemporaryDirectory() as d:
         cwd = Path(d)
         rb = cwd / "rb.yaml"
@@ -56,6 +60,8 @@ def loop(engines: str | None) -> dict[str, float]:
         out = {"cold": _run(cwd, engines), "unchanged": _run(cwd, engines)}
         rb.write_text(_one_edit(original), "utf-8")
         out["one-line edit"] = _run(cwd, engines)
+        rb.write_text(_one_edit(_one_edit(original), "dice_modifiers"), "utf-8")
+        out["second edit"] = _run(cwd, engines)
         rb.write_text(original, "utf-8")
         out["edit undone"] = _run(cwd, engines)
     return out
@@ -71,6 +77,8 @@ def main() -> None:
         runs = [loop(engines) for _ in range(args.repeats)]
         cells = "  ".join(f"{k} {statistics.median(r[k] for r in runs):5.1f} s" for k in runs[0])
         print(f"{label:32s} {cells}")
+        if label in BEFORE:
+            print(f"{'  before (552fbbf)':32s} " + "  ".join(f"{k} {v:5.1f} s" for k, v in BEFORE[label].items()))
     print(before_after(before))
 
 

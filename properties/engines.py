@@ -16,6 +16,7 @@ from ruleproof.model.menu import Option
 from ruleproof.model.rulebook import Rulebook
 from ruleproof.model.symbolic import OPTIONS, Disjunct, System, world_state
 
+from .carry import ProofStore, RulePart, certificate, rule_formula
 from .replay import Counterexample, replay
 from .z3_system import (
     _and,
@@ -46,12 +47,13 @@ SPACER_OPTIONS: dict = {"validate": True}
 
 
 def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[str] | None = None,
-           path: list | None = None, options: dict | None = None) -> str:
+           path: list | None = None, options: dict | None = None, answer: list | None = None) -> str:
     """'sat' (a target state is reachable), 'unsat' (it is not), or 'unknown: <reason>'.
 
     One relation per location (pc), over the variables in ``keep`` (default: the cone of influence
     of ``target``, over-approximated); the others are free in each rule.  On 'sat', ``path`` (if
-    given) receives the disjuncts along Spacer's derivation, first to last."""
+    given) receives the disjuncts along Spacer's derivation, first to last; on 'unsat', ``answer`` (if
+    given) receives the proof's inductive invariant (:func:`.carry.certificate`, None if unreadable)."""
     ctx = sy.ctx
     keep = coi(sy, target(sy, sy.pre), exact=False) if keep is None else keep
     fp = _fixedpoint(ctx, timeout_ms, seed, SPACER_OPTIONS if options is None else options)
@@ -60,28 +62,43 @@ def spacer(sy: System, target, timeout_ms: int, seed: int = 0, keep: frozenset[s
     rel = {i: z3.Function(f"L{i}", *sorts, z3.BoolSort(ctx)) for i in range(len(sy.locs))}
     err = z3.Function("Err", z3.BoolSort(ctx))
     fp.register_relation(err, *rel.values())
-    pre = [sy.pre[v.name] for v in vs]
     # the rules are built through the C API: the Python wrapper's ForAll checks every bound variable of
     # every rule, which costs more than Spacer on the small cones
     bound = [sy.pre[v.name] for v in sy.vars] + [sy.die]
     arr = (z3.Ast * len(bound))(*[b.as_ast() for b in bound])
-    pcv = sy.pre["pc"]
-
-    def rule(head, body, loc, name=""):
-        f = _subst(_implies(_and(body), head), [(pcv, sy.val(loc, "pc"))])
+    for f, name in _rules(sy, target, vs, rel, err):
         q = z3.z3core.Z3_mk_forall_const(ctx.ref(), 0, len(bound), arr, 0, None, f.as_ast())
         z3.z3core.Z3_fixedpoint_add_rule(ctx.ref(), fp.fixedpoint, q, z3.to_symbol(name, ctx))
+    r = _query(sy, fp, err(), path)
+    if r == "unsat" and answer is not None:
+        answer.append(certificate(sy, vs, rel, fp))
+    return r
 
-    rule(_app(rel[sy.start_pc], pre), [_init(sy)], sy.start_pc, "init")
+
+def _rules(sy: System, target, vs: list, rel: dict, err) -> list:
+    """The rules of Spacer's query on ``target`` over the variables ``vs`` (relations ``rel`` per pc, the
+    error ``err``), each as (rule, name): an implication with its location's pc put in."""
+    return [(rule_formula(sy, part), name) for part, name in _rule_parts(sy, target, vs, rel, err)]
+
+
+def _rule_parts(sy: System, target, vs: list, rel: dict, err) -> list:
+    """The rules of :func:`_rules` before they are put together: [(:class:`~.carry.RulePart`, name)] — the
+    initial state, each (merged) disjunct, the target at each location."""
+    pre = [sy.pre[v.name] for v in vs]
+    pcv = sy.pre["pc"]
+    start = sy.start_pc
+    out = [(RulePart(start, _app(rel[start], pre), (_init(sy),), (f"L{start}", tuple(pre), "", (_init(sy),))), "init")]
     for ds, args, g in _merged(sy, vs):
-        rule(_app(rel[_pc_successors(sy)[ds[0].id][0]], args), [_app(rel[ds[0].loc], pre), g], ds[0].loc,
-             "d" + "_".join(str(d.id) for d in ds))
+        nxt, loc = _pc_successors(sy)[ds[0].id][0], ds[0].loc
+        out.append((RulePart(loc, _app(rel[nxt], args), (_app(rel[loc], pre), g), (f"L{nxt}", tuple(args), f"L{loc}", (g,))),
+                    "d" + "_".join(str(d.id) for d in ds)))
     bad = target(sy, sy.pre)
     for i in range(len(sy.locs)):
-        b = z3.simplify(_subst(bad, [(pcv, sy.val(i, "pc"))]))
-        if not z3.is_false(b):
-            rule(err(), [_app(rel[i], pre), b], i)
-    return _query(sy, fp, err(), path)
+        raw = _subst(bad, [(pcv, sy.val(i, "pc"))])
+        b = z3.simplify(raw)
+        if not z3.is_false(b):  # the key reads the target before Z3 simplified it (see RulePart)
+            out.append((RulePart(i, err(), (_app(rel[i], pre), b), ("Err", (), f"L{i}", (raw,))), ""))
+    return out
 
 
 def _fixedpoint(ctx, timeout_ms: int, seed: int, options: dict) -> z3.Fixedpoint:
@@ -359,13 +376,28 @@ def find_violation(rb: Rulebook, sy: System, bad, pid: str, max_depth: int, time
 
 
 def spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms: int, seed: int,
-                    order: tuple[bool, ...] = (False, True), options: dict | None = None, coarse: bool = False):
+                    order: tuple[bool, ...] = (False, True), options: dict | None = None, coarse: bool = False,
+                    carry: ProofStore | None = None):
     """Spacer on the cone of influence without the windows' shape, then — if its path is spurious
     on the exact system — with it.  ``coarse``: first on the coarsest cone (:func:`coi` without any
     guard's names, under a quarter of the time limit) — most proofs need little of the control flow
     — refined by what refutes each spurious path (the names of the guards in the unsat core of
     :func:`follow`, at most :data:`REFINEMENTS` times), then with the steps' guards, then as above.
-    Returns (result, followed path or None, replayed counterexample)."""
+    ``carry``: first the certificate it keeps for ``target`` (:mod:`.carry`), re-checked on ``sy``; a new
+    proof's is kept.  Returns (result, followed path or None, replayed counterexample)."""
+    if carry is not None and carry.carry(sy, target(sy, sy.pre),
+                                         lambda vs, rel, err: [p for p, _ in _rule_parts(sy, target, vs, rel, err)]):
+        return "unsat", None, None
+    answer: list | None = [] if carry is not None else None
+    out = _ladder(rb, sy, target, pid, timeout_ms, seed, order, options, coarse, answer)
+    if out[0] == "unsat" and carry is not None:
+        carry.keep(target(sy, sy.pre), answer[0] if answer else None)
+    return out
+
+
+def _ladder(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms: int, seed: int, order: tuple[bool, ...],
+            options: dict | None, coarse: bool, answer: list | None):
+    """:func:`spacer_refined`'s search: Spacer on cones from the coarsest up (its invariant into ``answer``)."""
     last = "unknown: not run"
     ladder = [(w, "operations", timeout_ms, False) for w in order]
     if coarse:
@@ -377,7 +409,7 @@ def spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms
             path: list = []
             keep = coi(sy, target(sy, sy.pre), False, windows, guards, also)
             try:
-                r = spacer(sy, target, limit, seed, keep=keep, path=path, options=options)
+                r = spacer(sy, target, limit, seed, keep=keep, path=path, options=options, answer=answer)
             except z3.Z3Exception as exc:  # anything the engine raises is "unknown", never a proof
                 interrupt.check()
                 r = f"unknown: {exc}"

@@ -54,6 +54,7 @@ from .engines import (  # noqa: F401 - the engines' API, re-exported
     spacer,
     spacer_refined,
 )
+from .carry import ProofStore, carried_reason
 from .form_conformance import form_check
 from .monitor_z3 import FORMS
 from .replay import Counterexample, replay
@@ -86,6 +87,7 @@ class Proof:
     vacuous: bool | None = None  # None: not checked / unknown
     witness: Counterexample | None = None
     kinduction: str = ""
+    carried: bool = False  # proved by an earlier proof's invariant, re-checked here (:mod:`.carry`)
 
 
 @dataclass
@@ -114,24 +116,35 @@ def verdict_name(v: Proof, within_menu: bool) -> str:
 
 def prove_one(rb: Rulebook, pid: str, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
               max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kind: bool = False,
-              shortest: bool = False, sy: System | None = None) -> Proof:
+              shortest: bool = False, sy: System | None = None, carry: ProofStore | None = None) -> Proof:
     """The verdict on one property: Spacer, then BMC for a counterexample, then the premise.
     ``shortest``: when Spacer's path shows a violation, BMC (exact cone) looks for a shorter one.
     ``sy``: a system compiled with (at least) the form's history variables (:func:`shared_system`);
     default: one of its own, in a fresh context."""
     form = FORMS[pid]
     kw: dict[str, Any] = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kind=kind,
-                              shortest=shortest, sy=sy)
+                              shortest=shortest, sy=sy, carry=carry)
     if form.split:
         return _prove_split(rb, pid, form, **kw)
     return _prove_form(rb, pid, form, **kw)
 
 
-def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, seed: int, order, options=None):
+def _say_carried(v: Proof, carry: ProofStore | None, mark: int) -> None:
+    """A proof's reason when any of its queries (those of the store's log from ``mark`` on) was carried
+    (:mod:`.carry`)."""
+    entries = carry.log[mark:] if carry is not None else []
+    why = carried_reason(entries)
+    if why is not None:
+        v.reason, v.reason_ru = why
+        v.carried = all(e is not None for e in entries)
+
+
+def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, seed: int, order, options=None,
+                     carry: ProofStore | None = None):
     """Spacer on ``bad``; when that does not settle it (a path the replay does not confirm, unknown), on
     each disjunct of ``bad`` on its own (each has a smaller cone of influence): unsat when every part
     is; the first part with a confirmed path gives the counterexample."""
-    r, found, cx = spacer_refined(rb, sy, bad, pid, timeout_ms, seed, order, options, coarse=True)
+    r, found, cx = spacer_refined(rb, sy, bad, pid, timeout_ms, seed, order, options, coarse=True, carry=carry)
     if r == "unsat" or (cx is not None and cx.reproduced):
         return r, found, cx
     whole = bad(sy, sy.pre)
@@ -141,7 +154,7 @@ def _spacer_by_parts(rb: Rulebook, sy: System, bad, pid: str, timeout_ms: int, s
     results = []
     for part in parts:
         r, found, cx = spacer_refined(rb, sy, lambda _sy, _S, part=part: part, pid, timeout_ms, seed, order, options,
-                                       coarse=True)
+                                       coarse=True, carry=carry)
         if r == "sat" and cx is not None and cx.reproduced:
             return r, found, cx
         results.append(r)
@@ -192,7 +205,9 @@ def _combine(pid: str, form, parts: list[Proof]) -> Proof:
         out = bad
     elif all(v.verdict == ProofVerdict.PROVED for v in parts):
         out = Proof(pid, ProofVerdict.PROVED, "spacer" if all(v.engine == "spacer" for v in parts) else "spacer+bmc", 0.0,
-                      reason=f"{len(parts)} parts")
+                      reason=f"{len(parts)} parts", carried=all(v.carried for v in parts))
+        if any(v.carried for v in parts):
+            out.reason += f", {sum(v.carried for v in parts)} carried"
     else:
         worst = next(v for v in parts if v.verdict != ProofVerdict.PROVED)
         out = Proof(pid, worst.verdict, worst.engine, 0.0, reason=f"part {form.split[parts.index(worst)].pid}: "
@@ -203,16 +218,18 @@ def _combine(pid: str, form, parts: list[Proof]) -> Proof:
 
 
 def _prove_form(rb: Rulebook, pid: str, form, *, timeout_ms: int, seed: int, max_depth: int, vacuity: bool,
-                kind: bool, shortest: bool = False, sy: System | None = None) -> Proof:
+                kind: bool, shortest: bool = False, sy: System | None = None, carry: ProofStore | None = None) -> Proof:
     started = time.perf_counter()
+    mark = ProofStore.mark(carry)
     if sy is None:
         ctx = z3_context()
         _set_seed(ctx, seed)
         sy = compile_rulebook(rb, form.hist, ctx)
     order = _order(form)
-    r, found, cx = _spacer_by_parts(rb, sy, form.bad, pid, timeout_ms, seed, order, _options(form))
+    r, found, cx = _spacer_by_parts(rb, sy, form.bad, pid, timeout_ms, seed, order, _options(form), carry)
     if r == "unsat":
         v = Proof(pid, ProofVerdict.PROVED, "spacer", 0.0)
+        _say_carried(v, carry, mark)
     elif cx is not None and cx.reproduced:
         v = Proof(pid, ProofVerdict.VIOLATED, "spacer", 0.0, depth=found[2], counterexample=cx,
                     reason="Spacer's path (BMC not asked for a shorter one)")
@@ -298,11 +315,11 @@ def _finding(rb: Rulebook, v: Proof, seed: int) -> tuple[Finding, ...]:
 
 
 def _proof_opts(sy: System, *, timeout_ms: int, seed: int, max_depth: int, kinduction: bool, shortest: bool,
-                **_) -> dict:
+                carry: ProofStore | None = None, **_) -> dict:
     """The keyword arguments of one proof (:func:`prove_one`, :func:`_prove_form`) in a run of :func:`prove`
     with options ``kw`` (its witnesses are looked for apart: ``vacuity`` off)."""
     return dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=False, kind=kinduction,
-                shortest=shortest, sy=sy)
+                shortest=shortest, sy=sy, carry=carry)
 
 
 def _prove_chunk(rb: Rulebook, sy: System, pids: list[str], kw: dict) -> list[Proof]:
@@ -369,19 +386,21 @@ def _not_trusted(verdicts: list[Proof], en: str, ru: str) -> None:
 
 def prove(rb: Rulebook, *, only=None, timeout_ms: int = DEFAULT_TIMEOUT_MS, seed: int = 0,
           max_depth: int = DEFAULT_DEPTH, vacuity: bool = True, kinduction: bool = False,
-          shortest: bool = False, jobs: int = 1, agree: bool = True) -> ProveOutcome:
+          shortest: bool = False, jobs: int = 1, agree: bool = True, carry: ProofStore | None = None) -> ProveOutcome:
     """Every catalogue property (or ``only`` these ids) on ``rb``.  ``jobs`` > 1: the proofs and the
     witness searches (:func:`plan`) handed out to that many forked processes (each with its own copy
     of the Z3 context); the verdicts are the same.  ``agree``: also check that the interpreter and
     the Z3 model of ``rb`` agree (:mod:`ruleproof.model.conformance`; one more task beside the proofs);
     where they do not, no verdict that would hold is given (each is *unknown*, with the disagreement
     as the reason); nor where a number guard of ``rb`` reads more than the Z3 worlds can show
-    (:func:`~ruleproof.model.menu.beyond_menu`)."""
+    (:func:`~ruleproof.model.menu.beyond_menu`).  ``carry``: where proofs are kept for the next rulebook —
+    each proof first re-checks the invariant kept for its target there (:mod:`.carry`; the verdict's reason
+    says so), and a new proof's invariant is kept."""
     started = time.perf_counter()
     wanted = [p for p in PROPERTIES if only is None or p.id in set(only)]
     pids = [p.id for p in wanted]
     kw = dict(timeout_ms=timeout_ms, seed=seed, max_depth=max_depth, vacuity=vacuity, kinduction=kinduction,
-              shortest=shortest)
+              shortest=shortest, carry=carry)
     sy = shared_system(rb, pids, seed) if pids else None  # compiled once (before any fork)
     tasks = plan(pids, jobs, vacuity, agree)
     workers = max(1, min(jobs, len(tasks)))

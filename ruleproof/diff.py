@@ -227,7 +227,8 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
     out = DiffOutcome(base, draft, structural_diff(base, draft), engines=engines,
                       same_behaviour=behaviour(base) == behaviour(draft))
     opts = {"examples": examples, "seed": seed, "bounds": bounds, "timeout_ms": timeout_ms,
-            "conformance_engine": "conformance" in engines, "shrinks": DIFF_SHRINKS}
+            "conformance_engine": "conformance" in engines, "shrinks": DIFF_SHRINKS,
+            **({"proofs": str(Path(cache_dir) / "proofs")} if cache_dir is not None else {})}
     sides = {"base": base, "draft": draft}
     tasks = _tasks(engines, out.same_behaviour, difference)
     run = partial(_run_task, sides=sides, opts=opts, rulings=rulings, cache_dir=cache_dir)

@@ -48,6 +48,7 @@ from ruleproof.model.scenario import (
 from ruleproof.model.structure import run_structure_checks
 from ruleproof.model.universe import played
 from ruleproof.properties import catalogue
+from ruleproof.properties.carry import ProofStore
 from ruleproof.properties.consistency import consistency
 from ruleproof.properties.form_conformance import form_check
 from ruleproof.reports.finding import CheckResult, Finding, Verdict
@@ -305,11 +306,14 @@ def run_z3(rb: Rulebook, opts: dict) -> EngineRun:
     from ruleproof.properties.prove import prove  # looked up when called: a test replaces it
 
     kw = {"timeout_ms": opts["timeout_ms"]} if opts.get("timeout_ms") else {}
-    # the conformance engine of the same run judges the agreement (distrust_proofs), not prove again
-    out = prove(rb, seed=opts.get("z3_seed", 0), agree=not opts.get("conformance_engine"), **kw)
+    # the conformance engine of the same run judges the agreement (distrust_proofs), not prove again;
+    # "proofs": where proofs are kept for the next rulebook (each re-checked there, properties/carry.py)
+    carry = ProofStore(opts["proofs"]) if opts.get("proofs") else None
+    out = prove(rb, seed=opts.get("z3_seed", 0), agree=not opts.get("conformance_engine"), carry=carry, **kw)
     cx = {v.pid: list(v.counterexample.trace.events) for v in out.verdicts
           if v.counterexample is not None and v.counterexample.trace is not None}
-    stats = {"z3_version": out.z3_version, "seed": out.seed, **({"scope": out.scope.to_json()} if out.scope else {})}
+    stats = {"z3_version": out.z3_version, "seed": out.seed, **({"scope": out.scope.to_json()} if out.scope else {}),
+             "carried": sum(v.carried for v in out.verdicts), "proved": sum(v.verdict == "proved" for v in out.verdicts)}
     return EngineRun("z3", out.results, out.seconds, stats, cx)
 
 
@@ -402,7 +406,7 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     wanted = [e.name for e in ENGINES if e.name in engines and (e.name != "hypothesis" or examples > 0)]
     opts = {"examples": examples, "seed": seed, "rulebook_arg": str(path) if path else None, "bounds": bounds,
             "timeout_ms": timeout_ms, "progress": progress, "conformance_engine": "conformance" in wanted,
-            "rulings": team}
+            "rulings": team, **({"proofs": str(Path(cache_dir) / "proofs")} if cache_dir is not None else {})}
     runs = _run_engines(rb, wanted, opts, jobs, cache_dir, on_engine)
     for r in runs:
         report.runs[r.group] = r

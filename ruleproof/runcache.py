@@ -46,8 +46,9 @@ __all__ = ["MAX_RUNS", "cached_run", "code_digest", "prune", "run_key"]
 #: the packages whose files decide a run (code, the clause index, the bundled rulebook, the rulings)
 _PACKAGES = ("ruleproof", "ruleproof.model", "ruleproof.generators", "ruleproof.properties", "ruleproof.reports",
              "ruleproof.rulebooks", "ruleproof.rulings")
-#: the options that change no result (where progress goes)
-_IRRELEVANT = ("progress",)
+#: the options that change no result (where progress goes; where proofs are kept for the next rulebook — a
+#: proof carried from there is re-checked, properties/carry.py)
+_IRRELEVANT = ("progress", "proofs")
 
 
 @lru_cache(maxsize=1)

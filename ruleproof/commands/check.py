@@ -138,7 +138,7 @@ def _tell(lang: str):
 
 def _say_cached(check, lang: str, round_: int) -> None:
     """On the error stream: the engines whose runs came from the cache; in a round of ``--watch``, also those
-    run again."""
+    run again; how many of Z3's proofs were carried over from an earlier check (re-checked, not searched)."""
     cached = check.cached
     ran = [g for g in check.runs if g not in cached]
     if round_ > 0:
@@ -146,6 +146,9 @@ def _say_cached(check, lang: str, round_: int) -> None:
               file=sys.stderr)
     elif cached:
         print(t("check_cached", lang, engines=", ".join(cached)), file=sys.stderr)
+    z3 = check.runs.get("z3")
+    if z3 is not None and not z3.cached and z3.stats.get("carried"):
+        print(t("check_carried", lang, carried=z3.stats["carried"], proved=z3.stats["proved"]), file=sys.stderr)
 
 
 def _check_options(args, formats: tuple[str, ...]) -> None:

@@ -176,6 +176,11 @@ _LABELS: dict[str, tuple[str, str]] = {
                      "{engines}. Запустить заново: --no-cache",
                      "These results came from the cache (.ruleproof-cache/; the rulebook, the options and ruleproof "
                      "are unchanged): {engines}. To run them again: --no-cache"),
+    "check_carried": ("Z3: {carried} из {proved} доказательств перенесены с прежней проверки (их инвариант проверен "
+                      "заново на этом своде, на изменившихся правилах); остальные доказаны заново. Всё заново: "
+                      "--no-cache",
+                      "Z3: {carried} of {proved} proofs carried over from an earlier check (their invariant re-checked "
+                      "on this rulebook, on the rules that changed); the rest proved afresh. All afresh: --no-cache"),
     "watch_ran": ("Проверка {n}: движки запущены — {ran}; взяты из кэша — {cached}",
                   "Check {n}: engines run — {ran}; taken from the cache — {cached}"),
     "watch_engine": ("  {engine}: проверок {checks}, нарушено {violated}, не установлено {unknown} — {when} "
