@@ -61,14 +61,28 @@ _NOTES = (
 )
 
 
+#: Z3's note on a proof carried from an earlier check (properties/carry.py: ``carried_reason``)
+_Z3_CARRIED = re.compile(r"(?P<verdict>proved within the menu|proved) \((?P<engine>[\w+]+), (?P<s>[\d.]+) s\); carried: an "
+                         r"earlier proof's invariant re-checked on (?P<checked>\d+) rules \((?P<unchanged>\d+) unchanged\)"
+                         r"(?:; (?P<fresh>\d+) of (?P<queries>\d+) queries proved afresh)?")
+
+
 def note_text(note: str, lang: str) -> str:
     """An engine's note on a passing check in ``lang`` (English notes are kept as written).
 
     >>> note_text("15828 runs, 119080 states; premise in 6712", "ru")
     '15828 прогонов, 119080 состояний; ситуация свойства — в 6712'
+    >>> note_text("proved (spacer, 0.03 s); carried: an earlier proof's invariant re-checked on 2 rules (150 unchanged)", "ru")
+    'доказано (spacer, 0.03 с); перенесено с прежней проверки: инвариант проверен на 2 правилах (150 без изменений)'
     """
     if lang == "en" or not note:
         return note
+    m = _Z3_CARRIED.fullmatch(note)
+    if m:
+        verdict = t("rep_scope_within_z3" if m["verdict"].endswith("menu") else "rep_proved", lang)
+        text = t("note_z3_carried", lang, verdict=verdict, engine=m["engine"], s=m["s"], checked=int(m["checked"]),
+                 unchanged=int(m["unchanged"]))
+        return text + (t("note_z3_afresh", lang, fresh=int(m["fresh"]), queries=int(m["queries"])) if m["fresh"] else "")
     for pattern, key in _NOTES:
         m = pattern.fullmatch(note)
         if m:

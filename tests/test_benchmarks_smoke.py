@@ -147,7 +147,9 @@ def test_the_pytest_benchmark_suite_collects():
                            "benchmarks/suite"], check=False, cwd=BENCH.parent, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     ids = {line.strip() for line in done.stdout.splitlines() if "::" in line}
+    drafts = sorted(p.stem for p in (BENCH.parent / "rulebooks" / "drafts").glob("*.yaml"))
     assert ids == {f"benchmarks/suite/test_bench_{module}.py::test_{name}" for module, names in (
         ("commands", ("check", "prove", "explore")),
+        ("edits", (*(f"diff_{w}[{d}]" for w in ("cold", "warm") for d in drafts), "check_one_line_edit")),
         ("inprocess", ("calibration_workload", "load_rulebook", "shipped_rulings", "interpreter_on_rulings",
                        "explore_small"))) for name in names}, done.stdout

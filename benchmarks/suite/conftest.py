@@ -29,6 +29,19 @@ _DEFAULT_STORAGE = "file://./.benchmarks"  # pytest-benchmark's
 _BEFORE = pytest.StashKey[float]()
 _AFTER = pytest.StashKey[float]()
 _COMPARED = pytest.StashKey[list]()
+_MEDIANS = pytest.StashKey[dict]()
+
+#: the figures the fast-feedback issue (49) started from, to print beside this run's: a benchmark's name ->
+#: (seconds, the calibration they were taken at, where they come from)
+ISSUE_FIGURES = {
+    "test_check": (23.4, 0.166, "issue 49: median of 3"),
+    "test_prove": (11.8, 0.166, "issue 49"),
+    "test_explore": (7.1, 0.166, "issue 49: 146,565 states, 23,408 states/s"),
+    "test_diff_cold[cost-x-at-payment]": (47.0, 0.166, "issue 49"),
+    "test_diff_cold[assault-on-return-strike]": (60.0, 0.166, "issue 49"),
+    "test_diff_warm[cost-x-at-payment]": (25.0, 0.166, "issue 49: «with the base cached» (the draft not named)"),
+    "test_check_one_line_edit": (20.4, 0.115, "552fbbf: a one-line edit before Z3's proofs were carried"),
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -61,9 +74,13 @@ def calibration(request: pytest.FixtureRequest) -> float:
 
 
 @pytest.fixture(autouse=True)
-def _calibrated(benchmark, calibration: float) -> None:
-    """Every benchmark carries the calibration it was taken at."""
+def _calibrated(benchmark, calibration: float, request: pytest.FixtureRequest):
+    """Every benchmark carries the calibration it was taken at; its median is kept for the summary."""
     benchmark.extra_info["calibration_s"] = round(calibration, 4)
+    yield
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None:
+        request.config.stash.setdefault(_MEDIANS, {})[request.node.name] = stats.stats.median
 
 
 @pytest.fixture(scope="session")
@@ -99,6 +116,18 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     if _BEFORE in config.stash:
         terminalreporter.write_line(f"calibration (benchmarks/calibrate.py): {config.stash[_BEFORE]:.3f} s before, "
                                     f"{_after(config):.3f} s after")
+    medians = config.stash.get(_MEDIANS, {})
+    if medians and _BEFORE in config.stash:
+        terminalreporter.write_line("this run's medians beside the figures issue 49 started from (scaled to this "
+                                    "run's calibration):")
+        for name, median in medians.items():
+            if name in ISSUE_FIGURES:
+                secs, cal, where = ISSUE_FIGURES[name]
+                scaled = secs * config.stash[_BEFORE] / cal
+                terminalreporter.write_line(f"  {name:45s} {median:7.1f} s   then {secs:5.1f} s at {cal:.3f} s "
+                                            f"(scaled {scaled:5.1f} s; now/then {median / scaled:.2f})  {where}")
+            else:
+                terminalreporter.write_line(f"  {name:45s} {median:7.1f} s   (no earlier figure)")
     for when, cal in config.stash.get(_COMPARED, []):
         factor = ""
         if _BEFORE in config.stash:

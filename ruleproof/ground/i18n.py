@@ -123,6 +123,11 @@ _LABELS: dict[str, tuple[str, str]] = {
     "note_rulings": ("{n} {n:игродействие|игродействия|игродействий} {m} {m:разъяснения|разъяснений|разъяснений}",
                      "{n} game actions of {m} rulings"),
     "note_operations": ("выполнено операций: {n}", "{n} operations ran"),
+    "note_z3_carried": ("{verdict} ({engine}, {s} с); перенесено с прежней проверки: инвариант проверен на {checked} "
+                        "{checked:правиле|правилах|правилах} ({unchanged} без изменений)",
+                        "{verdict} ({engine}, {s} s); carried from an earlier check: the invariant re-checked on "
+                        "{checked} rules ({unchanged} unchanged)"),
+    "note_z3_afresh": ("; {fresh} из {queries} запросов доказаны заново", "; {fresh} of {queries} queries proved afresh"),
     "note_conformance": ("{steps} {steps:шаг|шага|шагов}, {runs} {runs:прогон|прогона|прогонов}; "
                          "воспроизведено шагов путей Z3: {walked}",
                          "{steps} steps, {runs} runs; {walked} steps of Z3 paths replayed"),
