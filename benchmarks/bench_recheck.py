@@ -1,6 +1,7 @@
 """The edit-check loop: `check` of a rulebook file cold, again unchanged, after a one-line edit, after a second
 one-line edit, and with both undone — with every engine, with Z3 alone and with the fast ones — the way an editor
-meets it (`ruleproof check FILE`, each run a fresh process, in a folder of its own so that the cache starts empty).
+meets it (`ruleproof check FILE --keep-proofs`, as each round of ``--watch`` runs, each run a fresh process, in a
+folder of its own so that the cache starts empty).
 
 Run:  .venv/bin/python benchmarks/bench_recheck.py [--repeats 3]
 
@@ -37,7 +38,8 @@ BEFORE = {"every engine": {"cold": 16.9, "unchanged": 0.9, "one-line edit": 20.4
 
 
 def _run(cwd: Path, engines: str | None) -> float:
-    argv = [str(EXE), "--lang", "en", "check", "rb.yaml", "--summary", *(["--engines", engines] if engines else [])]
+    argv = [str(EXE), "--lang", "en", "check", "rb.yaml", "--summary", "--keep-proofs",
+            *(["--engines", engines] if engines else [])]
     started = time.perf_counter()
     subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False)
     return time.perf_counter() - started

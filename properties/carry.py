@@ -265,11 +265,13 @@ class _Invariants:
 class ProofStore:
     """The certificates kept in ``folder`` (one JSON file per target: the last proof of it), and what this
     process carried with them (``log``: a :class:`Carried` per carried proof, None per proof made afresh).
+    ``keep_new``: keep new proofs too (else only those carried are kept, as re-checked here).
     The folder is trusted as the run cache is (:mod:`ruleproof.runcache`): a rule is skipped only if its
     digest, sealed with the invariants it was checked with, is listed — an invariant edited in the file
     is checked on every rule again."""
 
     folder: Path
+    keep_new: bool = True  # keep the invariant of each new proof (its extraction costs ~15% of the search)
     log: list = field(default_factory=list)
     refused: int = 0  # checked certificates this process re-checked that did not prove their target here
 
@@ -315,6 +317,8 @@ class ProofStore:
         """A proof of ``target`` made afresh: its certificate kept (if Spacer's answer could be read, and
         an earlier one from the same system did not fail to check)."""
         self.log.append(None)
+        if not self.keep_new:
+            return
         key = target.sexpr()
         old = self.get(key)
         if cert is not None and (old is None or old.invariants or old.keep):

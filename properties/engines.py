@@ -388,7 +388,7 @@ def spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms
     if carry is not None and carry.carry(sy, target(sy, sy.pre),
                                          lambda vs, rel, err: [p for p, _ in _rule_parts(sy, target, vs, rel, err)]):
         return "unsat", None, None
-    answer: list | None = [] if carry is not None else None
+    answer: list | None = [] if carry is not None and carry.keep_new else None
     out = _ladder(rb, sy, target, pid, timeout_ms, seed, order, options, coarse, answer)
     if out[0] == "unsat" and carry is not None:
         carry.keep(target(sy, sy.pre), answer[0] if answer else None)

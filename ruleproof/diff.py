@@ -228,7 +228,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
                       same_behaviour=behaviour(base) == behaviour(draft))
     opts = {"examples": examples, "seed": seed, "bounds": bounds, "timeout_ms": timeout_ms,
             "conformance_engine": "conformance" in engines, "shrinks": DIFF_SHRINKS,
-            **({"proofs": str(Path(cache_dir) / "proofs")} if cache_dir is not None else {})}
+            "keep_proofs": True, **({"proofs": str(Path(cache_dir) / "proofs")} if cache_dir is not None else {})}
     sides = {"base": base, "draft": draft}
     tasks = _tasks(engines, out.same_behaviour, difference)
     run = partial(_run_task, sides=sides, opts=opts, rulings=rulings, cache_dir=cache_dir)

@@ -125,6 +125,9 @@ HELP_RU: dict[str, str] = {
     "rulebook, the options and ruleproof are unchanged)":
         "запустить все движки заново (по умолчанию прогон каждого движка хранится в .ruleproof-cache/ и берётся "
         "оттуда, пока свод, параметры и ruleproof не менялись)",
+    "keep Z3's new proofs in .ruleproof-cache/proofs/ for the next check of an edited rulebook, which re-checks them instead of searching again (implied by --watch)":
+        "хранить новые доказательства Z3 в .ruleproof-cache/proofs/ для следующей проверки изменённого свода: она "
+        "проверит их заново вместо нового поиска (с --watch — всегда)",
     "check again each time the rulebook file (or a --rulings folder) changes; Ctrl-C ends":
         "проверять заново при каждом изменении файла свода (или папки --rulings); выход — прерывание с клавиатуры",
     "questions for the judges: per alternative reading and per clause unit no ruling pins, the smallest game that decides it":

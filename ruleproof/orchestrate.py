@@ -308,7 +308,7 @@ def run_z3(rb: Rulebook, opts: dict) -> EngineRun:
     kw = {"timeout_ms": opts["timeout_ms"]} if opts.get("timeout_ms") else {}
     # the conformance engine of the same run judges the agreement (distrust_proofs), not prove again;
     # "proofs": where proofs are kept for the next rulebook (each re-checked there, properties/carry.py)
-    carry = ProofStore(opts["proofs"]) if opts.get("proofs") else None
+    carry = ProofStore(opts["proofs"], keep_new=bool(opts.get("keep_proofs"))) if opts.get("proofs") else None
     out = prove(rb, seed=opts.get("z3_seed", 0), agree=not opts.get("conformance_engine"), carry=carry, **kw)
     cx = {v.pid: list(v.counterexample.trace.events) for v in out.verdicts
           if v.counterexample is not None and v.counterexample.trace is not None}
@@ -387,14 +387,16 @@ def _one_engine(rb: Rulebook, opts: dict, group: str, cache_dir, pooled: bool) -
 def run_check(path: str | Path | None = None, examples: int = 0, seed: int | None = None,
               progress=None, engines: tuple[str, ...] | None = None, jobs: int = 1, bounds=None,
               timeout_ms: int | None = None, rulings: tuple[str, ...] = (), cache_dir: str | Path | None = None,
-              on_engine: Callable[[EngineRun], None] | None = None) -> CheckReport:
+              on_engine: Callable[[EngineRun], None] | None = None, keep_proofs: bool = False) -> CheckReport:
     """Structure always; then each engine of ``engines`` (default: the Hypothesis pass when
     ``examples`` > 0 — the behaviour of the first releases).  ``jobs`` > 1: engines in parallel.
     ``rulings``: a team's folders of rulings, run by the rulings engine after the shipped ones.
     ``cache_dir``: each engine's run is kept there and reused while nothing that decides it changes
     (:mod:`ruleproof.runcache`; ``report.cached`` names the engines that came from it).  ``on_engine``: told
     each engine's run as it comes back, the engines then ordered for the soonest answers
-    (:func:`~ruleproof.engine_registry.soonest_answers`: the quick ones while the costliest runs)."""
+    (:func:`~ruleproof.engine_registry.soonest_answers`: the quick ones while the costliest runs).  With
+    ``cache_dir``, Z3 first re-checks the proofs kept there (``properties/carry.py``); ``keep_proofs``: it also
+    keeps each new proof's invariant for the next check (the edit loop: ``check --watch``)."""
     rb = load_rulebook(path)
     if rb.spec.readings:  # a patch that is not one is bad input, said before any engine runs; a reading that
         not_applicable(rb)  # does not apply to this rulebook is reported so (never blocks the check)
@@ -406,7 +408,8 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     wanted = [e.name for e in ENGINES if e.name in engines and (e.name != "hypothesis" or examples > 0)]
     opts = {"examples": examples, "seed": seed, "rulebook_arg": str(path) if path else None, "bounds": bounds,
             "timeout_ms": timeout_ms, "progress": progress, "conformance_engine": "conformance" in wanted,
-            "rulings": team, **({"proofs": str(Path(cache_dir) / "proofs")} if cache_dir is not None else {})}
+            "rulings": team, "keep_proofs": keep_proofs,
+            **({"proofs": str(Path(cache_dir) / "proofs")} if cache_dir is not None else {})}
     runs = _run_engines(rb, wanted, opts, jobs, cache_dir, on_engine)
     for r in runs:
         report.runs[r.group] = r

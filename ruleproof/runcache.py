@@ -48,7 +48,7 @@ _PACKAGES = ("ruleproof", "ruleproof.model", "ruleproof.generators", "ruleproof.
              "ruleproof.rulebooks", "ruleproof.rulings")
 #: the options that change no result (where progress goes; where proofs are kept for the next rulebook — a
 #: proof carried from there is re-checked, properties/carry.py)
-_IRRELEVANT = ("progress", "proofs")
+_IRRELEVANT = ("progress", "proofs", "keep_proofs")
 
 
 @lru_cache(maxsize=1)

@@ -97,13 +97,13 @@ def test_diff_warm(benchmark, rounds, draft, warm_base, tmp_path_factory):
 def test_check_one_line_edit(benchmark, rounds, tmp_path_factory):
     """``ruleproof check rb.yaml --format json`` with every engine on a second one-line edit (the dice-modifier
     window's first player), the cache warm from a check of the bundled rulebook and of a first edit (the re-roll
-    window's): the editor's loop after its first edit."""
+    window's, both keeping Z3's proofs as ``--watch`` does): the editor's loop after its first edit."""
     original = BUNDLED.read_text("utf-8")
     first = _edit(original, "reroll")
     prepared = tmp_path_factory.mktemp("edit-loop")
-    for text in (original, first):
+    for text in (original, first):  # as two rounds of ``check --watch``: Z3's proofs kept
         (prepared / "rb.yaml").write_text(text, "utf-8")
-        run = _ruleproof(["check", "rb.yaml", "--format", "json"], prepared)
+        run = _ruleproof(["check", "rb.yaml", "--format", "json", "--keep-proofs"], prepared)
         assert run.returncode in (0, 1), run.stderr[-800:]
 
     def prepare(folder: Path) -> None:

@@ -48,6 +48,9 @@ def add_parser(sub, common, texts) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="run every engine again (by default each engine's run is kept in .ruleproof-cache/ and "
                         "reused while the rulebook, the options and ruleproof are unchanged)")
+    p.add_argument("--keep-proofs", action="store_true",
+                   help="keep Z3's new proofs in .ruleproof-cache/proofs/ for the next check of an edited rulebook, "
+                        "which re-checks them instead of searching again (implied by --watch)")
     p.add_argument("--watch", action="store_true",
                    help="check again each time the rulebook file (or a --rulings folder) changes; Ctrl-C ends")
     p.set_defaults(run=run)
@@ -104,7 +107,7 @@ def _check_once(args, lang: str, round_: int = 0) -> int:
     kw = dict(engines=engines, jobs=args.jobs, bounds=parse_bounds(args.bounds),
               timeout_ms=int(args.timeout * 1000) if args.timeout else None, rulings=tuple(args.rulings or ()),
               cache_dir=CACHE_DIR if CACHE_ON and not args.no_cache else None,
-              on_engine=_tell(lang) if round_ > 0 else None)
+              on_engine=_tell(lang) if round_ > 0 else None, keep_proofs=round_ > 0 or args.keep_proofs)
     if args.jobs > 1 or not sys.stderr.isatty() or "json" in formats and not args.report:
         from ruleproof.orchestrate import run_check  # start-up: only when the command runs
 

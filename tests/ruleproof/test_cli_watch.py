@@ -54,6 +54,36 @@ def test_a_second_check_comes_from_the_cache_and_an_edit_runs_again(cache_on, wr
     assert ("S5-active-player-first", "violated") in _verdicts(edited.out)
 
 
+def test_kept_proofs_are_carried_to_an_edit_and_only_kept_when_asked(cache_on, write_rulebook, capsys, monkeypatch):
+    """`check --keep-proofs` keeps Z3's new proofs; the next `check` of an edited rulebook re-checks them instead
+    of searching and says so; a plain `check` keeps none (the extraction costs a cold check). One property, so
+    that Z3 takes a second."""
+    from functools import partial
+
+    from ruleproof.properties import prove as prove_module
+
+    monkeypatch.setattr(prove_module, "prove", partial(prove_module.prove, only=["P512.7-payment"]))
+    path = write_rulebook(name="draft.yaml")
+    argv = ["--lang", "en", "check", str(path), "--engines", "z3", "--format", "json"]
+    assert main(argv) in (0, 3)
+    assert not list((cache_on / "proofs").glob("*.json"))  # a one-off check keeps no proof
+    write_rulebook(_first_window_second, name="draft.yaml")  # an edit: Z3 runs again, its proof kept
+    main([*argv, "--keep-proofs"])
+    assert "carried" not in capsys.readouterr().err and list((cache_on / "proofs").glob("*.json"))
+
+    def both_windows(d: dict) -> None:
+        _first_window_second(d)
+        ops = d["steps"]["dice"]["operations"]
+        next(op for op in ops if op.get("id") == "dice_modifiers")["first"] = "non_active_player"
+
+    write_rulebook(both_windows, name="draft.yaml")  # a second edit: the kept proof re-checked, not searched
+    main(argv)
+    err = capsys.readouterr().err
+    assert "Z3: 1 of 1 proofs carried over from an earlier check" in err, err
+    main(["--lang", "ru", *argv[2:], "--no-cache"])  # --no-cache: every proof searched afresh
+    assert "перенесены" not in capsys.readouterr().err
+
+
 def test_a_run_with_an_inconclusive_result_is_not_kept(tmp_path):
     """An engine run with an inconclusive result (a time limit: the machine's load, not the rulebook, decided
     it) is made again next time; a decided one is kept; a run Ctrl-C cut short is never kept."""
