@@ -385,13 +385,15 @@ def spacer_refined(rb: Rulebook, sy: System, target, pid: str | None, timeout_ms
     :func:`follow`, at most :data:`REFINEMENTS` times), then with the steps' guards, then as above.
     ``carry``: first the certificate it keeps for ``target`` (:mod:`.carry`), re-checked on ``sy``; a new
     proof's is kept.  Returns (result, followed path or None, replayed counterexample)."""
-    if carry is not None and carry.carry(sy, target(sy, sy.pre),
-                                         lambda vs, rel, err: [p for p, _ in _rule_parts(sy, target, vs, rel, err)]):
+    if carry is None:
+        return _ladder(rb, sy, target, pid, timeout_ms, seed, order, options, coarse, None)
+    bad = target(sy, sy.pre)
+    if carry.carry(sy, bad, lambda vs, rel, err: [p for p, _ in _rule_parts(sy, target, vs, rel, err)]):
         return "unsat", None, None
-    answer: list | None = [] if carry is not None and carry.keep_new else None
+    answer: list | None = [] if carry.keep_new else None
     out = _ladder(rb, sy, target, pid, timeout_ms, seed, order, options, coarse, answer)
-    if out[0] == "unsat" and carry is not None:
-        carry.keep(target(sy, sy.pre), answer[0] if answer else None)
+    if out[0] == "unsat":
+        carry.keep(bad, answer[0] if answer else None)
     return out
 
 

@@ -31,7 +31,7 @@ from ruleproof.model.rulebook_diff import Change, Difference, behaviour, smalles
 from ruleproof.orchestrate import distrust_proofs, run_engine
 from ruleproof.properties.consistency import consistency
 from ruleproof.reports.finding import WITHIN_MENU, Verdict
-from ruleproof.runcache import cached_run
+from ruleproof.runcache import cached_run, proof_options
 
 __all__ = ["VerdictChange", "RulingChange", "ConflictChange", "DiffOutcome", "diff_rulebooks"]
 
@@ -228,7 +228,7 @@ def diff_rulebooks(base: Rulebook, draft: Rulebook, engines: tuple[str, ...] = D
                       same_behaviour=behaviour(base) == behaviour(draft))
     opts = {"examples": examples, "seed": seed, "bounds": bounds, "timeout_ms": timeout_ms,
             "conformance_engine": "conformance" in engines, "shrinks": DIFF_SHRINKS,
-            "keep_proofs": True, **({"proofs": str(Path(cache_dir) / "proofs")} if cache_dir is not None else {})}
+            **proof_options(cache_dir, keep=True)}
     sides = {"base": base, "draft": draft}
     tasks = _tasks(engines, out.same_behaviour, difference)
     run = partial(_run_task, sides=sides, opts=opts, rulings=rulings, cache_dir=cache_dir)

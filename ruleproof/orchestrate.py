@@ -53,7 +53,7 @@ from ruleproof.properties.consistency import consistency
 from ruleproof.properties.form_conformance import form_check
 from ruleproof.reports.finding import CheckResult, Finding, Verdict
 from ruleproof.reports.trace import trace_to_json
-from ruleproof.runcache import cached_run
+from ruleproof.runcache import cached_run, proof_options
 
 __all__ = ["CheckReport", "EngineRun", "run_check", "run_rulings", "run_hypothesis", "run_exhaustive", "run_z3",
            "run_consistency", "run_conformance", "run_engine", "team_rulings", "rulings_outside_menu", "distrust_proofs"]
@@ -408,8 +408,7 @@ def run_check(path: str | Path | None = None, examples: int = 0, seed: int | Non
     wanted = [e.name for e in ENGINES if e.name in engines and (e.name != "hypothesis" or examples > 0)]
     opts = {"examples": examples, "seed": seed, "rulebook_arg": str(path) if path else None, "bounds": bounds,
             "timeout_ms": timeout_ms, "progress": progress, "conformance_engine": "conformance" in wanted,
-            "rulings": team, "keep_proofs": keep_proofs,
-            **({"proofs": str(Path(cache_dir) / "proofs")} if cache_dir is not None else {})}
+            "rulings": team, **proof_options(cache_dir, keep_proofs)}
     runs = _run_engines(rb, wanted, opts, jobs, cache_dir, on_engine)
     for r in runs:
         report.runs[r.group] = r

@@ -41,7 +41,7 @@ from ruleproof.ground import interrupt
 from ruleproof.ground.errors import RuleproofError
 from ruleproof.ground.fileio import write_atomic
 
-__all__ = ["MAX_RUNS", "cached_run", "code_digest", "prune", "run_key"]
+__all__ = ["MAX_RUNS", "cached_run", "code_digest", "proof_options", "prune", "run_key"]
 
 #: the packages whose files decide a run (code, the clause index, the bundled rulebook, the rulings)
 _PACKAGES = ("ruleproof", "ruleproof.model", "ruleproof.generators", "ruleproof.properties", "ruleproof.reports",
@@ -49,6 +49,12 @@ _PACKAGES = ("ruleproof", "ruleproof.model", "ruleproof.generators", "ruleproof.
 #: the options that change no result (where progress goes; where proofs are kept for the next rulebook — a
 #: proof carried from there is re-checked, properties/carry.py)
 _IRRELEVANT = ("progress", "proofs", "keep_proofs")
+
+
+def proof_options(cache_dir, keep: bool) -> dict:
+    """The engines' options for Z3's kept proofs beside the runs under ``cache_dir`` (None: no cache, none kept
+    or re-checked): where they are (``proofs``) and whether new ones are kept (``keep_proofs``)."""
+    return {"keep_proofs": keep, **({"proofs": str(Path(cache_dir) / "proofs")} if cache_dir is not None else {})}
 
 
 @lru_cache(maxsize=1)
